@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -41,6 +42,11 @@ type Options struct {
 	// MaxResultBytes, when positive, truncates each kept tool result to at
 	// most that many bytes, bounding memory on traces with huge outputs.
 	MaxResultBytes int
+	// SessionID picks one session of an input that holds several (an
+	// OpenTelemetry trace id, an OpenHands instance_id): the session whose
+	// Task or ID equals it. Empty means the input must hold one session
+	// (Read), or all are returned (ReadAll).
+	SessionID string
 }
 
 // ErrEmpty is returned (wrapped) for an input with no content.
@@ -51,9 +57,15 @@ type FormatError struct {
 	Source string
 	// Tried lists the formats that were tried, in order.
 	Tried []string
+	// Folder is true when the input was a folder (only formats that can be
+	// stored as a folder were tried).
+	Folder bool
 }
 
 func (e *FormatError) Error() string {
+	if e.Folder {
+		return fmt.Sprintf("%s: a folder that holds no trace of a known folder format (tried %s)", e.Source, strings.Join(e.Tried, ", "))
+	}
 	return fmt.Sprintf("%s: not a known trace format (tried %s); use -format to force one", e.Source, strings.Join(e.Tried, ", "))
 }
 
@@ -116,14 +128,169 @@ func (r *Registry) Detect(prefix []byte) (Format, bool) {
 	return nil, false
 }
 
-// Read reads a trace from r, detecting its format unless opts.Format names
-// one. It never panics on malformed input: a reader that panics is reported
-// as an error naming the source.
-func Read(r io.Reader, opts Options) (sess *Session, err error) {
-	reg := opts.Registry
-	if reg == nil {
-		reg = DefaultRegistry()
+// A MultiFormat is a Format whose inputs may hold several sessions: an
+// OpenTelemetry file with spans of several traces, an evaluation harness's
+// output file with one task run a line.
+type MultiFormat interface {
+	Format
+	// ReadAll reads every session of the input, in input order. It returns
+	// an error when the input holds no session at all. (Read, on such a
+	// format, returns the session Options.SessionID names, or the only one.)
+	ReadAll(r io.Reader, opts Options) ([]*Session, error)
+}
+
+// A DirFormat is a Format whose traces may also be stored as a folder of
+// files (OpenHands V1 conversations: events/event-NNNNN-*.json).
+type DirFormat interface {
+	Format
+	// DetectDir reports whether the folder holds a trace of this format.
+	DetectDir(fsys fs.FS) bool
+	// ReadDir reads the trace stored in the folder.
+	ReadDir(fsys fs.FS, opts Options) (*Session, error)
+}
+
+// A MultiSessionError reports a Read of an input that holds several
+// sessions when Options.SessionID does not pick one of them.
+type MultiSessionError struct {
+	Source string
+	// IDs lists the sessions of the input: their Task when the trace names
+	// one, else their ID.
+	IDs []string
+	// Want is the SessionID asked for; empty when none was given.
+	Want string
+}
+
+func (e *MultiSessionError) Error() string {
+	ids := e.IDs
+	more := ""
+	if len(ids) > 5 {
+		ids, more = ids[:5], fmt.Sprintf(" and %d more", len(e.IDs)-5)
 	}
+	list := strings.Join(ids, ", ") + more
+	if e.Want != "" {
+		return fmt.Sprintf("%s: no session %q among its %d sessions (%s)", e.Source, e.Want, len(e.IDs), list)
+	}
+	return fmt.Sprintf("%s: holds %d sessions (%s); pick one by its id, or read them all", e.Source, len(e.IDs), list)
+}
+
+// Read reads a trace from r, detecting its format unless opts.Format names
+// one. When the input holds several sessions (see MultiFormat), it returns
+// the one opts.SessionID names, and a *MultiSessionError when none is
+// named. It never panics on malformed input: a reader that panics is
+// reported as an error naming the source.
+func Read(r io.Reader, opts Options) (*Session, error) {
+	all, err := readAll(r, &opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return pickSession(all, opts)
+}
+
+// ReadAll reads every session of a trace: one for most formats, several for
+// a MultiFormat input. With opts.SessionID set, it returns only that one.
+func ReadAll(r io.Reader, opts Options) ([]*Session, error) {
+	all, err := readAll(r, &opts, false)
+	if err != nil || opts.SessionID == "" {
+		return all, err
+	}
+	s, err := pickSession(all, opts)
+	if err != nil {
+		return nil, err
+	}
+	return []*Session{s}, nil
+}
+
+// ReadFile reads the trace in the named file or folder; "-" reads standard
+// input. See Read.
+func ReadFile(name string, opts Options) (*Session, error) {
+	all, err := readFileAll(name, &opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return pickSession(all, opts)
+}
+
+// ReadFileAll reads every session of the trace in the named file or folder;
+// "-" reads standard input. See ReadAll.
+func ReadFileAll(name string, opts Options) ([]*Session, error) {
+	all, err := readFileAll(name, &opts, false)
+	if err != nil || opts.SessionID == "" {
+		return all, err
+	}
+	s, err := pickSession(all, opts)
+	if err != nil {
+		return nil, err
+	}
+	return []*Session{s}, nil
+}
+
+func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
+	if opts.Source == "" {
+		opts.Source = name
+	}
+	if name == "-" {
+		return readAll(os.Stdin, opts, one)
+	}
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		s, err := readDir(os.DirFS(name), opts)
+		if err != nil {
+			return nil, err
+		}
+		return []*Session{s}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, opts, one)
+}
+
+// readDir reads a trace stored as a folder with the DirFormat that
+// recognizes it (or the one opts.Format forces).
+func readDir(fsys fs.FS, opts *Options) (sess *Session, err error) {
+	reg := opts.registry()
+	var f DirFormat
+	if opts.Format != "" {
+		g, ok := reg.Lookup(opts.Format)
+		if !ok {
+			return nil, unknownFormatError(reg, opts)
+		}
+		if f, ok = g.(DirFormat); !ok {
+			return nil, fmt.Errorf("%s: is a folder, and the %s format is read from a file", opts.Source, g.Name())
+		}
+	} else {
+		var dirFormats []string
+		for _, g := range reg.formats {
+			if d, ok := g.(DirFormat); ok {
+				dirFormats = append(dirFormats, d.Name())
+				if f == nil && d.DetectDir(fsys) {
+					f = d
+				}
+			}
+		}
+		if f == nil {
+			return nil, &FormatError{Source: opts.Source, Tried: dirFormats, Folder: true}
+		}
+	}
+	defer recoverReader(&err, opts.Source, f)
+	sess, err = f.ReadDir(fsys, *opts)
+	if err != nil {
+		return nil, err
+	}
+	finishSession(sess, f, opts.Source)
+	return sess, nil
+}
+
+// readAll detects or looks up the format and reads every session. one says
+// that the caller wants one session, so that a single-session format's Read
+// is used directly.
+func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
+	reg := opts.registry()
 	if opts.Source == "" {
 		opts.Source = "-"
 	}
@@ -145,7 +312,7 @@ func Read(r io.Reader, opts Options) (sess *Session, err error) {
 	if opts.Format != "" {
 		var ok bool
 		if f, ok = reg.Lookup(opts.Format); !ok {
-			return nil, fmt.Errorf("%s: unknown trace format %q (known: %s)", opts.Source, opts.Format, strings.Join(reg.Names(), ", "))
+			return nil, unknownFormatError(reg, opts)
 		}
 	} else {
 		var ok bool
@@ -153,41 +320,67 @@ func Read(r io.Reader, opts Options) (sess *Session, err error) {
 			return nil, &FormatError{Source: opts.Source, Tried: reg.Names()}
 		}
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			sess, err = nil, fmt.Errorf("%s: %s reader failed: %v", opts.Source, f.Name(), p)
-		}
-	}()
-	sess, err = f.Read(br, opts)
+	defer recoverReader(&err, opts.Source, f)
+	if m, ok := f.(MultiFormat); ok {
+		all, err = m.ReadAll(br, *opts)
+	} else {
+		var s *Session
+		s, err = f.Read(br, *opts)
+		all = []*Session{s}
+	}
 	if err != nil {
 		return nil, err
 	}
-	if sess.Format == "" {
-		sess.Format = f.Name()
+	for _, s := range all {
+		finishSession(s, f, opts.Source)
 	}
-	if sess.Source == "" {
-		sess.Source = opts.Source
-	}
-	if sess.Calls == nil {
-		sess.Calls = []ToolCall{} // "calls": [] in JSON, not null
-	}
-	return sess, nil
+	return all, nil
 }
 
-// ReadFile reads the trace in the named file; "-" reads standard input.
-func ReadFile(name string, opts Options) (*Session, error) {
-	if opts.Source == "" {
-		opts.Source = name
+// recoverReader turns a reader's panic into an error naming the source.
+func recoverReader(err *error, source string, f Format) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%s: %s reader failed: %v", source, f.Name(), p)
 	}
-	if name == "-" {
-		return Read(os.Stdin, opts)
+}
+
+func finishSession(s *Session, f Format, source string) {
+	if s.Format == "" {
+		s.Format = f.Name()
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
+	if s.Source == "" {
+		s.Source = source
 	}
-	defer f.Close()
-	return Read(f, opts)
+	if s.Calls == nil {
+		s.Calls = []ToolCall{} // "calls": [] in JSON, not null
+	}
+}
+
+// pickSession returns the session opts.SessionID names (by Task or ID), or
+// the only one.
+func pickSession(all []*Session, opts Options) (*Session, error) {
+	ids := make([]string, len(all))
+	for i, s := range all {
+		ids[i] = s.Name()
+		if opts.SessionID != "" && (s.Task == opts.SessionID || s.ID == opts.SessionID) {
+			return s, nil
+		}
+	}
+	if opts.SessionID == "" && len(all) == 1 {
+		return all[0], nil
+	}
+	return nil, &MultiSessionError{Source: opts.Source, IDs: ids, Want: opts.SessionID}
+}
+
+func unknownFormatError(reg *Registry, opts *Options) error {
+	return fmt.Errorf("%s: unknown trace format %q (known: %s)", opts.Source, opts.Format, strings.Join(reg.Names(), ", "))
+}
+
+func (o *Options) registry() *Registry {
+	if o.Registry == nil {
+		return DefaultRegistry()
+	}
+	return o.Registry
 }
 
 const bom = "\xef\xbb\xbf"

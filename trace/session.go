@@ -16,7 +16,10 @@ type Session struct {
 	// the name used in warnings.
 	Source string `json:"source"`
 
-	ID           string `json:"session_id,omitempty"`
+	ID string `json:"session_id,omitempty"`
+	// Task names the task the session worked on when the trace records it
+	// (an evaluation harness's instance id).
+	Task         string `json:"task,omitempty"`
 	Agent        string `json:"agent,omitempty"`
 	AgentVersion string `json:"agent_version,omitempty"`
 	Model        string `json:"model,omitempty"`
@@ -45,6 +48,18 @@ type Session struct {
 	// Warnings lists what the reader skipped or could not interpret. A
 	// session with warnings is still usable; each warning says what was lost.
 	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Name returns the session's Task, else its ID, else its Source: the name
+// by which a user picks it out of a file that holds several.
+func (s *Session) Name() string {
+	switch {
+	case s.Task != "":
+		return s.Task
+	case s.ID != "":
+		return s.ID
+	}
+	return s.Source
 }
 
 // A ToolCall is one tool invocation by the agent (or by one of its
