@@ -53,6 +53,15 @@ type ATIF struct{}
 // Name returns "atif".
 func (ATIF) Name() string { return "atif" }
 
+// Info describes the format.
+func (ATIF) Info() FormatInfo {
+	return FormatInfo{
+		Writer:    "Harbor (any agent it runs), and agents that export ATIF",
+		Detection: `a JSON object with a top-level "schema_version" starting "ATIF-v"`,
+		Example:   "jobs/<job>/<trial>/agent/trajectory.json",
+	}
+}
+
 // Detect reports whether prefix starts a JSON object with a top-level
 // "schema_version" whose value starts with "ATIF-v", wherever the key sits
 // among the root keys.

@@ -26,6 +26,15 @@ type ClaudeCode struct{}
 // Name returns "claude-code".
 func (ClaudeCode) Name() string { return "claude-code" }
 
+// Info describes the format.
+func (ClaudeCode) Info() FormatInfo {
+	return FormatInfo{
+		Writer:    "Claude Code, for every session",
+		Detection: `JSON Lines whose records have "type" user, assistant, summary or system and session fields (sessionId, uuid)`,
+		Example:   "~/.claude/projects/<project>/<session-id>.jsonl",
+	}
+}
+
 // Detect reports whether the first lines of prefix are Claude Code session
 // records: JSON objects with the camelCase session keys (sessionId,
 // parentUuid, isSidechain) or of a type only sessions have (summary,
@@ -54,6 +63,15 @@ type ClaudeStreamJSON struct{}
 
 // Name returns "claude-stream-json".
 func (ClaudeStreamJSON) Name() string { return "claude-stream-json" }
+
+// Info describes the format.
+func (ClaudeStreamJSON) Info() FormatInfo {
+	return FormatInfo{
+		Writer:    "claude -p --output-format stream-json --verbose",
+		Detection: `JSON Lines whose records have "type" system, user, assistant or result and a "session_id"`,
+		Example:   "agent/claude-code.txt (Harbor), out.stream.jsonl",
+	}
+}
 
 // Detect reports whether the first lines of prefix are Claude stream-json
 // events: a system/init line, or Claude message lines with the snake_case

@@ -30,6 +30,43 @@ type Format interface {
 	Read(r io.Reader, opts Options) (*Session, error)
 }
 
+// FormatInfo describes a format to users: what writes it, how it is
+// recognized and what its files are usually called (retrievaltest formats).
+type FormatInfo struct {
+	Name string `json:"name"`
+	// Writer names the program that writes the format and how it is
+	// recorded ("codex exec --json", "claude -p --output-format stream-json").
+	Writer string `json:"writer"`
+	// Detection is the detection rule in words.
+	Detection string `json:"detection"`
+	// Example is a typical file name or path.
+	Example string `json:"example"`
+	// Folder is true when the format can also be read from a folder.
+	Folder bool `json:"folder,omitempty"`
+	// Multi is true when one input may hold several sessions.
+	Multi bool `json:"multi,omitempty"`
+}
+
+// A Describer is a Format that describes itself. Every built-in format is
+// one; Registry.Infos describes the others by name only.
+type Describer interface {
+	Info() FormatInfo
+}
+
+// Infos describes the registered formats in order.
+func (r *Registry) Infos() []FormatInfo {
+	infos := make([]FormatInfo, len(r.formats))
+	for i, f := range r.formats {
+		if d, ok := f.(Describer); ok {
+			infos[i] = d.Info()
+		}
+		infos[i].Name = f.Name()
+		_, infos[i].Folder = f.(DirFormat)
+		_, infos[i].Multi = f.(MultiFormat)
+	}
+	return infos
+}
+
 // Options control reading.
 type Options struct {
 	// Format forces a reader by name; empty means detect.

@@ -135,3 +135,15 @@ func TestReadFileReadsAFolderWithADirFormat(t *testing.T) {
 	assert.Equal(t, []string{"folder"}, fe.Tried)
 
 }
+
+// Every built-in format describes itself for retrievaltest formats.
+func TestEveryBuiltInFormatDescribesItself(t *testing.T) {
+	t.Parallel()
+	for _, info := range DefaultRegistry().Infos() {
+		t.Run(info.Name, func(t *testing.T) {
+			assert.NotEmpty(t, info.Writer, "Writer")
+			assert.NotEmpty(t, info.Detection, "Detection")
+			assert.NotEmpty(t, info.Example, "Example")
+		})
+	}
+}

@@ -43,6 +43,15 @@ type ToolCalls struct{}
 // Name returns "tool-calls".
 func (ToolCalls) Name() string { return "tool-calls" }
 
+// Info describes the format.
+func (ToolCalls) Info() FormatInfo {
+	return FormatInfo{
+		Writer:    "your own harness, or by hand",
+		Detection: `a JSON object with a "toolCalls" array, or an array of objects with a "tool" or "toolName" string`,
+		Example:   "run.toolcalls.json",
+	}
+}
+
 // Detect reports whether prefix starts an object with a top-level
 // "toolCalls" array, or an array whose first element is an object with a
 // tool, toolName or tool_name key holding a string. Event arrays of other
