@@ -47,5 +47,7 @@
 // bounds what is kept of each result). A malformed or truncated line is
 // skipped with a Warning naming the source and line; an empty input is
 // ErrEmpty; an input in no known format is a *FormatError naming the
-// formats tried. No input makes a reader panic.
+// formats tried and what the input looked like (text, compressed data, a
+// JSON object with its keys), and suggesting a forced format only when that
+// reader would read tool calls from it. No input makes a reader panic.
 package trace

@@ -97,13 +97,30 @@ type FormatError struct {
 	// Folder is true when the input was a folder (only formats that can be
 	// stored as a folder were tried).
 	Folder bool
+	// Input says what the start of the input looked like ("a JSON object
+	// with keys …", "text starting …").
+	Input string
+	// Readable lists the formats that, forced, read tool calls from the
+	// input; empty when none does, and then no format is suggested.
+	Readable []string
 }
 
 func (e *FormatError) Error() string {
 	if e.Folder {
 		return fmt.Sprintf("%s: a folder that holds no trace of a known folder format (tried %s)", e.Source, strings.Join(e.Tried, ", "))
 	}
-	return fmt.Sprintf("%s: not a known trace format (tried %s); use -format to force one", e.Source, strings.Join(e.Tried, ", "))
+	msg := fmt.Sprintf("%s: not a known trace format (tried %s)", e.Source, strings.Join(e.Tried, ", "))
+	if e.Input != "" {
+		msg += "; the input is " + e.Input
+	}
+	switch len(e.Readable) {
+	case 0:
+	case 1:
+		msg += fmt.Sprintf("; forcing the %s format (-format %s) reads tool calls from it", e.Readable[0], e.Readable[0])
+	default:
+		msg += fmt.Sprintf("; forcing one of %s (-format NAME) reads tool calls from it", strings.Join(e.Readable, ", "))
+	}
+	return msg
 }
 
 // A Registry is a set of trace formats, tried in registration order.
@@ -354,7 +371,7 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	} else {
 		var ok bool
 		if f, ok = reg.Detect(trimmed); !ok {
-			return nil, &FormatError{Source: opts.Source, Tried: reg.Names()}
+			return nil, &FormatError{Source: opts.Source, Tried: reg.Names(), Input: describeInput(trimmed), Readable: forcedReaders(reg, trimmed, *opts)}
 		}
 	}
 	defer recoverReader(&err, opts.Source, f)

@@ -1,0 +1,49 @@
+package trace
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An input in no known format is an error that says what the input looked
+// like, and suggests forcing a reader only when one would read it.
+func TestUnknownInputSaysWhatItLookedLike(t *testing.T) {
+	t.Parallel()
+	claudeLines := "# notes\n" + strings.Repeat("not json\n", 5) +
+		`{"type":"assistant","sessionId":"s","isSidechain":false,"message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t","name":"Read","input":{}}]}}` + "\n"
+	tests := []struct {
+		name, in   string
+		input      string
+		suggestion []string
+	}{
+		{"plain text", "hello world\nsecond line\n", `text starting "hello world"`, nil},
+		{"a JSON object of another program", `{"foo": 1, "bar": [1, 2]}`, `a JSON object with keys "foo", "bar"`, nil},
+		{"JSON Lines of another program", "{\"a\":1}\n{\"a\":2}\n", `JSON Lines whose first record has keys "a"`, nil},
+		{"many keys are cut at eight", `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}`, `a JSON object with keys "a", "b", "c", "d", "e", "f", "g", "h", …`, nil},
+		{"gzip", "\x1f\x8b\x08\x00\x00", "gzip-compressed data (decompress it first)", nil},
+		{"binary", "\x00\x01\x02", "binary data", nil},
+		{"an empty array", "[]", "an empty JSON array", nil},
+		{"records a reader reads when forced", `[{"name":"Read","arguments":{}}]`, `a JSON array whose first element has keys "name", "arguments"`, []string{"tool-calls"}},
+		{"a text file quoting one trace line is not suggested", claudeLines, `text starting "# notes"`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Read(strings.NewReader(tt.in), Options{Source: "in"})
+			var fe *FormatError
+			require.True(t, errors.As(err, &fe), "error %v", err)
+			assert.Equal(t, tt.input, fe.Input)
+			assert.Equal(t, tt.suggestion, fe.Readable)
+			assert.Contains(t, err.Error(), "the input is "+tt.input)
+			if tt.suggestion == nil {
+				assert.NotContains(t, err.Error(), "-format", "no reader is suggested when none would read the input")
+			} else {
+				assert.Contains(t, err.Error(), "-format "+tt.suggestion[0])
+			}
+		})
+	}
+}
