@@ -18,6 +18,6 @@ func builtinTypes() []Type {
 
 // Bound is a minimum and/or a maximum for a measured number.
 type Bound struct {
-	Min *float64 `yaml:"min" json:"min,omitempty"`
-	Max *float64 `yaml:"max" json:"max,omitempty"`
+	Min *float64 `yaml:"min" json:"min,omitempty" doc:"lowest accepted value (inclusive)"`
+	Max *float64 `yaml:"max" json:"max,omitempty" doc:"highest accepted value (inclusive)"`
 }

@@ -9,8 +9,8 @@ import (
 type LineCoverage struct {
 	MinCoverage  *float64 `yaml:"min_coverage" doc:"lowest share of ground-truth chunk lines read" min:"0" max:"1"`
 	MinPrecision *float64 `yaml:"min_precision" doc:"lowest share of lines read that are ground-truth chunk lines" min:"0" max:"1"`
-	MinF1        *float64 `yaml:"min_f1" min:"0" max:"1"`
-	MinIoU       *float64 `yaml:"min_iou" min:"0" max:"1"`
+	MinF1        *float64 `yaml:"min_f1" doc:"lowest F1 of line coverage and line precision" min:"0" max:"1"`
+	MinIoU       *float64 `yaml:"min_iou" doc:"lowest intersection over union of the lines read and the ground-truth chunk lines" min:"0" max:"1"`
 }
 
 func lineCoverageType() Type {
