@@ -7,6 +7,16 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
+// Budget are the parameters of the budget expectation: the cost of
+// reaching the first relevant file, and of the whole run.
+type Budget struct {
+	MaxCallsBeforeFirstRelevant   *int     `yaml:"max_calls_before_first_relevant" doc:"most calls before the first call that names a relevant file" min:"0"`
+	MaxTokensBeforeFirstRelevant  *int64   `yaml:"max_tokens_before_first_relevant" doc:"most cumulative tokens at the first call that names a relevant file" min:"0"`
+	MaxSecondsBeforeFirstRelevant *float64 `yaml:"max_seconds_before_first_relevant" doc:"most seconds from the start of the run to the first call that names a relevant file" min:"0"`
+	MaxTotalCalls                 *int     `yaml:"max_total_calls" doc:"most tool calls in the run" min:"0"`
+	MaxTotalTokens                *int64   `yaml:"max_total_tokens" doc:"most tokens in the session" min:"0"`
+}
+
 func budgetType() Type {
 	return Type{
 		Name:        "budget",

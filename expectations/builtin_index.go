@@ -10,53 +10,28 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
-// builtinTypes are the types judged from a trace.
-func builtinTypes() []Type {
-	return []Type{
-		{
-			Name:        "index_usage",
-			Description: "how much the agent used the semantic index, and how soon it reached the code (the index-effectiveness plan's expectation)",
-			Params:      IndexUsage{},
-			Check:       func(p any, run *Run) Outcome { return checkIndexUsage(p.(*IndexUsage), run) },
-			Validate: func(p any) error {
-				u := p.(*IndexUsage)
-				if u.MinSemanticRatio == nil && u.MinSemanticRatioAllCalls == nil && u.MaxStepsToTarget == nil && u.MinGrade == "" {
-					return errors.New("no threshold: give at least one of min_semantic_ratio (alias min_aura_tool_ratio), min_semantic_ratio_all_calls, max_steps_to_target, min_grade")
-				}
-				return nil
-			},
+// IndexUsage are the parameters of the index_usage expectation: how much
+// the agent used the semantic index and how soon it found the target.
+type IndexUsage struct {
+	MinSemanticRatio         *float64 `yaml:"min_semantic_ratio" doc:"lowest semantic / (semantic + file-level) tool-call ratio" min:"0" max:"1" alias:"min_aura_tool_ratio"`
+	MinSemanticRatioAllCalls *float64 `yaml:"min_semantic_ratio_all_calls" doc:"lowest semantic / all tool-call ratio" min:"0" max:"1"`
+	MaxStepsToTarget         *int     `yaml:"max_steps_to_target" doc:"most tool calls up to and including the first that touches a ground-truth file (the first edit without ground truth)" min:"1"`
+	MinGrade                 string   `yaml:"min_grade" doc:"lowest index-usage grade" enum:"poor,fair,good,excellent"`
+}
+
+func indexUsageType() Type {
+	return Type{
+		Name:        "index_usage",
+		Description: "how much the agent used the semantic index, and how soon it reached the code (the index-effectiveness plan's expectation)",
+		Params:      IndexUsage{},
+		Check:       func(p any, run *Run) Outcome { return checkIndexUsage(p.(*IndexUsage), run) },
+		Validate: func(p any) error {
+			u := p.(*IndexUsage)
+			if u.MinSemanticRatio == nil && u.MinSemanticRatioAllCalls == nil && u.MaxStepsToTarget == nil && u.MinGrade == "" {
+				return errors.New("no threshold: give at least one of min_semantic_ratio (alias min_aura_tool_ratio), min_semantic_ratio_all_calls, max_steps_to_target, min_grade")
+			}
+			return nil
 		},
-		retrievalType(),
-		{
-			Name:        "line_coverage",
-			Description: "how much of the ground-truth line ranges (chunks) the agent read",
-			Params:      LineCoverage{},
-			Check:       func(p any, run *Run) Outcome { return checkLineCoverage(p.(*LineCoverage), run) },
-			Validate: func(p any) error {
-				c := p.(*LineCoverage)
-				if c.MinCoverage == nil && c.MinPrecision == nil && c.MinF1 == nil && c.MinIoU == nil {
-					return errors.New("no threshold: give at least one of min_coverage, min_precision, min_f1, min_iou")
-				}
-				return nil
-			},
-		},
-		patternsType(),
-		toolsType(),
-		{
-			Name:        "utilization",
-			Description: "whether the agent used what it retrieved (the utilization probes)",
-			Params:      Utilization{},
-			Check:       func(p any, run *Run) Outcome { return checkUtilization(p.(*Utilization), run) },
-			Validate: func(p any) error {
-				u := p.(*Utilization)
-				if u.MinReadOverlap == nil && u.MinWriteOverlapExpectedEdit == nil && u.MinReadBeforeWriteRatio == nil {
-					return errors.New("no threshold: give at least one of min_read_overlap, min_write_overlap_expected_edit, min_read_before_write_ratio")
-				}
-				return nil
-			},
-		},
-		budgetType(),
-		answerType(),
 	}
 }
 

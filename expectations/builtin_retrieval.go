@@ -11,6 +11,15 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
+// Retrieval are the parameters of the retrieval expectation: bounds on any
+// metric of metrics.Definitions by name ("recall@5", "read.mrr",
+// "irrelevant_retrieval"), written directly under the expectation.
+type Retrieval struct {
+	Metrics       map[string]Bound `yaml:",inline"`
+	Level         int              `yaml:"level" doc:"lowest relevance grade that counts as relevant (trec_eval -l)" min:"1"`
+	IncludeWrites bool             `yaml:"include_writes" doc:"rank files the agent only wrote"`
+}
+
 func retrievalType() Type {
 	return Type{
 		Name:        "retrieval",
@@ -212,112 +221,4 @@ func rankDetail(res *metrics.Result, name string) string {
 		parts = append(parts[:most], fmt.Sprintf("%d more", len(parts)-most))
 	}
 	return "relevant: " + strings.Join(parts, ", ")
-}
-
-func checkLineCoverage(p *LineCoverage, run *Run) Outcome {
-	if run == nil || run.Metrics == nil {
-		return fail("the run was not measured")
-	}
-	res := run.Metrics
-	ll := res.Lines
-	var cs checks
-	figure := func(label, name string, min *float64, detail string) {
-		if min == nil {
-			return
-		}
-		var v *float64
-		if x, ok := res.Metric(name); ok {
-			v = &x
-		}
-		c := numberCheck(label, v, min, nil, true, whyMissing(res, name))
-		if v != nil {
-			c.detail = detail
-		}
-		cs.add(c)
-	}
-	var gt, read, overlap int
-	if ll != nil {
-		gt, read, overlap = ll.GroundTruthLines, ll.LinesRead, ll.OverlapLines
-	}
-	figure("line coverage", "line_coverage", p.MinCoverage, fmt.Sprintf("%d of %d ground-truth lines read", overlap, gt))
-	figure("line precision", "line_precision", p.MinPrecision, fmt.Sprintf("%d of %d lines read are ground-truth lines", overlap, read))
-	figure("line F1", "line_f1", p.MinF1, fmt.Sprintf("%d overlapping, %d read, %d ground-truth lines", overlap, read, gt))
-	figure("line IoU", "line_iou", p.MinIoU, fmt.Sprintf("%d overlapping of %d lines read or in the ground truth", overlap, read+gt-overlap))
-	if ll != nil {
-		for _, f := range ll.Files {
-			if f.GroundTruthLines > 0 {
-				cs.evidenceOf(fmt.Sprintf("%s: %d of %d ground-truth lines read", f.Path, f.OverlapLines, f.GroundTruthLines))
-			}
-		}
-	}
-	return cs.outcome()
-}
-
-func checkUtilization(p *Utilization, run *Run) Outcome {
-	if run == nil || run.Metrics == nil {
-		return fail("the run was not measured")
-	}
-	res := run.Metrics
-	u := res.Utilization
-	var cs checks
-	figure := func(label, name string, min *float64, detail func() string) {
-		if min == nil {
-			return
-		}
-		var v *float64
-		if x, ok := res.Metric(name); ok {
-			v = &x
-		}
-		c := numberCheck(label, v, min, nil, true, whyMissing(res, name))
-		if v != nil && u != nil {
-			c.detail = detail()
-		}
-		cs.add(c)
-	}
-	figure("read overlap", "util_read_overlap_with_relevant_files", p.MinReadOverlap, func() string {
-		return fmt.Sprintf("%d of %d relevant files read", countIn(res.Relevant, filesRead(run)), len(res.Relevant))
-	})
-	figure("expected-edit overlap", "util_write_overlap_with_expected_edit_files", p.MinWriteOverlapExpectedEdit, func() string {
-		var edits []string
-		if run.Document != nil {
-			edits = run.Document.GroundTruth.ExpectedEditFiles
-		}
-		return fmt.Sprintf("%d of %d expected edit files written", countIn(edits, u.FilesWritten), len(edits))
-	})
-	figure("read before write", "util_read_before_write_ratio", p.MinReadBeforeWriteRatio, func() string {
-		return fmt.Sprintf("%d of %d written files read first", len(u.ReadBeforeWrite), len(u.FilesWritten))
-	})
-	if u != nil {
-		for _, f := range u.FilesWritten {
-			if slices.Contains(u.ReadBeforeWrite, f) {
-				cs.evidenceOf("wrote " + f + " after reading it")
-			} else {
-				cs.evidenceOf("wrote " + f + " without reading it")
-			}
-		}
-	}
-	return cs.outcome()
-}
-
-// filesRead are the files the run's events read, in the spelling of the
-// document.
-func filesRead(run *Run) []string {
-	if run.Document == nil {
-		return nil
-	}
-	var out []string
-	for _, ev := range run.Document.Events {
-		out = append(out, ev.FilesRead...)
-	}
-	return out
-}
-
-func countIn(want, have []string) int {
-	n := 0
-	for _, w := range want {
-		if slices.Contains(have, w) {
-			n++
-		}
-	}
-	return n
 }

@@ -289,5 +289,8 @@
 //
 // Its keys are validated as strictly as the built-in ones and appear in
 // reg.JSONSchema(), the JSON Schema (draft 2020-12) of scenario files for
-// editors, generated from the same structs.
+// editors, generated from the same structs. Registry.Register takes a Type
+// value instead, for a type that also checks its keys together (Validate:
+// a set of keys that could never fail) or takes keys of its own naming
+// (InlineKey, as retrieval takes metric names).
 package expectations

@@ -7,66 +7,13 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/metrics"
-	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// Measure reads one trace and measures it: events, retrieval metrics and
-// the index analysis.
-//
-// The ground truth marks the events that touch it and grades the files
-// (its paths are normalized against the trace's working directory, as the
-// events' paths are). Metrics are computed with the default options (the
-// cutoffs of metrics.DefaultKs, level 1, writes not ranked) and the index
-// analysis with opts.Symbols; an expectation that needs other options
-// measures again from Run.Document.
-func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile})
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", traceFile, err)
-	}
-	var files []string
-	if opts.Taxonomy != "" {
-		files = append(files, opts.Taxonomy)
-	}
-	tax, err := events.LoadTaxonomy(opts.Profiles, files...)
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: taxonomy: %w", traceFile, err)
-	}
-	eopts := events.Options{Taxonomy: tax}
-	eopts.Provenance.TaskName = taskName(traceFile)
-	if opts.Truth != nil {
-		eopts.GroundTruth = opts.Truth.Events()
-	}
-	doc := events.Normalize(sess, eopts)
-	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}
-	if opts.Truth != nil {
-		// Grades are keyed by the path as the document spells it: the
-		// ground-truth path normalized the way Normalize normalizes it.
-		paths := eopts.Paths
-		if paths.CWD == "" {
-			paths.CWD = sess.CWD
-		}
-		mopts.Grades = opts.Truth.Grades(paths)
-	}
-	return &Run{
-		Trace:    traceFile,
-		Session:  sess,
-		Document: doc,
-		Metrics:  metrics.Compute(doc, mopts),
-		Truth:    opts.Truth,
-	}, nil
-}
-
-// taskName derives a task name from a trace file name:
-// "runs/fix-bug.claude.jsonl" → "fix-bug".
-func taskName(file string) string {
-	base := filepath.Base(file)
-	if i := strings.IndexByte(base, '.'); i > 0 {
-		base = base[:i]
-	}
-	return base
+// EvalOptions control evaluating a scenario.
+type EvalOptions struct {
+	// Registry holds the expectation types; nil means DefaultRegistry().
+	Registry *Registry
 }
 
 // Evaluate measures every run of the scenario and checks every

@@ -2,7 +2,6 @@ package expectations
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,45 +13,21 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/agentretrieval/agentretrieval/events"
-	"github.com/agentretrieval/agentretrieval/groundtruth"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// Errors is every problem found in one scenario file, each at its
-// file:line:col. Error joins them one per line.
-type Errors []*yamlerr.Error
-
-// Error returns the problems one per line, in file order.
-func (e Errors) Error() string {
-	lines := make([]string, len(e))
-	for i, err := range e {
-		lines[i] = err.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Unwrap returns the problems, so that errors.As finds a *yamlerr.Error.
-func (e Errors) Unwrap() []error {
-	out := make([]error, len(e))
-	for i, err := range e {
-		out[i] = err
-	}
-	return out
+// LoadOptions control loading scenario files.
+type LoadOptions struct {
+	// Registry holds the expectation types; nil means DefaultRegistry().
+	Registry *Registry
 }
 
 // scenarioKeys are the keys of a scenario file this package interprets.
 var scenarioKeys = []string{
 	"name", "description", "trace", "traces", "format", "profile", "taxonomy",
 	"ground_truth", "symbols", "expectations", "runs", "tags",
-}
-
-// runsParams are the keys of runs; RunsRule's own tags stay plain so that
-// the API type carries no loader detail.
-type runsParams struct {
-	MinPassRate *float64 `yaml:"min_pass_rate" doc:"lowest fraction of runs that must pass" min:"0" max:"1"`
-	AtLeast     *int     `yaml:"at_least" doc:"lowest number of runs that must pass" min:"1"`
 }
 
 // Load reads and validates a scenario file. All problems of the file are
@@ -197,27 +172,6 @@ func (l *loader) load() {
 	}
 }
 
-func asYAMLErr(file string, err error) *yamlerr.Error {
-	var ye *yamlerr.Error
-	if errors.As(yamlerr.From(file, err), &ye) {
-		return ye
-	}
-	return &yamlerr.Error{File: file, Msg: err.Error()}
-}
-
-// nextKeyLine is the line of the first root key after e, or 0 when e is
-// the last one.
-func nextKeyLine(es []entry, e *entry) int {
-	line, _ := nodeLineCol(e.keyNode)
-	next := 0
-	for _, o := range es {
-		if l, _ := nodeLineCol(o.keyNode); l > line && (next == 0 || l < next) {
-			next = l
-		}
-	}
-	return next
-}
-
 func (l *loader) str(e *entry, dst *string) bool {
 	return l.value(e.value, reflect.ValueOf(dst).Elem(), limits{}, e.key)
 }
@@ -266,110 +220,6 @@ func (l *loader) symbols(e *entry) {
 	if _, err := metrics.LoadSymbols(l.s.Symbols); err != nil {
 		l.at(e.value, "symbols: %v", err)
 	}
-}
-
-// groundTruth loads the scenario's ground truth: {from: SPEC} through
-// groundtruth.Load, anything else inline through groundtruth.Parse.
-func (l *loader) groundTruth(e *entry, nextLine int) {
-	n := l.resolve(e.value)
-	if es, ok := l.entries(n); ok && hasKey(es, "from") {
-		l.groundTruthFrom(es)
-		return
-	}
-	switch n.(type) {
-	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
-	default:
-		hint := ""
-		if s, ok := l.scalarText(n); ok {
-			hint = fmt.Sprintf("; to load a file write {from: %s}", s)
-		}
-		l.at(n, "ground_truth: expected a list of paths, a mapping (files, symbols, expected_edit_files, chunks) or {from: FILE}, got %s%s", l.kindOf(n), hint)
-		return
-	}
-	src := l.isolate(n, nextLine)
-	_, isAlias := e.value.(*ast.AliasNode)
-	if isAlias {
-		// The value is elsewhere in the file; its text stands in, and
-		// errors are reported at the alias.
-		src = []byte(n.String())
-	}
-	truth, err := groundtruth.Parse(l.file, src)
-	if err != nil {
-		l.truthError(e.value, err, !isAlias)
-		return
-	}
-	truth.Source = l.file + "#ground_truth"
-	l.s.GroundTruth = truth
-}
-
-func (l *loader) groundTruthFrom(es []entry) {
-	var from *entry
-	for i := range es {
-		if es[i].key == "from" {
-			from = &es[i]
-			continue
-		}
-		l.at(es[i].keyNode, "ground_truth: %s is not allowed beside from (the loaded file holds the ground truth)", quoteKey(es[i].key))
-	}
-	var spec string
-	if !l.value(from.value, reflect.ValueOf(&spec).Elem(), limits{}, "ground_truth.from") {
-		return
-	}
-	p := resolvePath(l.dir, spec)
-	if _, err := os.Stat(p); err != nil {
-		l.at(from.value, "ground_truth.from: %s does not exist", p)
-		return
-	}
-	truth, err := groundtruth.Load(p)
-	if err != nil {
-		l.at(from.value, "ground_truth.from: %v", err)
-		return
-	}
-	l.s.GroundTruth = truth
-}
-
-// isolate returns the file with everything but node n blanked out, lines
-// and columns kept, so that groundtruth.Parse reports positions in the
-// scenario file itself.
-func (l *loader) isolate(n ast.Node, nextLine int) []byte {
-	startLine, startCol := nodeLineCol(n)
-	if seq, ok := n.(*ast.SequenceNode); ok && !seq.IsFlowStyle {
-		startLine, startCol = tokenLineCol(seq.GetToken())
-	}
-	lines := strings.SplitAfter(string(l.data), "\n")
-	endLine := len(lines)
-	if nextLine > 0 {
-		endLine = nextLine - 1
-	}
-	var b strings.Builder
-	for i, line := range lines {
-		no := i + 1
-		switch {
-		case no < startLine || no > endLine:
-			b.WriteString("\n")
-		case no == startLine:
-			r := []rune(line)
-			cut := min(max(startCol-1, 0), len(r))
-			b.WriteString(strings.Repeat(" ", cut))
-			b.WriteString(string(r[cut:]))
-		default:
-			b.WriteString(line)
-		}
-	}
-	return []byte(b.String())
-}
-
-func (l *loader) truthError(n ast.Node, err error, placed bool) {
-	var ye *yamlerr.Error
-	if errors.As(err, &ye) && ye.Line > 0 && placed {
-		l.errs = append(l.errs, &yamlerr.Error{File: l.file, Line: ye.Line, Col: ye.Col, Msg: "ground_truth: " + ye.Msg})
-		return
-	}
-	msg := err.Error()
-	if errors.As(err, &ye) {
-		msg = ye.Msg
-	}
-	l.at(n, "ground_truth: %s", strings.TrimPrefix(msg, l.file+": "))
 }
 
 // traces resolves trace or traces against the scenario's folder.
@@ -456,6 +306,13 @@ func (l *loader) traceFile(at ast.Node, name, file string) (string, bool) {
 	return p, true
 }
 
+// runsParams are the keys of runs; RunsRule's own tags stay plain so that
+// the API type carries no loader detail.
+type runsParams struct {
+	MinPassRate *float64 `yaml:"min_pass_rate" doc:"lowest fraction of runs that must pass" min:"0" max:"1"`
+	AtLeast     *int     `yaml:"at_least" doc:"lowest number of runs that must pass" min:"1"`
+}
+
 func (l *loader) runs(e *entry) {
 	l.runsNode = e.value
 	es, ok := l.entries(e.value)
@@ -479,82 +336,10 @@ func (l *loader) runs(e *entry) {
 	l.s.Runs = RunsRule{MinPassRate: p.MinPassRate, AtLeast: p.AtLeast}
 }
 
-func (l *loader) expectations(e *entry) {
-	items, ok := l.sequence(e.value)
-	if !ok {
-		l.at(e.value, "expectations: expected a list of expectations (each a mapping with a type), got %s", l.kindOf(e.value))
-		return
+// resolvePath joins a relative path to the scenario's folder.
+func resolvePath(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "" {
+		return filepath.Clean(p)
 	}
-	if len(items) == 0 {
-		l.at(e.value, "expectations is empty: a scenario must check something")
-		return
-	}
-	for i, item := range items {
-		if x := l.expectation(item, i); x != nil {
-			l.s.Expectations = append(l.s.Expectations, x)
-		}
-	}
-}
-
-func (l *loader) expectation(n ast.Node, i int) *Expectation {
-	name := fmt.Sprintf("expectations[%d]", i)
-	es, ok := l.entries(n)
-	if !ok {
-		l.at(n, "%s: expected a mapping with a type, got %s", name, l.kindOf(n))
-		return nil
-	}
-	es = l.uniqueEntries(es)
-	line, col := nodeLineCol(n)
-	x := &Expectation{Pos: Pos{File: l.file, Line: line, Col: col}}
-	var typeEntry *entry
-	var rest []entry
-	for j := range es {
-		e := &es[j]
-		switch e.key {
-		case "type":
-			typeEntry = e
-		case "description":
-			l.str(e, &x.Description)
-		case "flaky":
-			l.value(e.value, reflect.ValueOf(&x.Flaky).Elem(), limits{}, "flaky")
-		default:
-			rest = append(rest, *e)
-		}
-	}
-	if typeEntry == nil {
-		l.at(n, "%s has no type (known: %s)", name, strings.Join(l.reg.Names(), ", "))
-		return nil
-	}
-	if !l.str(typeEntry, &x.Type) {
-		return nil
-	}
-	t, ok := l.reg.Lookup(x.Type)
-	if !ok {
-		l.at(typeEntry.value, "%s", unknownMessage("unknown expectation type", x.Type, "", l.reg.Names()))
-		return nil
-	}
-	spec := l.reg.specs[x.Type]
-	before := len(l.errs)
-	var params reflect.Value
-	if spec.typ == nil {
-		for _, e := range rest {
-			l.at(e.keyNode, "%s", unknownMessage("unknown key", e.key, x.Type, commonKeys))
-		}
-	} else {
-		params = reflect.New(spec.typ)
-		l.decodeStruct(rest, params.Elem(), spec, structCtx{where: x.Type, inlineKey: t.InlineKey, extraKnown: commonKeys})
-	}
-	if len(l.errs) > before {
-		return nil
-	}
-	if t.Validate != nil && params.IsValid() {
-		if err := t.Validate(params.Interface()); err != nil {
-			l.at(n, "%s: %v", x.Type, err)
-			return nil
-		}
-	}
-	if !t.Live {
-		x.Params = params.Interface()
-	}
-	return x
+	return filepath.Join(dir, filepath.FromSlash(p))
 }

@@ -154,6 +154,15 @@ func measuredText(v float64, lo, hi *float64, ratio, ok bool) string {
 	return formatNumber(v)
 }
 
+// formatNumber writes a number as briefly as it reads exactly: 0.6, 3,
+// 0.585.
+func formatNumber(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
 // stepRanges writes step indices as ranges: "0–4, 7, 9–10".
 func stepRanges(steps []int) string {
 	s := slices.Clone(steps)

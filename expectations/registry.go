@@ -10,6 +10,42 @@ import (
 // commonKeys are the keys every expectation takes besides its type's own.
 var commonKeys = []string{"type", "description", "flaky"}
 
+// A Type is a registered expectation type.
+//
+// Params is a zero value of the type's parameter struct (not a pointer).
+// Its fields' `yaml` tags name the keys a scenario may use; fields are
+// pointers when absence matters. Further tags drive validation and the
+// JSON Schema: `doc:"…"` describes the key, `min:"0"` and `max:"1"` bound a
+// number, `enum:"a,b,c"` lists the accepted strings, `alias:"other_key"`
+// names a key that means the same, and `format:"…"` checks a string:
+// "regexp" (compiles), "glob" (path.Match syntax) or "file" (a path,
+// resolved against the scenario file's folder and required to exist; the
+// field receives the resolved path). Decoding is strict: a key no field
+// names is an error at its line and column.
+type Type struct {
+	Name        string
+	Description string
+	Params      any
+	// Check validates one run. params is a pointer to a decoded Params
+	// struct.
+	Check func(params any, run *Run) Outcome
+	// Live marks a type that needs a live run (compiles, tests_pass,
+	// file_contains, …): it is accepted in scenario files and always
+	// reported as skipped.
+	Live bool
+
+	// InlineKey checks a key of Params' inline map (a field tagged
+	// `yaml:",inline"`, such as the metric names of retrieval). It returns
+	// an error for a key the type does not know, and ratio true when the
+	// numbers under the key must lie in [0, 1]. Nil accepts any key.
+	InlineKey func(key string) (ratio bool, err error)
+	// Validate checks what one key alone cannot: keys that exclude each
+	// other, a threshold set that could never fail. It runs on the decoded
+	// params (a pointer to a Params struct) when every key was valid, and
+	// its error is reported at the expectation's line. Nil checks nothing.
+	Validate func(params any) error
+}
+
 // A Registry holds expectation types by name. Build one with NewRegistry
 // or DefaultRegistry and pass it in LoadOptions and EvalOptions; there is
 // no global registry, so two test suites can register different types.

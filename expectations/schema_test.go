@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -132,4 +133,28 @@ func TestTheSchemaIsDraft2020WithDescriptions(t *testing.T) {
 	assert.Len(t, ret["patternProperties"], 2)
 	assert.Contains(t, s["properties"], "timeoutSeconds")
 	assert.Equal(t, DefaultRegistry().JSONSchema(), DefaultRegistry().JSONSchema(), "the schema is deterministic")
+}
+
+// An editor shows a key's description as the author types it; a key
+// without one is a key the author has to look up.
+func TestEveryKeyOfABuiltinTypeIsDescribed(t *testing.T) {
+	t.Parallel()
+	reg := DefaultRegistry()
+	for _, name := range reg.Names() {
+		spec := reg.specs[name]
+		if spec.typ == nil {
+			continue
+		}
+		for _, f := range spec.fields {
+			if f.inline {
+				continue
+			}
+			assert.NotEmpty(t, f.doc, "%s.%s has no doc tag", name, f.key)
+		}
+	}
+	bound, err := specOf(reflect.TypeOf(Bound{}))
+	require.NoError(t, err)
+	for _, f := range bound.fields {
+		assert.NotEmpty(t, f.doc, "Bound.%s has no doc tag", f.key)
+	}
 }

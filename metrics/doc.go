@@ -2,6 +2,17 @@
 // into figures: ranked information-retrieval measures that agree exactly
 // with trec_eval, and the evaluation of TREC qrels and run files.
 //
+// A user starts from one of four places:
+//
+//   - Compute measures one retrieval-events document (package events) with
+//     every figure of Definitions; Result.Metric looks one up by name.
+//   - AnalyzeIndex measures how the agent used the semantic index: semantic
+//     ratio, steps to target and the fishing, guessing and direct patterns.
+//   - The ranked measures (RecallAt, NDCGAt, AveragePrecision, …) score any
+//     ranked list against Judgments.
+//   - ParseQrels, ParseTRECRun and EvaluateTREC evaluate TREC files as
+//     trec_eval does.
+//
 // Every function here is pure: it reads its arguments, returns a value and
 // keeps no state, so a caller with its own trace parser can use the measures
 // on any ranked list.
@@ -111,4 +122,25 @@
 // ground truth, or no usable trace, is non-computable: it carries a reason
 // and no figure, never a 0 or a 1. Aggregate and AggregateResults summarize
 // figures over tasks with a seeded percentile-bootstrap confidence interval.
+//
+// # Index effectiveness
+//
+// AnalyzeIndex works on the tool classes of the taxonomy (semantic,
+// file_level, edit, other). The semantic ratio is semantic / (semantic +
+// file-level) calls, also reported over all calls; steps to target is the
+// 1-based number of the first call that touches a ground-truth file (the
+// first edit when there is no ground truth, with the rule reported);
+// fishing is a run of at least IndexOptions.FishingMinRun consecutive
+// file-level calls, guessing a text search for an identifier the index
+// knows (IndexOptions.Symbols, from LoadSymbols), direct a semantic call
+// followed by an edit of a file it returned. Each Pattern carries its step
+// indices as evidence, and IndexEffectiveness.Grade grades the semantic
+// ratio poor, fair, good or excellent (DefaultGradeThresholds). Compute
+// runs the analysis too, into Result.IndexEffectiveness.
+//
+// # Comparing configurations
+//
+// WilcoxonSignedRank and SignTest test paired differences between two
+// configurations, task by task, and Spearman correlates a figure with a
+// reward; package report's Compare puts them together.
 package metrics

@@ -1,0 +1,92 @@
+package expectations
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// MeasureOptions say how to turn one trace into a Run.
+type MeasureOptions struct {
+	Format   string
+	Profiles []string
+	Taxonomy string
+	Truth    *groundtruth.Truth
+	// Symbols are identifiers the index knows (for guessing).
+	Symbols []string
+}
+
+// A Run is one trace of a scenario with everything measured from it; it is
+// what a validator checks.
+type Run struct {
+	// Trace is the trace file.
+	Trace    string
+	Session  *trace.Session
+	Document *events.Document
+	// Metrics holds the retrieval metrics and, under IndexEffectiveness,
+	// the index analysis.
+	Metrics *metrics.Result
+	Truth   *groundtruth.Truth
+}
+
+// Measure reads one trace and measures it: events, retrieval metrics and
+// the index analysis.
+//
+// The ground truth marks the events that touch it and grades the files
+// (its paths are normalized against the trace's working directory, as the
+// events' paths are). Metrics are computed with the default options (the
+// cutoffs of metrics.DefaultKs, level 1, writes not ranked) and the index
+// analysis with opts.Symbols; an expectation that needs other options
+// measures again from Run.Document.
+func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile})
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", traceFile, err)
+	}
+	var files []string
+	if opts.Taxonomy != "" {
+		files = append(files, opts.Taxonomy)
+	}
+	tax, err := events.LoadTaxonomy(opts.Profiles, files...)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: taxonomy: %w", traceFile, err)
+	}
+	eopts := events.Options{Taxonomy: tax}
+	eopts.Provenance.TaskName = taskName(traceFile)
+	if opts.Truth != nil {
+		eopts.GroundTruth = opts.Truth.Events()
+	}
+	doc := events.Normalize(sess, eopts)
+	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}
+	if opts.Truth != nil {
+		// Grades are keyed by the path as the document spells it: the
+		// ground-truth path normalized the way Normalize normalizes it.
+		paths := eopts.Paths
+		if paths.CWD == "" {
+			paths.CWD = sess.CWD
+		}
+		mopts.Grades = opts.Truth.Grades(paths)
+	}
+	return &Run{
+		Trace:    traceFile,
+		Session:  sess,
+		Document: doc,
+		Metrics:  metrics.Compute(doc, mopts),
+		Truth:    opts.Truth,
+	}, nil
+}
+
+// taskName derives a task name from a trace file name:
+// "runs/fix-bug.claude.jsonl" → "fix-bug".
+func taskName(file string) string {
+	base := filepath.Base(file)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}

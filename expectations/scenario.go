@@ -1,0 +1,74 @@
+package expectations
+
+import (
+	"fmt"
+
+	"github.com/agentretrieval/agentretrieval/groundtruth"
+)
+
+// A Scenario is one scenario file: the runs of one task, what the right
+// answer is, and the expectations its retrieval must meet.
+type Scenario struct {
+	Name        string
+	Description string
+	// File is the scenario file's path as given to Load.
+	File string
+	// Traces are the trace files of the scenario's runs, resolved against
+	// the scenario file's folder, globs expanded and sorted.
+	Traces []string
+	// Format forces a trace reader ("" detects).
+	Format string
+	// Profiles are the taxonomy profiles (nil means all built-in ones).
+	Profiles []string
+	// Taxonomy is a user taxonomy file, resolved against the scenario's
+	// folder ("" for none).
+	Taxonomy string
+	// GroundTruth is the scenario's ground truth, loaded (inline or from a
+	// file, task folder or diff); nil when the scenario has none.
+	GroundTruth *groundtruth.Truth
+	// Symbols is an index symbol file ("" for none).
+	Symbols string
+	// Expectations are checked against every run.
+	Expectations []*Expectation
+	// Runs decides how per-run outcomes combine.
+	Runs RunsRule
+	// Tags are the scenario's labels, for selecting scenarios.
+	Tags []string
+	// Harness holds the keys of the index-effectiveness harness's scenario
+	// format (story, repository, executor, timeoutSeconds, language, …),
+	// accepted as written and not interpreted.
+	Harness map[string]any
+}
+
+// An Expectation is one entry of a scenario's expectations list.
+type Expectation struct {
+	// Type names the registered type ("index_usage", "retrieval", …).
+	Type        string
+	Description string
+	// Flaky expectations are reported but never fail the scenario.
+	Flaky bool
+	// Params holds the decoded type-specific keys: a pointer to the
+	// registered type's parameter struct. Nil for a live-run type.
+	Params any
+	// Pos is where the expectation starts in its file.
+	Pos Pos
+}
+
+// Pos is a position in a scenario file.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// String returns "file:line:col", the form editors and CI logs link.
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// RunsRule decides whether an expectation holds over several runs of the
+// same task. The zero value requires every run to pass.
+type RunsRule struct {
+	// MinPassRate is the lowest fraction of runs that must pass, in [0,1].
+	MinPassRate *float64 `yaml:"min_pass_rate" json:"min_pass_rate,omitempty"`
+	// AtLeast is the lowest number of runs that must pass.
+	AtLeast *int `yaml:"at_least" json:"at_least,omitempty"`
+}
