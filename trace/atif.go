@@ -38,8 +38,17 @@ import (
 // is_copied_context repeat a parent's context and are skipped. A step with
 // extra.is_sidechain, and every step of an embedded subagent trajectory, is
 // a subagent's; an embedded trajectory's calls follow the call whose result
-// references it. References to trajectory files (trajectory_path) are not
+// references it (a reference may be an array, as the RFC has it, or a single
+// object). References to trajectory files (trajectory_path) are not
 // followed.
+//
+// A result is marked an error by extra.is_error, extra.status "error" (NeMo
+// Relay) or the step's extra.tool_result_is_error (Harbor's Claude Code
+// conversion). When a result's extra.tool_result_metadata.raw_tool_result
+// holds the tool_result block the agent received, its content is the
+// result text, not the annotated content beside it. final_metrics give the
+// session's usage when no step has metrics. Unreadable timestamps (a
+// redacted copy writes "<redacted>" in every step) are one warning.
 //
 // The reader streams: it holds one step at a time, so memory grows with the
 // number of calls, not with the size of the file. Root keys may come in any
@@ -169,6 +178,7 @@ func (ATIF) Read(r io.Reader, opts Options) (*Session, error) {
 	} else if note, line := rd.st.endOfDocument(); note != "" {
 		s.Warnf(line, "%s", note)
 	}
+	rd.warnBadTimes()
 	rd.finish(root)
 	return s, nil
 }
@@ -194,6 +204,11 @@ type atifReader struct {
 	max int // Options.MaxResultBytes
 	// steps counts the steps decoded, in every trajectory.
 	steps int
+	// badTimes counts the steps whose timestamp could not be read; the
+	// first of them is named in the one warning about them.
+	badTimes     int
+	firstBadTime string
+	firstBadLine int
 	// Embedded trajectories by trajectory_id and session_id, for joining
 	// subagent_trajectory_ref entries; the first one read wins.
 	byTrajectory map[string]*atifTraj
@@ -225,6 +240,8 @@ type atifTraj struct {
 	used     int64
 	usage    Usage
 	hasUsage bool
+	// final is the final_metrics totals, nil when absent.
+	final *Usage
 	// prevMetrics is the metrics of the previous agent step, as a
 	// comparable key; empty when that step had none.
 	prevMetrics string
@@ -300,6 +317,8 @@ func (rd *atifReader) trajectory(path string, depth int) (*atifTraj, error) {
 			err = rd.stepList(t)
 		case "subagent_trajectories":
 			err = rd.embeddedList(t)
+		case "final_metrics":
+			err = rd.finalMetrics(t)
 		default:
 			err = rd.st.skip()
 		}
@@ -365,6 +384,35 @@ func (rd *atifReader) rootExtra(t *atifTraj) error {
 		return err
 	}
 	t.cwd = atifString(atifExtra(raw), "cwd")
+	return nil
+}
+
+// finalMetrics reads the run's token totals. They give the session's
+// usage when no step records metrics (a writer that only totals, or steps
+// whose source is redacted); step metrics, when present, are preferred
+// since they also give each call its cumulative count.
+func (rd *atifReader) finalMetrics(t *atifTraj) error {
+	line := rd.st.line()
+	raw, err := rd.st.raw()
+	if err != nil {
+		return err
+	}
+	if string(raw) == "null" {
+		return nil
+	}
+	var fm struct {
+		Prompt     *atifCount `json:"total_prompt_tokens"`
+		Completion *atifCount `json:"total_completion_tokens"`
+		Cached     *atifCount `json:"total_cached_tokens"`
+	}
+	if err := json.Unmarshal(raw, &fm); err != nil {
+		rd.s.Warnf(line, "%sfinal_metrics: %s; ignored", t.path, atifTypeMessage(err))
+		return nil
+	}
+	if fm.Prompt != nil || fm.Completion != nil {
+		// total_prompt_tokens includes the cached ones, as prompt_tokens does.
+		t.final = &Usage{InputTokens: fm.Prompt.value(), OutputTokens: fm.Completion.value(), CacheReadTokens: fm.Cached.value()}
+	}
 	return nil
 }
 

@@ -39,8 +39,26 @@ type atifObservation struct {
 type atifResult struct {
 	SourceCallID string          `json:"source_call_id"`
 	Content      json.RawMessage `json:"content"`
-	Refs         []atifRef       `json:"subagent_trajectory_ref"`
+	Refs         atifRefs        `json:"subagent_trajectory_ref"`
 	Extra        json.RawMessage `json:"extra"`
+}
+
+// atifRefs is a result's subagent_trajectory_ref. The RFC makes it an
+// array; some writers put a single reference object there, which is read
+// as an array of one.
+type atifRefs []atifRef
+
+func (r *atifRefs) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '{' {
+		var one atifRef
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*r = atifRefs{one}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]atifRef)(r))
 }
 
 type atifRef struct {
@@ -117,7 +135,7 @@ func (rd *atifReader) step(t *atifTraj, i, line int, raw json.RawMessage) {
 		if ts, ok = atifParseTime(st.Timestamp); ok {
 			rd.s.NoteTime(ts)
 		} else {
-			rd.s.Warnf(line, "%s: timestamp %q is not ISO 8601; its calls have no time", name(), st.Timestamp)
+			rd.badTime(name, line, st.Timestamp)
 		}
 	}
 	extra := atifExtra(st.Extra)
@@ -183,6 +201,28 @@ func (rd *atifReader) step(t *atifTraj, i, line int, raw json.RawMessage) {
 				t.answerNoCalls = text
 			}
 		}
+	}
+}
+
+// badTime notes a step whose timestamp cannot be read. A trajectory with
+// one unreadable timestamp usually has them all (redacted copies write
+// "<redacted>" in every step), so they are reported once, at the first.
+func (rd *atifReader) badTime(name func() string, line int, ts string) {
+	if rd.badTimes == 0 {
+		rd.firstBadTime = fmt.Sprintf("%s: timestamp %q", name(), ts)
+		rd.firstBadLine = line
+	}
+	rd.badTimes++
+}
+
+// warnBadTimes reports the steps whose timestamps could not be read.
+func (rd *atifReader) warnBadTimes() {
+	switch rd.badTimes {
+	case 0:
+	case 1:
+		rd.s.Warnf(rd.firstBadLine, "%s is not ISO 8601; its calls have no time", rd.firstBadTime)
+	default:
+		rd.s.Warnf(rd.firstBadLine, "%s is not ISO 8601, nor are the timestamps of %d more steps; their calls have no time", rd.firstBadTime, rd.badTimes-1)
 	}
 }
 
@@ -270,14 +310,38 @@ func (rd *atifReader) results(t *atifTraj, name func() string, line int, calls [
 func (rd *atifReader) join(t *atifTraj, k int, res atifResult) {
 	e := &t.entries[k]
 	e.matched = true
-	if text, ok := atifText(res.Content); ok {
+	extra := atifExtra(res.Extra)
+	content := res.Content
+	// Harbor's Claude Code conversion appends sections of its own to the
+	// content ("[stdout]", "[exit_code]", "[metadata] {...}") and keeps the
+	// tool_result block the agent received in
+	// extra.tool_result_metadata.raw_tool_result: its content is the exact
+	// text, and its is_error the error flag.
+	raw := atifExtra(atifExtra(extra["tool_result_metadata"])["raw_tool_result"])
+	if c, ok := raw["content"]; ok {
+		if _, ok := atifText(c); ok {
+			content = c
+		}
+	}
+	if text, ok := atifText(content); ok {
 		e.call.Result = atifClip(text, rd.max)
 		e.call.HasResult = true
 	}
-	if atifBool(atifExtra(res.Extra), "is_error") {
+	// extra.is_error is written by several converters; NeMo Relay's
+	// exporter writes extra.status instead.
+	if atifBool(extra, "is_error") || atifBool(raw, "is_error") || atifErrorStatus(atifString(extra, "status")) {
 		e.call.IsError = true
 	}
 	e.refs = append(e.refs, res.Refs...)
+}
+
+// atifErrorStatus reports whether a result status names a failure.
+func atifErrorStatus(status string) bool {
+	switch strings.ToLower(status) {
+	case "error", "failed", "failure":
+		return true
+	}
+	return false
 }
 
 func (rd *atifReader) anchor(t *atifTraj, refs []atifRef) {

@@ -125,6 +125,9 @@ func (rd *atifReader) finish(root *atifTraj) {
 	}
 	if has {
 		s.Usage = &total
+	} else if root.final != nil {
+		u := *root.final
+		s.Usage = &u
 	}
 }
 
