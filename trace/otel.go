@@ -141,18 +141,21 @@ func (rd *otelReader) readRecords(r io.Reader) error {
 	lr := newLineReader(r)
 	var buf []byte // the request being gathered over several lines
 	var depth otelDepth
-	start := 0           // line where buf starts
-	jsonl := false       // the first request was one line
-	var pending *Warning // a bad line: its message depends on whether it is the last
-	flush := func(last bool) {
-		if pending == nil {
+	start := 0     // line where buf starts
+	jsonl := false // the first request was one line
+	// cut is a line that ends inside its request: the last line of a file
+	// whose writer was stopped, or a line whose writer was.
+	cut := 0
+	flushCut := func(last bool) {
+		if cut == 0 {
 			return
 		}
 		if last {
-			pending.Message = "the last request is cut short (the file ends inside it); kept the requests before it"
+			rd.warnf(cut, "the last request is cut short (the file ends inside it); kept the requests before it")
+		} else {
+			rd.warnf(cut, "the request is cut short (the line ends inside it); line skipped")
 		}
-		rd.warnings = append(rd.warnings, *pending)
-		pending = nil
+		cut = 0
 	}
 	for {
 		line, n, err := lr.next()
@@ -170,15 +173,19 @@ func (rd *otelReader) readRecords(r io.Reader) error {
 			if len(line) == 0 {
 				continue
 			}
-			flush(false)
+			flushCut(false)
 			if jsonl || line[0] != '{' {
-				rd.request(line, n, &pending)
+				if rd.request(line, n) {
+					cut = n
+				}
 				continue
 			}
 			depth = otelDepth{}
 			if depth.scan(line) {
 				jsonl = true
-				rd.request(line, n, &pending)
+				if rd.request(line, n) {
+					cut = n
+				}
 				continue
 			}
 			buf = append(buf[:0], line...)
@@ -188,42 +195,51 @@ func (rd *otelReader) readRecords(r io.Reader) error {
 		buf = append(buf, '\n')
 		buf = append(buf, line...)
 		if depth.scan(line) {
-			rd.request(buf, start, &pending)
+			if rd.request(buf, start) {
+				cut = start
+			}
 			buf = buf[:0]
 		}
 	}
 	if len(buf) > 0 {
-		flush(false)
-		if rd.requests == 0 {
-			return fmt.Errorf("%s:%d: reading OTLP/JSON: the request is cut short (the file ends inside it)", rd.src, start)
-		}
-		rd.warnf(start, "the last request is cut short (the file ends inside it); kept the requests before it")
-		return nil
+		cut = start
 	}
-	flush(true)
+	if cut != 0 && rd.requests == 0 && len(rd.warnings) == 0 {
+		return fmt.Errorf("%s:%d: reading OTLP/JSON: the request is cut short (the file ends inside it)", rd.src, cut)
+	}
+	flushCut(true)
 	return nil
 }
 
-// request decodes one request. A request that cannot be read becomes the
-// pending warning: whether it is a malformed line or a cut last line is
-// known only at the next one.
-func (rd *otelReader) request(data []byte, line int, pending **Warning) {
+// request decodes one request. It reports whether the request is cut
+// short, which is a warning the caller words; any other problem is a
+// warning here.
+func (rd *otelReader) request(data []byte, line int) (cut bool) {
 	err := rd.p.record(data, line)
 	for _, b := range rd.p.bad {
-		at := line + bytes.Count(data[:min(b.off, len(data))], []byte{'\n'})
+		off := min(b.off, len(data))
+		for off < len(data) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
+			off++
+		}
+		at := line + bytes.Count(data[:off], []byte{'\n'})
 		rd.warnf(at, "%s skipped: %v", b.what, otelErrMessage(b.err))
 	}
 	rd.p.bad = rd.p.bad[:0]
-	if err == nil {
-		rd.requests++
-		return
-	}
-	msg := "invalid JSON: " + otelErrMessage(err) + "; line skipped"
+	var se *jsonscan.SyntaxError
 	var te *jsonscan.TypeError
-	if errors.As(err, &te) && te.Offset == 0 {
-		msg = fmt.Sprintf("expected an OTLP/JSON request (a JSON object), found %s; line skipped", te.Found)
+	switch {
+	case err == nil && !rd.p.otlp:
+		rd.warnf(line, "a JSON object without resourceSpans, resourceLogs or resourceMetrics; skipped")
+	case err == nil:
+		rd.requests++
+	case errors.As(err, &se) && se.Offset >= len(data):
+		return true
+	case errors.As(err, &te) && te.Offset == 0:
+		rd.warnf(line, "expected an OTLP/JSON request (a JSON object), found %s; line skipped", te.Found)
+	default:
+		rd.warnf(line, "invalid JSON: %s; line skipped", otelErrMessage(err))
 	}
-	*pending = &Warning{Source: rd.src, Line: line, Message: msg}
+	return false
 }
 
 func otelErrMessage(err error) string {
@@ -273,7 +289,7 @@ func (rd *otelReader) sessions() ([]*Session, error) {
 			w := rd.warnings[0]
 			return nil, fmt.Errorf("%s: not OTLP/JSON: no line holds a request (line %d: %s)", rd.src, w.Line, w.Message)
 		}
-		return nil, fmt.Errorf("%s: not OTLP/JSON: no request found", rd.src)
+		return nil, fmt.Errorf("%s: not OTLP/JSON: the input is empty", rd.src)
 	}
 	all := rd.traceSessions()
 	calls := 0

@@ -105,9 +105,11 @@ type otelParser struct {
 
 	spans []otelSpan
 	logs  []otelLog
-	// kinds counts the top-level keys met, for messages about files that
-	// hold no spans ("resourceMetrics").
+	// metrics counts the metrics requests met, for the message about a
+	// file that holds no spans.
 	metrics int
+	// otlp is set when the last record had an OTLP request's key.
+	otlp bool
 	// bad lists the spans and log records that could not be read.
 	bad []otelBad
 }
@@ -136,16 +138,20 @@ func (e *otelFieldError) Error() string {
 func (p *otelParser) record(data []byte, line int) error {
 	sc := &p.sc
 	sc.Reset(data)
+	p.otlp = false
 	if !sc.Object() {
 		return sc.Err()
 	}
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
 		case "resourceSpans", "resource_spans":
+			p.otlp = true
 			p.resources(data, line, false)
 		case "resourceLogs", "resource_logs":
+			p.otlp = true
 			p.resources(data, line, true)
 		case "resourceMetrics", "resource_metrics":
+			p.otlp = true
 			p.metrics++
 			sc.Skip()
 		default:
