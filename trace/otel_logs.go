@@ -62,7 +62,7 @@ func (rd *otelReader) logSession(id string, logs []*otelLog) *Session {
 		a := lg.attrs
 		switch lg.event {
 		case "gemini_cli.tool_call", "claude_code.tool_result":
-			c := otelLogCall(lg)
+			c := otelLogCall(lg, rd.p.max)
 			if c.Name == "" {
 				s.Warnf(lg.line, "%s event without a tool name; skipped", lg.event)
 				continue
@@ -105,7 +105,7 @@ func (rd *otelReader) logSession(id string, logs []*otelLog) *Session {
 
 // otelLogCall reads a tool-call event. The events say whether the tool
 // failed but carry no output: HasResult is set only by an error message.
-func otelLogCall(lg *otelLog) ToolCall {
+func otelLogCall(lg *otelLog, max int) ToolCall {
 	a := lg.attrs
 	var c ToolCall
 	if lg.event == "gemini_cli.tool_call" {
@@ -126,7 +126,7 @@ func otelLogCall(lg *otelLog) ToolCall {
 	}
 	if msg := cmp.Or(a["error"].text, a["error_type"].text); msg != "" {
 		c.IsError = true
-		c.Result, c.HasResult = msg, true
+		c.Result, c.HasResult = atifClip(msg, max), true
 	}
 	return c
 }
