@@ -236,6 +236,8 @@ func (rd *otelReader) request(data []byte, line int) (cut bool) {
 		return true
 	case errors.As(err, &te) && te.Offset == 0:
 		rd.warnf(line, "expected an OTLP/JSON request (a JSON object), found %s; line skipped", te.Found)
+	case errors.As(err, &te):
+		rd.warnf(line, "not an OTLP/JSON request: %s; line skipped", otelErrMessage(err))
 	default:
 		rd.warnf(line, "invalid JSON: %s; line skipped", otelErrMessage(err))
 	}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -110,6 +111,8 @@ type otelParser struct {
 	metrics int
 	// otlp is set when the last record had an OTLP request's key.
 	otlp bool
+	// careful is set while a request is read again span by span.
+	careful bool
 	// bad lists the spans and log records that could not be read.
 	bad []otelBad
 }
@@ -136,6 +139,22 @@ func (e *otelFieldError) Error() string {
 // is listed in p.bad and skipped. A syntax error, or a request that is not
 // an object, is returned.
 func (p *otelParser) record(data []byte, line int) error {
+	// Spans are read in place; only when that meets a field of the wrong
+	// type is the request read again, cutting out each span first so that
+	// the bad one is skipped alone.
+	spans, logs, metrics := len(p.spans), len(p.logs), p.metrics
+	err := p.scan(data, line)
+	var se *jsonscan.SyntaxError
+	if err == nil || errors.As(err, &se) {
+		return err
+	}
+	p.spans, p.logs, p.metrics = p.spans[:spans], p.logs[:logs], metrics
+	p.careful = true
+	defer func() { p.careful = false }()
+	return p.scan(data, line)
+}
+
+func (p *otelParser) scan(data []byte, line int) error {
 	sc := &p.sc
 	sc.Reset(data)
 	p.otlp = false
@@ -240,18 +259,28 @@ func (p *otelParser) scopes(data []byte, line int, logs bool) {
 					break
 				}
 				for sc.NextElem() {
+					if !p.careful {
+						if logs {
+							p.logRecord(sc, line)
+						} else {
+							p.oneSpan(sc, line)
+						}
+						continue
+					}
 					off := sc.Offset()
 					raw := sc.Raw()
 					if raw == nil {
 						return
 					}
-					var err error
+					sub := &p.span
+					sub.Reset(raw)
 					if logs {
-						err = p.logRecord(raw, line)
+						p.logRecord(sub, line)
 					} else {
-						err = p.oneSpan(raw, line)
+						p.oneSpan(sub, line)
 					}
-					if err != nil {
+					if sub.End(); sub.Err() != nil {
+						err := sub.Err()
 						what := "span"
 						if logs {
 							what = "log record"
@@ -320,14 +349,13 @@ func (p *otelParser) anyValue(sc *jsonscan.Scanner, max int) otelValue {
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
 		case "stringValue", "string_value":
-			var b []byte
-			b, _ = sc.AppendString(p.arena[:0], max)
+			b, _ := p.str(sc, max)
 			v.text, v.isStr = string(b), true
 		case "intValue", "int_value", "doubleValue", "double_value":
 			// Decimal strings in OTLP/JSON, numbers from lenient writers.
 			var raw []byte
 			if sc.Peek() == jsonscan.String {
-				raw, _ = sc.AppendString(p.arena[:0], 64)
+				raw, _ = p.str(sc, 64)
 			} else {
 				raw = sc.Raw()
 			}
@@ -339,7 +367,7 @@ func (p *otelParser) anyValue(sc *jsonscan.Scanner, max int) otelValue {
 			b, _ := sc.Bool()
 			v.text = strconv.FormatBool(b)
 		case "bytesValue", "bytes_value":
-			b, _ := sc.AppendString(p.arena[:0], -1)
+			b, _ := p.str(sc, -1)
 			v.text, v.isStr = string(b), true
 		case "arrayValue", "array_value", "kvlistValue", "kvlist_value":
 			b := p.appendJSON(sc, nil, string(key) == "kvlistValue" || string(key) == "kvlist_value")
@@ -440,13 +468,11 @@ func (p *otelParser) appendAny(sc *jsonscan.Scanner, dst []byte) []byte {
 	return dst
 }
 
-// oneSpan decodes a span cut out of the request.
-func (p *otelParser) oneSpan(raw []byte, line int) error {
-	sc := &p.span
-	sc.Reset(raw)
+// oneSpan decodes the span sc reads next. A problem is left in sc.Err().
+func (p *otelParser) oneSpan(sc *jsonscan.Scanner, line int) {
 	sp := otelSpan{line: line, service: p.service, serviceVersion: p.serviceVersion}
 	if !sc.Object() {
-		return sc.Err()
+		return
 	}
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
@@ -457,7 +483,7 @@ func (p *otelParser) oneSpan(raw []byte, line int) error {
 		case "parentSpanId", "parent_span_id":
 			sp.parentID = p.hexID(sc)
 		case "name":
-			b, _ := sc.AppendString(p.arena[:0], -1)
+			b, _ := p.str(sc, -1)
 			sp.name = string(b)
 		case "startTimeUnixNano", "start_time_unix_nano":
 			sp.start = p.nanos(sc, "startTimeUnixNano")
@@ -471,12 +497,9 @@ func (p *otelParser) oneSpan(raw []byte, line int) error {
 			sc.Skip()
 		}
 	}
-	sc.End()
-	if err := sc.Err(); err != nil {
-		return err
+	if sc.Err() == nil {
+		p.spans = append(p.spans, sp)
 	}
-	p.spans = append(p.spans, sp)
-	return nil
 }
 
 // spanAttr reads the attributes the reader uses.
@@ -528,6 +551,14 @@ func (p *otelParser) spanAttr(key []byte, sc *jsonscan.Scanner, sp *otelSpan) bo
 	return true
 }
 
+// str decodes the next string into the parser's reused buffer; the bytes
+// are valid until the next call.
+func (p *otelParser) str(sc *jsonscan.Scanner, max int) ([]byte, bool) {
+	var ok bool
+	p.arena, ok = sc.AppendString(p.arena[:0], max)
+	return p.arena, ok
+}
+
 // limit is the most bytes of a result to keep, for AppendString: -1 for
 // all of it.
 func (p *otelParser) limit() int {
@@ -549,7 +580,7 @@ func (p *otelParser) hexID(sc *jsonscan.Scanner) string {
 	if sc.Null() {
 		return ""
 	}
-	b, ok := sc.AppendString(p.arena[:0], 128)
+	b, ok := p.str(sc, 128)
 	if !ok {
 		return ""
 	}
@@ -582,7 +613,7 @@ func (p *otelParser) nanos(sc *jsonscan.Scanner, field string) int64 {
 	var s string
 	switch sc.Peek() {
 	case jsonscan.String:
-		b, _ := sc.AppendString(p.arena[:0], 64)
+		b, _ := p.str(sc, 64)
 		s = string(b)
 	case jsonscan.Number:
 		s = string(sc.Raw())
@@ -616,14 +647,14 @@ func (p *otelParser) status(sc *jsonscan.Scanner, sp *otelSpan) {
 				n, _ := sc.Int()
 				sp.statusError = n == 2
 			case jsonscan.String:
-				b, _ := sc.AppendString(p.arena[:0], 64)
+				b, _ := p.str(sc, 64)
 				sp.statusError = string(b) == "STATUS_CODE_ERROR" || string(b) == "2"
 			default:
 				sc.Skip()
 			}
 		case "message":
 			if !sc.Null() {
-				b, _ := sc.AppendString(p.arena[:0], p.limit())
+				b, _ := p.str(sc, p.limit())
 				sp.statusMsg = string(b)
 			}
 		default:
@@ -632,16 +663,14 @@ func (p *otelParser) status(sc *jsonscan.Scanner, sp *otelSpan) {
 	}
 }
 
-// logRecord decodes a log record cut out of the request, keeping its
-// attributes only when it is an event the reader uses.
-func (p *otelParser) logRecord(raw []byte, line int) error {
-	sc := &p.span
-	sc.Reset(raw)
+// logRecord decodes the log record sc reads next, keeping it only when it
+// is an event the reader uses. A problem is left in sc.Err().
+func (p *otelParser) logRecord(sc *jsonscan.Scanner, line int) {
 	lg := otelLog{line: line, service: p.service}
 	var observed int64
 	attrs := map[string]otelValue{}
 	if !sc.Object() {
-		return sc.Err()
+		return
 	}
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
@@ -652,7 +681,7 @@ func (p *otelParser) logRecord(raw []byte, line int) error {
 		case "traceId", "trace_id":
 			lg.traceID = p.hexID(sc)
 		case "eventName", "event_name":
-			b, _ := sc.AppendString(p.arena[:0], 256)
+			b, _ := p.str(sc, 256)
 			lg.event = string(b)
 		case "body":
 			if v := p.anyValue(sc, 256); lg.event == "" && v.isStr && strings.Contains(v.text, ".") && !strings.Contains(v.text, " ") {
@@ -668,15 +697,14 @@ func (p *otelParser) logRecord(raw []byte, line int) error {
 			sc.Skip()
 		}
 	}
-	sc.End()
-	if err := sc.Err(); err != nil {
-		return err
+	if sc.Err() != nil {
+		return
 	}
 	if v, ok := attrs["event.name"]; ok && (lg.event == "" || !strings.Contains(lg.event, ".")) {
 		lg.event = v.text
 	}
 	if !otelLogEvents[lg.event] {
-		return nil
+		return
 	}
 	if lg.time == 0 {
 		lg.time = observed
@@ -684,5 +712,4 @@ func (p *otelParser) logRecord(raw []byte, line int) error {
 	lg.sessionID = attrs["session.id"].text
 	lg.attrs = attrs
 	p.logs = append(p.logs, lg)
-	return nil
 }
