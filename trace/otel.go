@@ -74,21 +74,23 @@ func (OTel) Name() string { return "otel" }
 func (OTel) Info() FormatInfo {
 	return FormatInfo{
 		Writer:    "agents instrumented with the OpenTelemetry GenAI conventions, exported as OTLP/JSON (the Collector's file exporter, or retrievaltest collect)",
-		Detection: `a JSON object whose first key is "resourceSpans" or "resourceLogs"`,
+		Detection: `a JSON object whose first key is "resourceSpans", "resourceLogs" or "resourceMetrics"`,
 		Example:   "traces.jsonl",
 	}
 }
 
 // Detect reports whether prefix starts an OTLP/JSON request: an object
-// whose first key is resourceSpans or resourceLogs (or their protobuf
-// spellings). Exporters write that key first, and no other format has it.
+// whose first key is resourceSpans, resourceLogs or resourceMetrics (or
+// their protobuf spellings). Exporters write that key first, and no other
+// format has it. A file of metrics is claimed so that reading it says that
+// metrics hold no tool calls.
 func (OTel) Detect(prefix []byte) bool {
 	prefix = trimLeading(prefix)
 	if len(prefix) == 0 || prefix[0] != '{' {
 		return false
 	}
 	rest := bytes.TrimLeft(prefix[1:], " \t\r\n")
-	for _, key := range []string{`"resourceSpans"`, `"resourceLogs"`, `"resource_spans"`, `"resource_logs"`} {
+	for _, key := range []string{`"resourceSpans"`, `"resourceLogs"`, `"resourceMetrics"`, `"resource_spans"`, `"resource_logs"`, `"resource_metrics"`} {
 		if bytes.HasPrefix(rest, []byte(key)) {
 			after := bytes.TrimLeft(rest[len(key):], " \t\r\n")
 			return len(after) == 0 || after[0] == ':'

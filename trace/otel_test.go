@@ -314,6 +314,7 @@ func TestOTelReadErrors(t *testing.T) {
 	}{
 		{"a forced read of a Claude line", `{"type":"user","sessionId":"s","message":{"content":"hi"}}` + "\n", "t: not OTLP/JSON: no line holds a request (line 1: a JSON object without resourceSpans, resourceLogs or resourceMetrics; skipped)"},
 		{"a forced read of text", "hello\n", "t: not OTLP/JSON: no line holds a request (line 1: invalid JSON: invalid character 'h' at offset 0 (expected value); line skipped)"},
+		{"a forced read of an ATIF trajectory", "{\n  \"schema_version\": \"ATIF-v1.5\",\n  \"steps\": []\n}\n", "(line 1: a JSON object without resourceSpans, resourceLogs or resourceMetrics; skipped)"},
 		{"a forced read of a JSON array", "[1, 2]\n", "(line 1: expected an OTLP/JSON request (a JSON object), found array; line skipped)"},
 		{"requests with no spans", `{"resourceSpans":[]}` + "\n", "t: the OTLP/JSON requests hold no span and no tool-call log event"},
 		{"a metrics file", `{"resourceMetrics":[{"scopeMetrics":[]}]}` + "\n", "hold only metrics (resourceMetrics), which record no tool calls"},
@@ -342,6 +343,15 @@ func TestOTelLogEventsAreIgnoredWhenSpansDescribeTheCalls(t *testing.T) {
 	assert.Equal(t, "ignored 1 log events about tool calls and model requests: the spans already describe the tool calls", s.Warnings[0].Message)
 }
 
+func TestOTelByteOrderMarkIsIgnored(t *testing.T) {
+	t.Parallel()
+	s, err := Read(strings.NewReader("\xef\xbb\xbf"+otelDoc(`{"traceId":"01","spanId":"02","name":"execute_tool ls"}`)), Options{Source: "bom"})
+	require.NoError(t, err)
+	assert.Equal(t, "otel", s.Format)
+	assert.Empty(t, s.Warnings)
+	assert.Equal(t, []string{"ls"}, atifNames(s))
+}
+
 func TestOTelMaxResultBytesClipsResults(t *testing.T) {
 	t.Parallel()
 	doc := otelDoc(`{"traceId":"01","spanId":"02","name":"execute_tool cat","attributes":[{"key":"gen_ai.tool.call.result","value":{"stringValue":"héllo world"}}]}`)
@@ -360,7 +370,7 @@ func TestOTelDetect(t *testing.T) {
 		{"{\n  \"resourceSpans\" : [", true},
 		{`{"resourceLogs":[{"resource":{}`, true},
 		{`{"resource_spans":[]}`, true},
-		{`{"resourceMetrics":[]}`, false},
+		{`{"resourceMetrics":[]}`, true},
 		{`{"schema_version":"ATIF-v1.5","resourceSpans":[]}`, false},
 		{`{"resourceSpansX":[]}`, false},
 		{`[{"resourceSpans":[]}]`, false},
