@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,6 +40,9 @@ func FuzzOTel(f *testing.F) {
 		for _, s := range all {
 			atifFuzzCheck(t, s, nil)
 			for _, c := range s.Calls {
+				if c.Arguments != nil && !json.Valid(c.Arguments) {
+					t.Fatalf("arguments are not JSON: %q", c.Arguments)
+				}
 				if len(c.Result) > 16 {
 					t.Fatalf("result of %d bytes kept with MaxResultBytes 16", len(c.Result))
 				}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -419,7 +420,7 @@ func (p *otelParser) appendJSON(sc *jsonscan.Scanner, dst []byte, kvlist bool) [
 					sc.Skip()
 				}
 			}
-			dst = strconv.AppendQuote(dst, string(k))
+			dst = otelAppendQuoted(dst, k)
 			dst = append(dst, ':')
 			if val == nil {
 				val = []byte("null")
@@ -444,7 +445,7 @@ func (p *otelParser) appendAny(sc *jsonscan.Scanner, dst []byte) []byte {
 			if sc.Peek() == jsonscan.String {
 				b, _ := sc.AppendString(nil, 64)
 				if _, err := strconv.ParseFloat(string(b), 64); err != nil {
-					b = strconv.AppendQuote(nil, string(b))
+					b = otelAppendQuoted(nil, b)
 				}
 				dst = append(dst, b...)
 			} else {
@@ -466,6 +467,12 @@ func (p *otelParser) appendAny(sc *jsonscan.Scanner, dst []byte) []byte {
 		dst = append(dst, "null"...)
 	}
 	return dst
+}
+
+// otelAppendQuoted appends s as a JSON string.
+func otelAppendQuoted(dst, s []byte) []byte {
+	q, _ := json.Marshal(string(s))
+	return append(dst, q...)
 }
 
 // oneSpan decodes the span sc reads next. A problem is left in sc.Err().

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -336,7 +335,8 @@ func otelArguments(text string) json.RawMessage {
 			return c
 		}
 	}
-	return json.RawMessage(strconv.Quote(text))
+	q, _ := json.Marshal(text)
+	return q
 }
 
 // otelUsageAt is the tokens of one counted span, at its end.

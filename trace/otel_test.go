@@ -215,6 +215,16 @@ func TestOTelReadsInlineRequests(t *testing.T) {
 			},
 		},
 		{
+			name: "keys and text with control characters make valid JSON arguments",
+			doc: otelDoc(`{"traceId":"01","spanId":"02","name":"execute_tool a","attributes":[{"key":"gen_ai.tool.call.arguments","value":{"kvlistValue":{"values":[{"key":"k\u0001","value":{"intValue":"x\u0002"}}]}}}]}`,
+				`{"traceId":"01","spanId":"03","name":"execute_tool b","startTimeUnixNano":"9","attributes":[{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"tab\u0001"}}]}`),
+			check: func(t *testing.T, s *Session) {
+				require.Len(t, s.Calls, 2)
+				assert.Equal(t, `{"k\u0001":"x\u0002"}`, string(s.Calls[0].Arguments))
+				assert.Equal(t, `"tab\u0001"`, string(s.Calls[1].Arguments))
+			},
+		},
+		{
 			name: "plain-text arguments stay a JSON string",
 			doc:  otelDoc(`{"traceId":"01","spanId":"02","name":"execute_tool search","attributes":[{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"token validation"}}]}`),
 			check: func(t *testing.T, s *Session) {
