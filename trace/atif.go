@@ -40,7 +40,7 @@ import (
 // a subagent's; an embedded trajectory's calls follow the call whose result
 // references it (a reference may be an array, as the RFC has it, or a single
 // object). References to trajectory files (trajectory_path) are not
-// followed.
+// followed, nor is continued_trajectory_ref, which is a warning.
 //
 // A result is marked an error by extra.is_error, extra.status "error" (NeMo
 // Relay) or the step's extra.tool_result_is_error (Harbor's Claude Code
@@ -319,6 +319,14 @@ func (rd *atifReader) trajectory(path string, depth int) (*atifTraj, error) {
 			err = rd.embeddedList(t)
 		case "final_metrics":
 			err = rd.finalMetrics(t)
+		case "continued_trajectory_ref":
+			line := rd.st.line()
+			var ref string
+			if err = rd.stringValue(t, key, &ref); err == nil && ref != "" {
+				// The run goes on in another file (Harbor writes one after
+				// a context summarization); its calls are not in this one.
+				rd.s.Warnf(line, "%scontinued_trajectory_ref: the run continues in %q, which is not read; its calls are missing", t.path, ref)
+			}
 		default:
 			err = rd.st.skip()
 		}

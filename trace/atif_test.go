@@ -502,6 +502,16 @@ func TestATIFReadsInlineTrajectories(t *testing.T) {
 			},
 		},
 		{
+			name: "a trajectory continued in another file says so",
+			doc: `{"schema_version":"ATIF-v1.5","steps":[{"step_id":1,"source":"agent","message":"","tool_calls":[{"tool_call_id":"a","function_name":"read","arguments":{}}]}],
+				"continued_trajectory_ref":"trajectory.cont-1.json"}`,
+			check: func(t *testing.T, s *Session) {
+				assert.Equal(t, []string{"read"}, atifNames(s))
+				require.Len(t, s.Warnings, 1)
+				assert.Equal(t, `continued_trajectory_ref: the run continues in "trajectory.cont-1.json", which is not read; its calls are missing`, s.Warnings[0].Message)
+			},
+		},
+		{
 			name: "final_metrics give the usage when no step has metrics",
 			doc: `{"schema_version":"ATIF-v1.7","steps":[{"step_id":1,"source":"<redacted>","message":"","metrics":{"prompt_tokens":90,"completion_tokens":7}}],
 				"final_metrics":{"total_prompt_tokens":90,"total_completion_tokens":7,"total_cached_tokens":40}}`,
