@@ -303,8 +303,10 @@ func (rd *otelReader) sessions() ([]*Session, error) {
 	if len(p.logs) > 0 {
 		if calls > 0 {
 			rd.warnf(p.logs[0].line, "ignored %d log events about tool calls and model requests: the spans already describe the tool calls", len(p.logs))
-		} else {
-			all = append(all, rd.logSessions()...)
+		} else if logs := rd.logSessions(); len(logs) > 0 {
+			// Traces without tool calls next to an agent's log events are
+			// other telemetry of the same program (HTTP spans).
+			all = logs
 		}
 	}
 	if len(all) == 0 {

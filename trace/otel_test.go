@@ -362,6 +362,16 @@ func TestOTelByteOrderMarkIsIgnored(t *testing.T) {
 	assert.Equal(t, []string{"ls"}, atifNames(s))
 }
 
+func TestOTelLogEventsBeatSpansWithoutCalls(t *testing.T) {
+	t.Parallel()
+	logs := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"9","attributes":[{"key":"event.name","value":{"stringValue":"gemini_cli.tool_call"}},{"key":"session.id","value":{"stringValue":"s1"}},{"key":"function_name","value":{"stringValue":"glob"}}]}]}]}]}`
+	doc := otelDoc(`{"traceId":"01","spanId":"02","name":"POST /v1beta/models"}`) + "\n" + logs + "\n"
+	s, err := Read(strings.NewReader(doc), Options{Source: "t"})
+	require.NoError(t, err)
+	assert.Equal(t, "s1", s.ID)
+	assert.Equal(t, []string{"glob"}, atifNames(s))
+}
+
 func TestOTelMaxResultBytesClipsResults(t *testing.T) {
 	t.Parallel()
 	doc := otelDoc(`{"traceId":"01","spanId":"02","name":"execute_tool cat","attributes":[{"key":"gen_ai.tool.call.result","value":{"stringValue":"héllo world"}}]}`)
