@@ -153,3 +153,18 @@ func BenchmarkOTelRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOTelReadMaxResultBytes reads the same trace keeping at most
+// 1 KiB of each result (compare BenchmarkClaudeCodeReadMaxResultBytes).
+func BenchmarkOTelReadMaxResultBytes(b *testing.B) {
+	data := otelBenchTrace()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		all, err := OTel{}.ReadAll(bytes.NewReader(data), Options{Source: "bench", MaxResultBytes: 1024})
+		if err != nil || len(all) != 1 || len(all[0].Warnings) > 0 || len(all[0].Calls) == 0 {
+			b.Fatalf("read failed: %v", err)
+		}
+	}
+}
