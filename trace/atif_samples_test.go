@@ -2,9 +2,11 @@ package trace
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,7 +30,8 @@ func atifSamples(t *testing.T, pattern string) []string {
 // atifGenericStep is an ATIF step decoded generically, independently of
 // the reader, to cross-check it.
 type atifGenericStep struct {
-	IsCopiedContext bool `json:"is_copied_context"`
+	IsCopiedContext bool   `json:"is_copied_context"`
+	Timestamp       string `json:"timestamp"`
 	ToolCalls       []struct {
 		ID   string `json:"tool_call_id"`
 		Name string `json:"function_name"`
@@ -60,7 +63,24 @@ func TestATIFSamplesAreReadAndJoined(t *testing.T) {
 			s, err := ReadFile(file, Options{})
 			require.NoError(t, err)
 			assert.Equal(t, "atif", s.Format, "detected format")
-			assert.Empty(t, s.Warnings)
+			// A redacted copy replaces every timestamp by "<redacted>": that
+			// is worth exactly one warning, and nothing else is.
+			steps := atifGenericSteps(t, file)
+			unreadable := 0
+			for _, st := range steps {
+				if _, err := time.Parse(time.RFC3339Nano, st.Timestamp); st.Timestamp != "" && err != nil {
+					unreadable++
+				}
+			}
+			if unreadable == 0 {
+				assert.Empty(t, s.Warnings)
+			} else {
+				require.Len(t, s.Warnings, 1, "one warning for %d unreadable timestamps", unreadable)
+				assert.Contains(t, s.Warnings[0].Message, "is not ISO 8601")
+				if unreadable > 1 {
+					assert.Contains(t, s.Warnings[0].Message, fmt.Sprintf("nor are the timestamps of %d more steps", unreadable-1))
+				}
+			}
 			byID := map[string]*ToolCall{}
 			for i := range s.Calls {
 				require.Equal(t, i, s.Calls[i].Index)
@@ -68,7 +88,7 @@ func TestATIFSamplesAreReadAndJoined(t *testing.T) {
 			}
 			// Every result that names its call must be on that call.
 			joined := 0
-			for _, st := range atifGenericSteps(t, file) {
+			for _, st := range steps {
 				if st.IsCopiedContext || st.Observation == nil {
 					continue
 				}

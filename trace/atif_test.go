@@ -437,6 +437,96 @@ func TestATIFReadsInlineTrajectories(t *testing.T) {
 				assert.Equal(t, "s", s.ID)
 			},
 		},
+		{
+			name: "unreadable timestamps in many steps are one warning naming the first",
+			doc: `{"schema_version":"ATIF-v1.7","steps":[
+				{"step_id":1,"timestamp":"<redacted>","source":"user","message":"go"},
+				{"step_id":2,"timestamp":"<redacted>","source":"agent","message":"","tool_calls":[{"tool_call_id":"a","function_name":"read","arguments":{}}]},
+				{"step_id":3,"timestamp":"2025-10-11T10:30:02Z","source":"agent","message":"","tool_calls":[{"tool_call_id":"b","function_name":"grep","arguments":{}}]},
+				{"step_id":4,"timestamp":"yesterday","source":"agent","message":"done"}]}`,
+			check: func(t *testing.T, s *Session) {
+				require.Len(t, s.Warnings, 1)
+				assert.Equal(t, 2, s.Warnings[0].Line)
+				assert.Equal(t, `steps[0] (step_id 1): timestamp "<redacted>" is not ISO 8601, nor are the timestamps of 2 more steps; their calls have no time`, s.Warnings[0].Message)
+				rows := atifRows(t, s)
+				assert.Empty(t, rows[0].Time)
+				assert.Equal(t, "2025-10-11T10:30:02Z", rows[1].Time)
+			},
+		},
+		{
+			name: "the raw tool result Harbor keeps beside its annotated content is the result",
+			doc: `{"schema_version":"ATIF-v1.6","steps":[{"step_id":1,"source":"agent","message":"",
+				"tool_calls":[{"tool_call_id":"a","function_name":"Bash","arguments":{"command":"cat a.go"}}],
+				"observation":{"results":[{"source_call_id":"a","content":"package a\n[exit_code] 1\n[metadata] {}",
+					"extra":{"tool_result_metadata":{"raw_tool_result":{"type":"tool_result","tool_use_id":"a","is_error":true,
+						"content":[{"type":"text","text":"package a"}]}}}}]}}]}`,
+			check: func(t *testing.T, s *Session) {
+				rows := atifRows(t, s)
+				require.Len(t, rows, 1)
+				assert.Equal(t, "package a", rows[0].Result)
+				assert.True(t, rows[0].HasResult)
+				assert.True(t, rows[0].IsError, "raw_tool_result.is_error")
+			},
+		},
+		{
+			name: "a result whose extra status is an error marks its call failed",
+			doc: `{"schema_version":"ATIF-v1.7","steps":[{"step_id":1,"source":"agent","message":"",
+				"tool_calls":[
+					{"tool_call_id":"a","function_name":"terminal","arguments":{"command":"ls"},"extra":{"provider_data":{"call_id":"p1"}}},
+					{"tool_call_id":"b","function_name":"terminal","arguments":{"command":"make"},"extra":{"provider_data":{"call_id":"p2"}}}],
+				"observation":{"results":[
+					{"source_call_id":"a","content":"a.go","extra":{"event_name":"terminal","status":"success"}},
+					{"source_call_id":"b","content":"make: *** no rule","extra":{"event_name":"terminal","status":"error"}}]}}]}`,
+			check: func(t *testing.T, s *Session) {
+				rows := atifRows(t, s)
+				require.Len(t, rows, 2)
+				assert.False(t, rows[0].IsError)
+				assert.True(t, rows[1].IsError)
+				assert.Equal(t, `{"command":"ls"}`, rows[0].Args, "a tool call's extra is not part of its arguments")
+				assert.Empty(t, s.Warnings)
+			},
+		},
+		{
+			name: "a single subagent_trajectory_ref object is read as a list of one",
+			doc: `{"schema_version":"ATIF-v1.7","trajectory_id":"root","steps":[{"step_id":1,"source":"agent","message":"",
+				"tool_calls":[{"tool_call_id":"t","function_name":"task","arguments":{}}],
+				"observation":{"results":[{"source_call_id":"t","content":"ok","subagent_trajectory_ref":{"trajectory_id":"child"}}]}}],
+				"subagent_trajectories":[{"schema_version":"ATIF-v1.7","trajectory_id":"child","steps":[{"step_id":1,"source":"agent","message":"",
+					"tool_calls":[{"tool_call_id":"c","function_name":"read","arguments":{}}]}]}]}`,
+			check: func(t *testing.T, s *Session) {
+				assert.Empty(t, s.Warnings)
+				rows := atifRows(t, s)
+				require.Len(t, rows, 2)
+				assert.Equal(t, "root", s.ID, "trajectory_id names the session when session_id is absent")
+				assert.Equal(t, atifRow{ID: "c", Name: "read", Args: "{}", Subagent: true, ParentID: "t", Cum: -1}, rows[1])
+			},
+		},
+		{
+			name: "a trajectory continued in another file says so",
+			doc: `{"schema_version":"ATIF-v1.5","steps":[{"step_id":1,"source":"agent","message":"","tool_calls":[{"tool_call_id":"a","function_name":"read","arguments":{}}]}],
+				"continued_trajectory_ref":"trajectory.cont-1.json"}`,
+			check: func(t *testing.T, s *Session) {
+				assert.Equal(t, []string{"read"}, atifNames(s))
+				require.Len(t, s.Warnings, 1)
+				assert.Equal(t, `continued_trajectory_ref: the run continues in "trajectory.cont-1.json", which is not read; its calls are missing`, s.Warnings[0].Message)
+			},
+		},
+		{
+			name: "final_metrics give the usage when no step has metrics",
+			doc: `{"schema_version":"ATIF-v1.7","steps":[{"step_id":1,"source":"<redacted>","message":"","metrics":{"prompt_tokens":90,"completion_tokens":7}}],
+				"final_metrics":{"total_prompt_tokens":90,"total_completion_tokens":7,"total_cached_tokens":40}}`,
+			check: func(t *testing.T, s *Session) {
+				assert.Equal(t, &Usage{InputTokens: 90, OutputTokens: 7, CacheReadTokens: 40}, s.Usage)
+			},
+		},
+		{
+			name: "step metrics are preferred to final_metrics",
+			doc: `{"schema_version":"ATIF-v1.5","steps":[{"step_id":1,"source":"agent","message":"","metrics":{"prompt_tokens":100,"completion_tokens":10}}],
+				"final_metrics":{"total_prompt_tokens":999,"total_completion_tokens":99}}`,
+			check: func(t *testing.T, s *Session) {
+				assert.Equal(t, &Usage{InputTokens: 100, OutputTokens: 10}, s.Usage)
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
