@@ -41,7 +41,7 @@ var (
 	// OpenHands use command, Codex cmd (string or argv), Terminus
 	// keystrokes.
 	commandArgKeys = []string{"command", "cmd", "keystrokes", "script", "code"}
-	workdirArgKeys = []string{"workdir", "cwd", "working_directory", "dir"}
+	workdirArgKeys = []string{"workdir", "cwd", "working_directory", "dir", "dir_path", "directory"}
 )
 
 // shellToolNames are tools whose argument is a shell command even when the
@@ -89,6 +89,7 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	}
 	col := newCollector(n)
 	args, raw := decodeArguments(c.Arguments)
+	args = callArguments(c.Name, rule, args)
 	toolError := strings.HasPrefix(strings.TrimSpace(c.Result), "<tool_use_error>")
 	if cmd, workdir, ok := shellCommand(c.Name, rule, args, raw); ok {
 		extractShell(col, cmd, workdir, c.Result, toolError, c.IsError)
@@ -97,11 +98,23 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 		}
 		return col.finish()
 	}
-	extractTool(col, c, rule, args, toolError || c.IsError)
+	// A rule that classifies per call (By) is applied to this call's
+	// arguments; the Extraction reports the outcome when it differs.
+	perCall := rule.ForCall(args)
+	col.category, col.class = differs(perCall.Category, rule.Category), differs(perCall.Class, rule.Class)
+	extractTool(col, c, perCall, args, toolError || c.IsError)
 	if toolError || c.IsError {
 		col.clearEffects()
 	}
 	return col.finish()
+}
+
+func differs[T comparable](v, base T) T {
+	var zero T
+	if v == base {
+		return zero
+	}
+	return v
 }
 
 // decodeArguments returns the arguments as an object, or, for traces that
@@ -217,6 +230,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 	// editor tool) is one tool for viewing and editing; its command argument
 	// says which.
 	listing := false
+	// A rule with By has already classified the call; a view of a
+	// directory is still a listing.
 	if isEditorTool(c.Name) {
 		if command, _ := args["command"].(string); command != "" {
 			switch command {
@@ -224,11 +239,13 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 				p, _ := args["path"].(string)
 				if strings.HasPrefix(strings.TrimSpace(c.Result), "Here's the files and directories") || (p != "" && !looksFile(p)) {
 					cat, class, listing = FileSearch, FileLevel, true
-				} else {
+				} else if rule.By == "" {
 					cat, class = FileRead, FileLevel
 				}
 			case "create", "str_replace", "insert", "undo_edit", "write", "edit":
-				cat, class = FileWrite, Edit
+				if rule.By == "" {
+					cat, class = FileWrite, Edit
+				}
 			}
 		}
 	}
