@@ -3,6 +3,7 @@ package events
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -238,23 +239,38 @@ func (r Rule) validate() error {
 	}
 	switch {
 	case r.By != "" && len(r.Cases) == 0:
-		return fmt.Errorf("taxonomy rule %q: by: %s needs cases: a map from its values to {category, class}", r.Match, r.By)
+		return &fieldError{".by", fmt.Errorf("taxonomy rule %q: by: %s needs cases: a map from its values to {category, class}", r.Match, r.By)}
 	case r.By == "" && len(r.Cases) > 0:
-		return fmt.Errorf("taxonomy rule %q: cases need by: the argument whose value selects a case", r.Match)
+		return &fieldError{"", fmt.Errorf("taxonomy rule %q: cases need by: the argument whose value selects a case", r.Match)}
 	}
-	for v, c := range r.Cases {
-		if err := c.validate(); err != nil {
-			return fmt.Errorf("taxonomy rule %q: case %q %v", r.Match, v, err)
+	for _, v := range slices.Sorted(maps.Keys(r.Cases)) {
+		c := r.Cases[v]
+		var err error
+		switch {
+		case c.validate() != nil:
+			err = fmt.Errorf("taxonomy rule %q: case %q %v", r.Match, v, c.validate())
+		case !slices.Contains(Categories, c.Category):
+			err = fmt.Errorf("taxonomy rule %q: case %q: unknown category %q", r.Match, v, c.Category)
+		case !slices.Contains(Classes, c.Class):
+			err = fmt.Errorf("taxonomy rule %q: case %q: unknown class %q", r.Match, v, c.Class)
 		}
-		if !slices.Contains(Categories, c.Category) {
-			return fmt.Errorf("taxonomy rule %q: case %q: unknown category %q", r.Match, v, c.Category)
-		}
-		if !slices.Contains(Classes, c.Class) {
-			return fmt.Errorf("taxonomy rule %q: case %q: unknown class %q", r.Match, v, c.Class)
+		if err != nil {
+			return &fieldError{".cases." + v, err}
 		}
 	}
 	return nil
 }
+
+// A fieldError is a rule error found after decoding, with the YAML path of
+// the field it is about below the rule (".by"), so that it can be reported
+// at that field's line and column.
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
 
 // taxonomyFile is the YAML form of a taxonomy:
 //
@@ -294,32 +310,46 @@ func ParseTaxonomy(name string, data []byte) ([]Rule, error) {
 	for i := range f.Tools {
 		f.Tools[i].Profile = profile
 		if err := f.Tools[i].validate(); err != nil {
-			e := &yamlerr.Error{File: name, Msg: fmt.Sprintf("tools[%d]: %v", i, err)}
-			if node := ruleNode(data, i); node != nil {
-				e = yamlerr.At(name, node, "tools[%d]: %v", i, err)
+			var field string
+			if fe, ok := err.(*fieldError); ok {
+				field = fe.field
 			}
-			return nil, e
+			if node := ruleNode(data, i, field); node != nil {
+				return nil, yamlerr.At(name, node, "tools[%d]: %v", i, err)
+			}
+			return nil, &yamlerr.Error{File: name, Msg: fmt.Sprintf("tools[%d]: %v", i, err)}
 		}
 	}
 	return f.Tools, nil
 }
 
-// ruleNode finds the YAML node of the i-th rule, so that an error found
-// after decoding still names its line and column.
-func ruleNode(data []byte, i int) ast.Node {
+// ruleNode finds the YAML node of the i-th rule, or of a field below it
+// (".by"), so that an error found after decoding still names its line and
+// column. Without the field, or when the field's path cannot be followed, it
+// returns the rule's node.
+func ruleNode(data []byte, i int, field string) ast.Node {
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil
 	}
-	p, err := yaml.PathString(fmt.Sprintf("$.tools[%d]", i))
-	if err != nil {
-		return nil
+	find := func(path string) ast.Node {
+		p, err := yaml.PathString(path)
+		if err != nil {
+			return nil
+		}
+		node, err := p.FilterFile(file)
+		if err != nil {
+			return nil
+		}
+		return node
 	}
-	node, err := p.FilterFile(file)
-	if err != nil {
-		return nil
+	rule := fmt.Sprintf("$.tools[%d]", i)
+	if field != "" {
+		if node := find(rule + field); node != nil {
+			return node
+		}
 	}
-	return node
+	return find(rule)
 }
 
 // UnmarshalYAML checks the category while decoding, so that a bad value is
