@@ -12,6 +12,7 @@ const maxPatchBytes = 8 << 20
 // agents whose arguments say the same thing differently:
 //
 //   - SWE-agent commands, as a command line or structured (sweAgentArguments);
+//   - an editor view recorded by OpenHands V0 without its command;
 //   - patches in the apply_patch format of Codex and Copilot ("*** Update
 //     File: x"), and codex exec's file_change list ({"changes": [{"path"}]}):
 //     the files they touch become a "files" list;
@@ -25,6 +26,11 @@ func callArguments(name string, rule Rule, args map[string]any) map[string]any {
 	}
 	if a := sweAgentArguments(name, args); a != nil {
 		args = a
+	}
+	// OpenHands V0 records an editor's view as a read action whose
+	// arguments keep the range (start, end, view_range) but not the command.
+	if isEditorTool(name) && args["command"] == nil && (args["view_range"] != nil || args["start"] != nil && args["end"] != nil) {
+		args["command"] = "view"
 	}
 	if files := patchFiles(args); len(files) > 0 {
 		if _, taken := args["files"]; !taken {
