@@ -184,16 +184,20 @@ func shellWords(script string) ([]string, bool) {
 	}
 	words := make([]string, 0, len(call.Args))
 	for _, w := range call.Args {
-		s, err := "", error(nil)
-		if quotedLiteral(w) {
-			s, err = expand.Literal(nil, w)
-		}
-		if !quotedLiteral(w) || err != nil {
-			s = script[w.Pos().Offset():w.End().Offset()]
-		}
-		words = append(words, s)
+		words = append(words, wordText(script, w))
 	}
 	return words, true
+}
+
+// wordText returns a word with its quotes removed, or as written when its
+// value would depend on the environment.
+func wordText(script string, w *syntax.Word) string {
+	if quotedLiteral(w) {
+		if s, err := expand.Literal(nil, w); err == nil {
+			return s
+		}
+	}
+	return script[w.Pos().Offset():w.End().Offset()]
 }
 
 // quotedLiteral reports a word made only of literal text and quotes, whose
