@@ -141,8 +141,8 @@ func (t *Taxonomy) Classify(tool string) (Rule, bool) {
 // arguments it spells.
 func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
 	r, known := t.Classify(c.Name)
-	if !known {
-		return r, false
+	if !known || r.By == "" {
+		return r, known
 	}
 	args, _ := decodeArguments(c.Arguments)
 	return r.ForCall(callArguments(c.Name, r, args)), true
