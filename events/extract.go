@@ -54,8 +54,11 @@ var shellToolNames = map[string]bool{
 
 // Extract reads one tool call for the files it named, the line ranges it
 // showed the agent, the symbols it asked about and its query. The rule is
-// the taxonomy rule that matched the call's name; it decides how arguments
-// and results are read:
+// the taxonomy rule that matched the call's name, applied to the call's
+// arguments when it classifies per call (Rule.By); it decides how arguments
+// and results are read. Arguments are first read in the agents' own
+// conventions (SWE-agent command lines, apply_patch headers, zero-based
+// offsets; see callArguments):
 //
 //   - file_read: file arguments are Read; ranges come from offset/limit,
 //     view_range, startLine/endLine and line arguments, or, when the result
@@ -101,7 +104,7 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	// A rule that classifies per call (By) is applied to this call's
 	// arguments; the Extraction reports the outcome when it differs.
 	perCall := rule.ForCall(args)
-	col.category, col.class = differs(perCall.Category, rule.Category), differs(perCall.Class, rule.Class)
+	col.category, col.class = changedFrom(perCall.Category, rule.Category), changedFrom(perCall.Class, rule.Class)
 	extractTool(col, c, perCall, args, toolError || c.IsError)
 	if toolError || c.IsError {
 		col.clearEffects()
@@ -109,7 +112,8 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	return col.finish()
 }
 
-func differs[T comparable](v, base T) T {
+// changedFrom returns v when it differs from base, else the zero value.
+func changedFrom[T comparable](v, base T) T {
 	var zero T
 	if v == base {
 		return zero

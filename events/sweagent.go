@@ -59,13 +59,13 @@ func sweAgentArguments(name string, args map[string]any) map[string]any {
 	if !ok || args == nil {
 		return nil
 	}
-	if line, ok := args["command"].(string); ok && len(args) == 1 && commandLineOf(name, line) {
+	if line, ok := args["command"].(string); ok && len(args) == 1 && isSWECommandLine(name, line) {
 		parsed, ok := parseSWECommand(name, sig, line)
 		if !ok {
 			return nil
 		}
 		args = parsed
-	} else if !hasAny(args, "line_number", "file_name", "search_term", "image_file") {
+	} else if !sweHasKey(args, "line_number", "file_name", "search_term", "image_file") {
 		return nil
 	}
 	out := make(map[string]any, len(args)+2)
@@ -89,7 +89,7 @@ func sweAgentArguments(name string, args map[string]any) map[string]any {
 	return out
 }
 
-func hasAny(m map[string]any, keys ...string) bool {
+func sweHasKey(m map[string]any, keys ...string) bool {
 	for _, k := range keys {
 		if _, ok := m[k]; ok {
 			return true
@@ -98,9 +98,9 @@ func hasAny(m map[string]any, keys ...string) bool {
 	return false
 }
 
-// commandLineOf reports whether line is a command line of the named
+// isSWECommandLine reports whether line is a command line of the named
 // command: the name alone or followed by white space.
-func commandLineOf(name, line string) bool {
+func isSWECommandLine(name, line string) bool {
 	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), name)
 	return ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n')
 }
@@ -110,17 +110,17 @@ func commandLineOf(name, line string) bool {
 // form, "edit 10:20" followed by replacement lines up to end_of_edit, is
 // read from its first line only.
 func parseSWECommand(name string, sig []string, line string) (map[string]any, bool) {
-	words, ok := shellWords(line)
+	words, ok := sweWords(line)
 	if !ok || len(words) == 0 {
 		first, _, _ := strings.Cut(line, "\n")
-		if words, ok = shellWords(first); !ok || len(words) == 0 {
+		if words, ok = sweWords(first); !ok || len(words) == 0 {
 			return nil, false
 		}
 	}
 	words = words[1:]
 	out := map[string]any{}
 	if name == "edit" && len(words) > 0 {
-		if start, end, ok := lineSpan(words[0]); ok {
+		if start, end, ok := sweLineSpan(words[0]); ok {
 			out["start_line"], out["end_line"] = float64(start), float64(end)
 			return out, true
 		}
@@ -159,8 +159,8 @@ func parseSWECommand(name string, sig []string, line string) (map[string]any, bo
 	return out, true
 }
 
-// lineSpan reads "10:20".
-func lineSpan(s string) (start, end int, ok bool) {
+// sweLineSpan reads "10:20".
+func sweLineSpan(s string) (start, end int, ok bool) {
 	a, b, found := strings.Cut(s, ":")
 	if !found {
 		return 0, 0, false
@@ -170,10 +170,10 @@ func lineSpan(s string) (start, end int, ok bool) {
 	return start, end, errA == nil && errB == nil && start > 0 && end >= start
 }
 
-// shellWords returns the words of the first simple command of a script, with
+// sweWords returns the words of the first simple command of a script, with
 // quotes removed; words that need expansion (variables, globs, command
 // substitution) are kept as written.
-func shellWords(script string) ([]string, bool) {
+func sweWords(script string) ([]string, bool) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(script), "")
 	if err != nil || len(f.Stmts) == 0 {
 		return nil, false
@@ -184,15 +184,15 @@ func shellWords(script string) ([]string, bool) {
 	}
 	words := make([]string, 0, len(call.Args))
 	for _, w := range call.Args {
-		words = append(words, wordText(script, w))
+		words = append(words, sweWordText(script, w))
 	}
 	return words, true
 }
 
-// wordText returns a word with its quotes removed, or as written when its
+// sweWordText returns a word with its quotes removed, or as written when its
 // value would depend on the environment.
-func wordText(script string, w *syntax.Word) string {
-	if quotedLiteral(w) {
+func sweWordText(script string, w *syntax.Word) string {
+	if sweLiteral(w) {
 		if s, err := expand.Literal(nil, w); err == nil {
 			return s
 		}
@@ -200,9 +200,9 @@ func wordText(script string, w *syntax.Word) string {
 	return script[w.Pos().Offset():w.End().Offset()]
 }
 
-// quotedLiteral reports a word made only of literal text and quotes, whose
+// sweLiteral reports a word made only of literal text and quotes, whose
 // value does not depend on the environment.
-func quotedLiteral(w *syntax.Word) bool {
+func sweLiteral(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted:
