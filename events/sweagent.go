@@ -110,9 +110,18 @@ func isSWECommandLine(name, line string) bool {
 // form, "edit 10:20" followed by replacement lines up to end_of_edit, is
 // read from its first line only.
 func parseSWECommand(name string, sig []string, line string) (map[string]any, bool) {
-	words, ok := sweWords(line)
+	// A command line longer than this is an edit's text; its command and
+	// arguments are on its first line.
+	const maxCommandLine = 1 << 20
+	words, ok := []string(nil), false
+	if len(line) <= maxCommandLine {
+		words, ok = sweWords(line)
+	}
 	if !ok || len(words) == 0 {
 		first, _, _ := strings.Cut(line, "\n")
+		if len(first) > maxCommandLine {
+			first = first[:maxCommandLine]
+		}
 		if words, ok = sweWords(first); !ok || len(words) == 0 {
 			return nil, false
 		}
@@ -132,9 +141,9 @@ func parseSWECommand(name string, sig []string, line string) (map[string]any, bo
 			switch flag {
 			case "view_range":
 				if i+2 < len(words) {
-					a, okA := strconv.Atoi(words[i+1])
-					b, okB := strconv.Atoi(words[i+2])
-					if okA == nil && okB == nil {
+					a, errA := strconv.Atoi(words[i+1])
+					b, errB := strconv.Atoi(words[i+2])
+					if errA == nil && errB == nil {
 						out["view_range"] = []any{float64(a), float64(b)}
 					}
 					i += 2
