@@ -246,6 +246,19 @@ func TestEditToolsOfEachAgent(t *testing.T) {
 			category: FileWrite, class: Edit, written: []string{"pkg/a.go", "pkg/b.go"},
 		},
 		{
+			name: "Codex apply_patch through bash -lc and a heredoc", format: "codex-rollout", cwd: "/repo",
+			tool:     "shell",
+			args:     `{"command": ["bash", "-lc", "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: pkg/a.go\n@@\n-x\n+y\n*** End Patch\nPATCH"], "workdir": "/repo"}`,
+			result:   "Success. Updated the following files:\nM pkg/a.go\n",
+			category: FileWrite, class: Edit, written: []string{"pkg/a.go"},
+		},
+		{
+			name: "Codex apply_patch as an argv", format: "codex-rollout", cwd: "/repo",
+			tool:     "shell",
+			args:     `{"command": ["apply_patch", "*** Begin Patch\n*** Add File: pkg/b.go\n+package pkg\n*** End Patch\n"], "workdir": "/repo"}`,
+			category: FileWrite, class: Edit, written: []string{"pkg/b.go"},
+		},
+		{
 			name: "codex exec file changes name their paths", format: "codex-exec", cwd: "/repo",
 			tool: "apply_patch", args: `{"changes": [{"path": "/repo/pkg/a.go", "kind": "update"}]}`,
 			category: FileWrite, class: Edit, written: []string{"pkg/a.go"},
