@@ -243,6 +243,15 @@ func TestRealCodexRollout(t *testing.T) {
 		}
 	}
 	assert.Positive(t, reads, "the agent read files through bash -lc")
+	patches := 0
+	for i, ev := range doc.Events {
+		if strings.Contains(string(calls[i].Arguments), "*** Begin Patch") {
+			patches++
+			assert.Equal(t, Edit, ev.ToolClass, "apply_patch through the shell is an edit")
+			assert.NotEmpty(t, ev.FilesWritten)
+		}
+	}
+	assert.Positive(t, patches, "the agent patched files through bash -lc")
 }
 
 func TestRealGeminiSession(t *testing.T) {
