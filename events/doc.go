@@ -10,15 +10,43 @@
 // file_search, symbol_navigation, code_search, commit_search, deep_search,
 // file_write, other) and an index-effectiveness Class (semantic,
 // file_level, edit, other). Rules match an exact name or a glob; the first
-// match wins. Built-in profiles (ProfileNames: claude-code, aura, copilot,
-// generic, sourcegraph-mcp) are embedded YAML; a user taxonomy file comes
-// before them, overriding or extending:
+// match wins. Built-in profiles (ProfileNames: claude-code, then aura,
+// codex, copilot, gemini-cli, generic, mini-swe-agent, openhands,
+// sourcegraph-mcp, swe-agent) are embedded YAML, one per agent, listing the
+// tools of the agent's own source; a user taxonomy file comes before them,
+// overriding or extending:
 //
 //	profile: my-index
 //	tools:
 //	  - {match: "mcp__myindex__search*", category: code_search, class: semantic}
 //	  - {match: Grep, category: code_search, class: semantic, mcp: false}
 //	  - {match: run_shell, category: other, class: other, shell: true}
+//	  - match: my_editor
+//	    by: command
+//	    category: file_write
+//	    class: edit
+//	    cases:
+//	      view: {category: file_read, class: file_level}
+//	  - {match: my_read, category: file_read, class: file_level, zero_based_offset: true}
+//
+// A tool whose class depends on an argument is classified per call: by
+// names the argument, cases maps its values to a category and class, and
+// the rule's own category and class apply when the argument is missing or
+// holds a value cases does not list (str_replace_editor's view is a read,
+// its str_replace an edit). Taxonomy.ClassifyCall applies a rule to one
+// call; Normalize and Extract use that per-call decision, so the events'
+// tool_category and tool_class, the summary and every metric built on them
+// see it. shell marks a tool whose command is parsed (see Extraction);
+// zero_based_offset a tool whose offset argument counts lines from 0
+// (Gemini CLI's read_file).
+//
+// Several agents use the same tool names (read_file, bash, edit,
+// apply_patch); their profiles agree on category and class, and differ at
+// most in argument conventions. Normalize therefore tries the rules of the
+// profile of the agent that wrote the session (SessionProfile, from the
+// trace format or the agent an ATIF or OpenTelemetry trace names) before
+// the other built-in profiles' rules (Taxonomy.Prefer); a user file's rules
+// stay first.
 //
 // A tool no rule matches is other/other, counted in
 // Summary.UnclassifiedTools and never dropped.

@@ -41,7 +41,7 @@ var (
 	// OpenHands use command, Codex cmd (string or argv), Terminus
 	// keystrokes.
 	commandArgKeys = []string{"command", "cmd", "keystrokes", "script", "code"}
-	workdirArgKeys = []string{"workdir", "cwd", "working_directory", "dir"}
+	workdirArgKeys = []string{"workdir", "cwd", "working_directory", "dir", "dir_path", "directory"}
 )
 
 // shellToolNames are tools whose argument is a shell command even when the
@@ -54,8 +54,11 @@ var shellToolNames = map[string]bool{
 
 // Extract reads one tool call for the files it named, the line ranges it
 // showed the agent, the symbols it asked about and its query. The rule is
-// the taxonomy rule that matched the call's name; it decides how arguments
-// and results are read:
+// the taxonomy rule that matched the call's name, applied to the call's
+// arguments when it classifies per call (Rule.By); it decides how arguments
+// and results are read. Arguments are first read in the agents' own
+// conventions (SWE-agent command lines, apply_patch headers, zero-based
+// offsets; see callArguments):
 //
 //   - file_read: file arguments are Read; ranges come from offset/limit,
 //     view_range, startLine/endLine and line arguments, or, when the result
@@ -89,6 +92,7 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	}
 	col := newCollector(n)
 	args, raw := decodeArguments(c.Arguments)
+	args = callArguments(c.Name, rule, args)
 	toolError := strings.HasPrefix(strings.TrimSpace(c.Result), "<tool_use_error>")
 	if cmd, workdir, ok := shellCommand(c.Name, rule, args, raw); ok {
 		extractShell(col, cmd, workdir, c.Result, toolError, c.IsError)
@@ -97,11 +101,24 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 		}
 		return col.finish()
 	}
-	extractTool(col, c, rule, args, toolError || c.IsError)
+	// A rule that classifies per call (By) is applied to this call's
+	// arguments; the Extraction reports the outcome when it differs.
+	perCall := rule.ForCall(args)
+	col.category, col.class = changedFrom(perCall.Category, rule.Category), changedFrom(perCall.Class, rule.Class)
+	extractTool(col, c, perCall, args, toolError || c.IsError)
 	if toolError || c.IsError {
 		col.clearEffects()
 	}
 	return col.finish()
+}
+
+// changedFrom returns v when it differs from base, else the zero value.
+func changedFrom[T comparable](v, base T) T {
+	var zero T
+	if v == base {
+		return zero
+	}
+	return v
 }
 
 // decodeArguments returns the arguments as an object, or, for traces that
@@ -217,6 +234,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 	// editor tool) is one tool for viewing and editing; its command argument
 	// says which.
 	listing := false
+	// A rule with By has already classified the call; a view of a
+	// directory is still a listing.
 	if isEditorTool(c.Name) {
 		if command, _ := args["command"].(string); command != "" {
 			switch command {
@@ -224,11 +243,13 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 				p, _ := args["path"].(string)
 				if strings.HasPrefix(strings.TrimSpace(c.Result), "Here's the files and directories") || (p != "" && !looksFile(p)) {
 					cat, class, listing = FileSearch, FileLevel, true
-				} else {
+				} else if rule.By == "" {
 					cat, class = FileRead, FileLevel
 				}
 			case "create", "str_replace", "insert", "undo_edit", "write", "edit":
-				cat, class = FileWrite, Edit
+				if rule.By == "" {
+					cat, class = FileWrite, Edit
+				}
 			}
 		}
 	}

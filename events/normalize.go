@@ -9,7 +9,9 @@ import (
 
 // Options control how a trace session becomes a Document.
 type Options struct {
-	// Taxonomy classifies tools; nil means DefaultTaxonomy().
+	// Taxonomy classifies tools; nil means DefaultTaxonomy(). The rules
+	// of the profile of the agent that wrote the session (SessionProfile)
+	// are tried before other built-in profiles' rules.
 	Taxonomy *Taxonomy
 	// Paths normalizes paths. An empty CWD means the session's working
 	// directory.
@@ -41,6 +43,7 @@ func Normalize(s *trace.Session, opts Options) *Document {
 	if tax == nil {
 		tax = DefaultTaxonomy()
 	}
+	tax = tax.Prefer(SessionProfile(s.Format, s.Agent))
 	paths := opts.Paths
 	if paths.CWD == "" {
 		paths.CWD = s.CWD
@@ -86,7 +89,7 @@ func Normalize(s *trace.Session, opts Options) *Document {
 	doc.Events = make([]Event, 0, len(s.Calls))
 	for i := range s.Calls {
 		c := &s.Calls[i]
-		rule, known := tax.Classify(c.Name)
+		rule, known := tax.ClassifyCall(c)
 		ex := Extract(c, rule, paths)
 		ev := Event{
 			StepIndex:        c.Index,

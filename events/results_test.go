@@ -105,7 +105,7 @@ func TestExtractSearchResults(t *testing.T) {
 			tool: "find_file", rule: ruleGlob, cwd: "/SWE-agent__test-repo",
 			args:   `{"file_name": "missing_colon.py"}`,
 			result: "Found 1 matches for \"missing_colon.py\" in /SWE-agent__test-repo:\r\n/SWE-agent__test-repo/tests/missing_colon.py\n(Open file: n/a)\n(Current directory: /SWE-agent__test-repo)\nbash-$",
-			want:   Extraction{Files: []FileRef{surfaced("tests/missing_colon.py")}},
+			want:   Extraction{Files: []FileRef{surfaced("tests/missing_colon.py")}, Query: "missing_colon.py"},
 		},
 		{
 			name: "SWE-agent search_file hits are read lines of the searched file",

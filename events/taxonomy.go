@@ -3,6 +3,7 @@ package events
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -10,8 +11,10 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
 
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 //go:embed profiles/*.yaml
@@ -119,7 +122,9 @@ func LoadTaxonomy(profiles []string, files ...string) (*Taxonomy, error) {
 func (t *Taxonomy) Rules() []Rule { return slices.Clone(t.rules) }
 
 // Classify returns the first rule matching the tool name. For a name no rule
-// matches it returns an other/other rule and false.
+// matches it returns an other/other rule and false. A rule that classifies
+// per call (By) is returned with its default category and class; ClassifyCall
+// applies it to a call's arguments.
 func (t *Taxonomy) Classify(tool string) (Rule, bool) {
 	for _, r := range t.rules {
 		if r.matches(tool) {
@@ -127,6 +132,77 @@ func (t *Taxonomy) Classify(tool string) (Rule, bool) {
 		}
 	}
 	return Rule{Match: tool, Category: OtherCategory, Class: OtherClass}, false
+}
+
+// ClassifyCall classifies one call: the first rule matching its name,
+// applied to its arguments (see Rule.ForCall). Arguments are read as
+// Extract reads them: an SWE-agent command line
+// ({"command": "str_replace_editor view x.py"}) counts as the structured
+// arguments it spells.
+func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
+	r, known := t.Classify(c.Name)
+	if !known || r.By == "" {
+		return r, known
+	}
+	args, _ := decodeArguments(c.Arguments)
+	return r.ForCall(callArguments(c.Name, r, args)), true
+}
+
+// Prefer returns the taxonomy with the rules of one built-in profile moved
+// ahead of the other built-in profiles' rules; rules of user files stay
+// first. It resolves names that several agents use differently (Gemini CLI's
+// read_file counts its offset from 0, Codex's from 1) in favour of the agent
+// that wrote the trace. An empty or unknown profile leaves the order as is.
+func (t *Taxonomy) Prefer(profile string) *Taxonomy {
+	if profile == "" || !slices.ContainsFunc(t.rules, func(r Rule) bool { return r.Profile == profile }) {
+		return t
+	}
+	builtin := ProfileNames()
+	var head, preferred, rest []Rule
+	for _, r := range t.rules {
+		switch {
+		case r.Profile == profile:
+			preferred = append(preferred, r)
+		case len(rest) == 0 && !slices.Contains(builtin, r.Profile):
+			head = append(head, r)
+		default:
+			rest = append(rest, r)
+		}
+	}
+	return &Taxonomy{name: t.name, rules: slices.Concat(head, preferred, rest)}
+}
+
+// sessionProfiles maps the names of trace formats and agents to the built-in
+// profile of the agent that writes them, by prefix; the first prefix that
+// matches wins, so mini-swe-agent comes before swe-agent.
+var sessionProfiles = []struct{ prefix, profile string }{
+	{"claude", "claude-code"},
+	{"codex", "codex"},
+	{"gemini", "gemini-cli"},
+	{"openhands", "openhands"},
+	{"mini-swe-agent", "mini-swe-agent"},
+	{"mini_swe_agent", "mini-swe-agent"},
+	{"swe-agent", "swe-agent"},
+	{"sweagent", "swe-agent"},
+	{"swe_agent", "swe-agent"},
+	{"copilot", "copilot"},
+	{"aura", "aura"},
+}
+
+// SessionProfile names the built-in profile of the agent that wrote a
+// session, from the session's format ("codex-rollout", "gemini-cli") or,
+// for formats that several agents write (ATIF, OpenTelemetry, tool-call
+// records), its agent name. It returns "" when neither names a known agent.
+func SessionProfile(format, agent string) string {
+	for _, name := range []string{format, agent} {
+		l := strings.ToLower(strings.TrimSpace(name))
+		for _, sp := range sessionProfiles {
+			if strings.HasPrefix(l, sp.prefix) {
+				return sp.profile
+			}
+		}
+	}
+	return ""
 }
 
 // IsMCP reports whether a call of the tool goes to an MCP server.
@@ -161,8 +237,40 @@ func (r Rule) validate() error {
 	if !slices.Contains(Classes, r.Class) {
 		return fmt.Errorf("taxonomy rule %q: unknown class %q", r.Match, r.Class)
 	}
+	switch {
+	case r.By != "" && len(r.Cases) == 0:
+		return &fieldError{".by", fmt.Errorf("taxonomy rule %q: by: %s needs cases: a map from its values to {category, class}", r.Match, r.By)}
+	case r.By == "" && len(r.Cases) > 0:
+		return &fieldError{"", fmt.Errorf("taxonomy rule %q: cases need by: the argument whose value selects a case", r.Match)}
+	}
+	for _, v := range slices.Sorted(maps.Keys(r.Cases)) {
+		c := r.Cases[v]
+		var err error
+		switch {
+		case c.validate() != nil:
+			err = fmt.Errorf("taxonomy rule %q: case %q %v", r.Match, v, c.validate())
+		case !slices.Contains(Categories, c.Category):
+			err = fmt.Errorf("taxonomy rule %q: case %q: unknown category %q", r.Match, v, c.Category)
+		case !slices.Contains(Classes, c.Class):
+			err = fmt.Errorf("taxonomy rule %q: case %q: unknown class %q", r.Match, v, c.Class)
+		}
+		if err != nil {
+			return &fieldError{".cases." + v, err}
+		}
+	}
 	return nil
 }
+
+// A fieldError is a rule error found after decoding, with the YAML path of
+// the field it is about below the rule (".by"), so that it can be reported
+// at that field's line and column.
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
 
 // taxonomyFile is the YAML form of a taxonomy:
 //
@@ -173,13 +281,20 @@ func (r Rule) validate() error {
 //	    class: semantic            # semantic | file_level | edit | other
 //	    mcp: true                  # optional
 //	    shell: false               # optional: arguments hold a shell command
+//	  - match: str_replace_editor  # classified per call:
+//	    by: command                # the argument whose value decides
+//	    category: file_write       # when it is missing or not listed
+//	    class: edit
+//	    cases:
+//	      view: {category: file_read, class: file_level}
 type taxonomyFile struct {
 	Profile string `yaml:"profile"`
 	Tools   []Rule `yaml:"tools"`
 }
 
 // ParseTaxonomy parses a taxonomy file. Unknown keys, unknown categories and
-// classes and bad globs are errors naming file:line:col.
+// classes, bad globs and incomplete per-call rules are errors naming
+// file:line:col.
 func ParseTaxonomy(name string, data []byte) ([]Rule, error) {
 	var f taxonomyFile
 	if err := yaml.UnmarshalWithOptions(data, &f, yaml.Strict()); err != nil {
@@ -195,10 +310,46 @@ func ParseTaxonomy(name string, data []byte) ([]Rule, error) {
 	for i := range f.Tools {
 		f.Tools[i].Profile = profile
 		if err := f.Tools[i].validate(); err != nil {
+			var field string
+			if fe, ok := err.(*fieldError); ok {
+				field = fe.field
+			}
+			if node := ruleNode(data, i, field); node != nil {
+				return nil, yamlerr.At(name, node, "tools[%d]: %v", i, err)
+			}
 			return nil, &yamlerr.Error{File: name, Msg: fmt.Sprintf("tools[%d]: %v", i, err)}
 		}
 	}
 	return f.Tools, nil
+}
+
+// ruleNode finds the YAML node of the i-th rule, or of a field below it
+// (".by"), so that an error found after decoding still names its line and
+// column. Without the field, or when the field's path cannot be followed, it
+// returns the rule's node.
+func ruleNode(data []byte, i int, field string) ast.Node {
+	file, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil
+	}
+	find := func(path string) ast.Node {
+		p, err := yaml.PathString(path)
+		if err != nil {
+			return nil
+		}
+		node, err := p.FilterFile(file)
+		if err != nil {
+			return nil
+		}
+		return node
+	}
+	rule := fmt.Sprintf("$.tools[%d]", i)
+	if field != "" {
+		if node := find(rule + field); node != nil {
+			return node
+		}
+	}
+	return find(rule)
 }
 
 // UnmarshalYAML checks the category while decoding, so that a bad value is

@@ -12,7 +12,7 @@ import (
 func TestBuiltinProfilesLoad(t *testing.T) {
 	t.Parallel()
 	names := ProfileNames()
-	require.Equal(t, []string{"claude-code", "aura", "copilot", "generic", "sourcegraph-mcp"}, names)
+	require.Equal(t, []string{"claude-code", "aura", "codex", "copilot", "gemini-cli", "generic", "mini-swe-agent", "openhands", "sourcegraph-mcp", "swe-agent"}, names)
 	for _, n := range names {
 		rules, err := Profile(n)
 		require.NoError(t, err, n)
@@ -142,7 +142,7 @@ func TestTaxonomyErrors(t *testing.T) {
 func TestLoadTaxonomyErrors(t *testing.T) {
 	t.Parallel()
 	_, err := LoadTaxonomy([]string{"nope"})
-	require.ErrorContains(t, err, `unknown taxonomy profile "nope" (built-in: claude-code, aura, copilot, generic, sourcegraph-mcp)`)
+	require.ErrorContains(t, err, `unknown taxonomy profile "nope" (built-in: claude-code, aura, codex, copilot, gemini-cli, generic, mini-swe-agent, openhands, sourcegraph-mcp, swe-agent)`)
 
 	_, err = LoadTaxonomy(nil, filepath.Join(t.TempDir(), "missing.yaml"))
 	require.ErrorIs(t, err, os.ErrNotExist)
