@@ -117,10 +117,10 @@ func NewRegistry(formats ...Format) *Registry {
 }
 
 // DefaultRegistry returns a new registry with every built-in format: Claude
-// Code session JSONL, Claude Code stream-json, Harbor ATIF trajectories and
-// tool-call records.
+// Code session JSONL, Claude Code stream-json, Codex CLI rollouts, codex
+// exec --json streams, Harbor ATIF trajectories and tool-call records.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, ATIF{}, ToolCalls{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, ATIF{}, ToolCalls{})
 }
 
 // Register adds a format. A format with the name of one already registered
