@@ -140,7 +140,12 @@ func (r *codexExecReader) item() {
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
 		case "id":
-			it.id = s.str("item.id")
+			// A web_search item repeats the key with the search's own id
+			// (Codex flattens both structs into one object); the item id
+			// comes first.
+			if id := s.str("item.id"); !it.id.set {
+				it.id = id
+			}
 		case "type":
 			it.typ = s.str("item.type")
 		case "command":
