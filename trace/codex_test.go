@@ -407,3 +407,57 @@ func detectingFormats(data []byte) []string {
 	}
 	return names
 }
+
+func TestCodexDetect(t *testing.T) {
+	t.Parallel()
+	long := `{"timestamp":"2025-11-20T09:00:00.000Z","type":"session_meta","payload":{"id":"s","base_instructions":{"text":"` + strings.Repeat("x", 200) // cut by the prefix limit
+	tests := []struct {
+		name, prefix string
+		want         []string
+	}{
+		{"a session_meta line is a rollout", `{"timestamp":"t","type":"session_meta","payload":{"id":"s"}}` + "\n", []string{"codex"}},
+		{"a rollout may start with any of its record types", `{"timestamp":"t","type":"response_item","payload":{"type":"message"}}`, []string{"codex"}},
+		{"keys decide, in any order", `{"payload":{},"type":"turn_context"}`, []string{"codex"}},
+		{"a first line cut by the prefix limit still counts", long, []string{"codex"}},
+		{"the older layout's session line is a rollout", `{"id":"u","timestamp":"2025-05-01T00:00:00Z","instructions":null}` + "\n" + `{"record_type":"state"}`, []string{"codex"}},
+		{"an older layout starting with a state line is a rollout", `{"record_type":"state"}`, []string{"codex"}},
+		{"thread.started starts an exec stream", `{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"turn.started"}`, []string{"codex-exec-json"}},
+		{"an exec stream may start at an item", ` {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"hi"}}`, []string{"codex-exec-json"}},
+
+		{"a rollout type without payload is no rollout", `{"timestamp":"t","type":"session_meta"}`, nil},
+		{"an exec type with a payload is no exec stream", `{"type":"item.completed","payload":{}}`, nil},
+		{"a lone error event is no exec stream", `{"type":"error","message":"x"}`, nil},
+		{"a bare item without the session line is no rollout", `{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}`, nil},
+		{"rollout keys nested in a value are no evidence", `{"type":"user","message":{"type":"session_meta","payload":{}}}`, nil},
+		{"a Claude session line is neither", `{"parentUuid":null,"isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":"hi"}}`, []string{"claude-code"}},
+		{"a Gemini CLI stream is neither", `{"type":"init","timestamp":"2025-01-01T00:00:00Z","session_id":"s","model":"gemini-2.5-pro"}`, nil},
+		{"an ATIF document is neither", `{"schema_version":"ATIF-v1.5","session_id":"s","steps":[]}`, []string{"atif"}},
+		{"plain text is neither", "rollout\n", nil},
+		{"empty input is neither", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, detectingFormats([]byte(tt.prefix)))
+		})
+	}
+}
+
+func TestCodexByteOrderMarkIsIgnored(t *testing.T) {
+	t.Parallel()
+	docs := map[string]string{
+		"codex":           `{"timestamp":"2025-11-20T09:00:00.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}` + "\n",
+		"codex-exec-json": `{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}` + "\n",
+	}
+	for format, doc := range docs {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			s, err := Read(strings.NewReader("\xef\xbb\xbf"+doc), Options{Source: "bom"})
+			require.NoError(t, err)
+			assert.Equal(t, format, s.Format)
+			assert.Empty(t, s.Warnings)
+			require.Len(t, s.Calls, 1)
+			assert.Equal(t, "shell", s.Calls[0].Name)
+		})
+	}
+}
