@@ -261,9 +261,12 @@ func (r *codexExecReader) apply(n int) {
 		r.records++
 	case "turn.completed":
 		r.records++
-		if l.usage.set {
+		// The usage is the thread's running total, which only grows.
+		if l.usage.set && (!r.total.set || l.usage.usage().Total() >= r.total.usage().Total()) {
 			r.total = l.usage
-			total := l.usage.usage().Total()
+		}
+		if r.total.set {
+			total := r.total.usage().Total()
 			for _, i := range r.turn {
 				r.tokens[i] = total
 			}

@@ -401,7 +401,8 @@ func (r *codexRolloutReader) event(it *codexItem) {
 	s := &r.s
 	switch s.text(it.typ) {
 	case "token_count":
-		if it.hasInfo && it.total.usage().Total() >= r.total.usage().Total() {
+		// The total only grows; Codex repeats it, sometimes out of order.
+		if it.hasInfo && (!r.total.set || it.total.usage().Total() >= r.total.usage().Total()) {
 			r.total = it.total
 		}
 	case "agent_message":

@@ -209,6 +209,10 @@ func (u codexUsage) usage() Usage {
 	return Usage{InputTokens: u.input, OutputTokens: u.output, CacheReadTokens: u.cached}
 }
 
+// codexMaxTokens bounds a token count: far above any real session, and
+// low enough that sums never overflow.
+const codexMaxTokens = 1 << 50
+
 // readUsage reads a usage object (total_token_usage, or exec's usage).
 func (s *codexScan) readUsage(field string) codexUsage {
 	if !s.object(field) {
@@ -218,16 +222,26 @@ func (s *codexScan) readUsage(field string) codexUsage {
 	for key, ok := s.sc.NextKey(); ok; key, ok = s.sc.NextKey() {
 		switch string(key) {
 		case "input_tokens":
-			u.input, _ = s.integer(field + ".input_tokens")
+			u.input = s.tokens(field + ".input_tokens")
 		case "cached_input_tokens":
-			u.cached, _ = s.integer(field + ".cached_input_tokens")
+			u.cached = s.tokens(field + ".cached_input_tokens")
 		case "output_tokens":
-			u.output, _ = s.integer(field + ".output_tokens")
+			u.output = s.tokens(field + ".output_tokens")
 		default:
 			s.sc.Skip()
 		}
 	}
 	return u
+}
+
+// tokens reads a token count: an integer from 0 to codexMaxTokens.
+func (s *codexScan) tokens(field string) int64 {
+	v, ok := s.integer(field)
+	if ok && (v < 0 || v > codexMaxTokens) {
+		s.sc.Fail(&codexFieldError{Field: field, Expected: "a token count", Found: jsonscan.Number})
+		return 0
+	}
+	return v
 }
 
 // codexShellResult unwraps the output text Codex gives the model for a
