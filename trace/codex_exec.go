@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"slices"
 
@@ -43,13 +42,12 @@ type codexExecReader struct {
 	items   map[string]int // item id → index of its call
 	// plans holds the calls made from the todo list item, which are
 	// closed when the item completes.
-	plans   map[string][]int
-	names   map[string]string
-	turn    []int // calls of the current turn
-	tokens  []int64
-	total   codexUsage
-	answer  string
-	objects int
+	plans  map[string][]int
+	names  map[string]string
+	turn   []int // calls of the current turn
+	tokens []int64
+	total  codexUsage
+	answer string
 }
 
 func codexReadExec(r io.Reader, opts Options) (*Session, error) {
@@ -64,35 +62,12 @@ func codexReadExec(r io.Reader, opts Options) (*Session, error) {
 		plans: map[string][]int{},
 		names: map[string]string{},
 	}
-	lr := newLineReader(r)
-	for {
-		line, n, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: reading %s trace: %w", opts.Source, n+1, name, err)
-		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte(bom))
-		}
-		if len(bytes.TrimLeft(line, " \t\r")) == 0 {
-			continue
-		}
-		er.parse(line)
-		if err := er.s.sc.Err(); err != nil {
-			msg, object := er.s.lineProblem(line, err)
-			if object {
-				er.objects++
-			}
-			er.sess.Warnf(n, "%s", msg)
-			continue
-		}
-		er.objects++
-		er.apply(n)
+	objects, err := codexLines(r, er.sess, name, &er.s, er)
+	if err != nil {
+		return nil, err
 	}
 	if er.records == 0 {
-		return nil, codexNoRecords(er.sess, opts.Source, "codex exec --json stream", "an event with type thread.started, turn.*, item.* or error", er.objects)
+		return nil, codexNoRecords(er.sess, opts.Source, "codex exec --json stream", "an event with type thread.started, turn.*, item.* or error", objects)
 	}
 	codexSetTokens(er.sess, er.tokens)
 	er.sess.Answer = er.answer

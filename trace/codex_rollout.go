@@ -26,12 +26,16 @@ type codexItem struct {
 	// output is a *_output item's output, decoded to text (see
 	// codexRolloutReader.output); outputFailed is set when the output says
 	// the call failed (success false).
-	output          codexSpan
-	outputIsText    bool
-	outputFailed    bool
-	text            codexSpan // an assistant message's output_text parts, joined
-	total           codexUsage
-	hasInfo, hasPay bool
+	output       codexSpan
+	outputIsText bool
+	outputFailed bool
+	// outputKind is the kind of an output of none of the shapes Codex
+	// writes (a number, say): the result is then dropped with a warning.
+	outputKind jsonscan.Kind
+	text       codexSpan // an assistant message's output_text parts, joined
+	total      codexUsage
+	hasInfo    bool
+	hasPayload bool
 }
 
 func (it *codexItem) reset() { *it = codexItem{} }
@@ -69,33 +73,9 @@ func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
 		calls: map[string]int{},
 		names: map[string]string{},
 	}
-	lr := newLineReader(r)
-	objects := 0
-	for {
-		line, n, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: reading %s trace: %w", opts.Source, n+1, name, err)
-		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte(bom))
-		}
-		if len(bytes.TrimLeft(line, " \t\r")) == 0 {
-			continue
-		}
-		cr.parse(line)
-		if err := cr.s.sc.Err(); err != nil {
-			msg, object := cr.s.lineProblem(line, err)
-			if object {
-				objects++
-			}
-			cr.sess.Warnf(n, "%s", msg)
-			continue
-		}
-		objects++
-		cr.apply(n)
+	objects, err := codexLines(r, cr.sess, name, &cr.s, cr)
+	if err != nil {
+		return nil, err
 	}
 	if cr.records == 0 {
 		return nil, codexNoRecords(cr.sess, opts.Source, "Codex rollout", "a {timestamp, type, payload} record or an older-layout session line", objects)
@@ -140,7 +120,7 @@ func (r *codexRolloutReader) fields(it *codexItem, top bool) {
 				break
 			}
 			if s.object("payload") {
-				it.hasPay = true
+				it.hasPayload = true
 				r.fields(&r.pay, false)
 			}
 		case "type":
@@ -249,8 +229,13 @@ func (r *codexRolloutReader) output(it *codexItem) {
 		}
 	case jsonscan.Null:
 		sc.Null()
+	case jsonscan.Invalid:
+		sc.Skip() // records the syntax error
 	default:
-		s.fieldError("output", "string, array or object")
+		// Only an output item's output matters, and the item type may
+		// come later in the object: decide in result.
+		it.outputKind = sc.Peek()
+		sc.Skip()
 	}
 }
 
@@ -354,7 +339,7 @@ func (r *codexRolloutReader) apply(n int) {
 		}
 	}
 	switch {
-	case l.typ.set && l.hasPay:
+	case l.typ.set && l.hasPayload:
 		r.records++
 		switch s.text(l.typ) {
 		case "session_meta":
@@ -504,6 +489,10 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 	c := &r.sess.Calls[i]
 	if c.HasResult {
 		r.sess.Warnf(n, "second output for call_id %q; ignored", id)
+		return
+	}
+	if it.outputKind != jsonscan.Invalid {
+		r.sess.Warnf(n, "field output: expected string, array or object, found %s; output dropped", it.outputKind)
 		return
 	}
 	out := s.bytes(it.output)

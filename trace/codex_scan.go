@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -119,8 +120,9 @@ func (s *codexScan) fieldError(field, expected string) {
 
 // lineProblem describes why a line could not be used: broken JSON, a line
 // that is not an object, or a field of the wrong type. object is false when
-// the line is not a JSON object at all.
-func (s *codexScan) lineProblem(line []byte, err error) (msg string, object bool) {
+// the line is not a JSON object at all; cut is true when the JSON ends
+// before the record does, as the last line of a file still being written.
+func (s *codexScan) lineProblem(line []byte, err error) (msg string, object, cut bool) {
 	var se *jsonscan.SyntaxError
 	if !errors.As(err, &se) {
 		// A type problem: tell it apart from broken JSON later in the line.
@@ -135,11 +137,63 @@ func (s *codexScan) lineProblem(line []byte, err error) (msg string, object bool
 	var te *jsonscan.TypeError
 	switch {
 	case se != nil:
-		return fmt.Sprintf("invalid JSON: %v; line skipped", err), false
+		return fmt.Sprintf("invalid JSON: %v; line skipped", err), false, se.Offset >= len(line)
 	case errors.As(err, &te):
-		return fmt.Sprintf("expected a JSON object, found %s; line skipped", te.Found), false
+		return fmt.Sprintf("expected a JSON object, found %s; line skipped", te.Found), false, false
 	}
-	return fmt.Sprintf("%v; line skipped", err), true
+	return fmt.Sprintf("%v; line skipped", err), true, false
+}
+
+// codexRecords is a reader of Codex lines: parse reads a line with the
+// scanner, leaving any problem in its error; apply adds a parsed line to
+// the session.
+type codexRecords interface {
+	parse(line []byte)
+	apply(n int)
+}
+
+// codexLines reads the lines of a Codex trace into rec, and warns about
+// each line rec could not parse. A last line cut mid-record is reported as
+// such: the agent was stopped while writing it. It returns the number of
+// lines that were JSON objects.
+func codexLines(r io.Reader, sess *Session, name string, s *codexScan, rec codexRecords) (objects int, err error) {
+	lr := newLineReader(r)
+	cutLine, cutWarning := 0, 0
+	last := 0
+	for {
+		line, n, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s:%d: reading %s trace: %w", sess.Source, n+1, name, err)
+		}
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte(bom))
+		}
+		if len(bytes.TrimLeft(line, " \t\r")) == 0 {
+			continue
+		}
+		last = n
+		rec.parse(line)
+		if err := s.sc.Err(); err != nil {
+			msg, object, cut := s.lineProblem(line, err)
+			if object {
+				objects++
+			}
+			if cut {
+				cutLine, cutWarning = n, len(sess.Warnings)
+			}
+			sess.Warnf(n, "%s", msg)
+			continue
+		}
+		objects++
+		rec.apply(n)
+	}
+	if cutLine > 0 && cutLine == last {
+		sess.Warnings[cutWarning].Message = "the last line ends mid-record (the trace was cut while being written); line skipped"
+	}
+	return objects, nil
 }
 
 // codexObjectArgs returns the raw arguments of a call: the object a JSON

@@ -149,7 +149,7 @@ func TestCodexRolloutFixtures(t *testing.T) {
 			cwd: "/work/shop", start: "2025-11-25T09:00:00Z",
 			calls: []codexWantCall{{id: "call_ls", name: "shell", args: `{"command":["bash","-lc","ls src"]}`,
 				result: "main.rs\n", hasResult: true, tokens: -1}},
-			warnings: []string{"truncated-last-line.rollout.jsonl:4: invalid JSON"},
+			warnings: []string{"truncated-last-line.rollout.jsonl:4: the last line ends mid-record"},
 		},
 	}
 	for _, tt := range tests {
@@ -299,12 +299,15 @@ func TestCodexMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 		`{"timestamp":"2025-11-20T09:00:03.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}}`,
 		`{"timestamp":"2025-11-20T09:00:04.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"again"}}`,
 		`{"type":"user","sessionId":"s"}`,
+		`{"timestamp":"2025-11-20T09:00:05.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c2"}}`,
+		`{"timestamp":"2025-11-20T09:00:06.000Z","type":"response_item","payload":{"call_id":"c2","output":42,"type":"function_call_output"}}`,
 	}, "\n")
 	s, err := Read(strings.NewReader(doc), Options{Source: "r.jsonl"})
 	require.NoError(t, err)
-	require.Len(t, s.Calls, 1)
+	require.Len(t, s.Calls, 2)
 	assert.Equal(t, "ok", s.Calls[0].Result)
 	assert.True(t, s.Calls[0].Time.IsZero())
+	assert.False(t, s.Calls[1].HasResult)
 	var got []string
 	for _, w := range s.Warnings {
 		got = append(got, w.String())
@@ -317,6 +320,7 @@ func TestCodexMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 		`r.jsonl:6: function_call_output for unknown call_id "c9"; output dropped`,
 		`r.jsonl:8: second output for call_id "c1"; ignored`,
 		`r.jsonl:9: record of type "user" without a payload object; line skipped`,
+		`r.jsonl:11: field output: expected string, array or object, found number; output dropped`,
 	}, got)
 }
 
@@ -460,4 +464,22 @@ func TestCodexByteOrderMarkIsIgnored(t *testing.T) {
 			assert.Equal(t, "shell", s.Calls[0].Name)
 		})
 	}
+}
+
+func TestCodexOnlyTheLastCutLineIsReportedAsCut(t *testing.T) {
+	t.Parallel()
+	doc := strings.Join([]string{
+		`{"type":"thread.started","thread_id":"t"}`,
+		`{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_ou`,
+		`{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"pwd","aggregated_output":"/w\n","exit_code":0,"status":"completed"}}`,
+		`{"type":"item.completed","item":{"id":"item_2","type":"command_exec`,
+	}, "\n")
+	s, err := Read(strings.NewReader(doc), Options{Source: "e.jsonl"})
+	require.NoError(t, err)
+	assert.Equal(t, "codex-exec-json", s.Format)
+	require.Len(t, s.Calls, 1)
+	assert.Equal(t, "pwd", s.Calls[0].ArgumentsMap()["command"])
+	require.Len(t, s.Warnings, 2)
+	assert.Equal(t, "e.jsonl:2: invalid JSON: unexpected end of input; line skipped", s.Warnings[0].String())
+	assert.Equal(t, "e.jsonl:4: the last line ends mid-record (the trace was cut while being written); line skipped", s.Warnings[1].String())
 }
