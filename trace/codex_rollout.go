@@ -60,6 +60,7 @@ type codexRolloutReader struct {
 	tokens   []int64
 	answer   string
 	eventAns string
+	scratch  []byte // a decoded shell output, reused from call to call
 }
 
 func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
@@ -495,17 +496,17 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 		r.sess.Warnf(n, "field output: expected string, array or object, found %s; output dropped", it.outputKind)
 		return
 	}
+	max := r.opts.MaxResultBytes
+	if max <= 0 {
+		max = -1
+	}
 	out := s.bytes(it.output)
 	failed := it.outputFailed
 	if it.outputIsText {
 		var exit int64
 		var hasExit bool
-		out, exit, hasExit = codexShellResult(out)
+		out, r.scratch, exit, hasExit = codexShellResult(out, r.scratch, max)
 		failed = failed || hasExit && exit != 0
-	}
-	max := r.opts.MaxResultBytes
-	if max <= 0 {
-		max = -1
 	}
 	c.Result = string(cutUTF8(out, max))
 	c.HasResult = true

@@ -304,32 +304,40 @@ func (s *codexScan) tokens(field string) int64 {
 // put a header of "Key: value" lines before an "Output:" line ("Exit code:
 // N", "Wall time: ...", and for exec_command "Chunk ID: ...", "Process
 // exited with code N", "Process running with session ID N", "Original token
-// count: N", "Total output lines: N"). It returns the command output and
-// the exit code when the text has one of these shapes, or the text as it
-// is and ok false.
-func codexShellResult(text []byte) (out []byte, exit int64, hasExit bool) {
+// count: N", "Total output lines: N"). It returns the command output, cut
+// to max bytes (max < 0: all of it), and the exit code when the text has
+// one of these shapes; any other text is returned as it is, cut. A decoded
+// output is appended to buf, which is returned grown for reuse.
+func codexShellResult(text, buf []byte, max int) (out, grown []byte, exit int64, hasExit bool) {
 	if len(text) > 0 && text[0] == '{' {
-		if out, exit, hasExit, ok := codexStructuredOutput(text); ok {
-			return out, exit, hasExit
+		if out, exit, hasExit, ok := codexStructuredOutput(text, buf[:0], max); ok {
+			return out, out[:0], exit, hasExit
 		}
-		return text, 0, false
+		return cutUTF8(text, max), buf, 0, false
 	}
-	return codexFreeformOutput(text)
+	out, exit, hasExit = codexFreeformOutput(text)
+	return cutUTF8(out, max), buf, exit, hasExit
 }
 
 // codexStructuredOutput reads {"output": string, "metadata": {"exit_code":
-// N}}; ok is false for any other text.
-func codexStructuredOutput(text []byte) (out []byte, exit int64, hasExit, ok bool) {
+// N}}, appending the output (at most max bytes) to dst; ok is false for any
+// other text.
+func codexStructuredOutput(text, dst []byte, max int) (out []byte, exit int64, hasExit, ok bool) {
 	var sc jsonscan.Scanner
 	sc.Reset(text)
 	if !sc.Object() {
 		return nil, 0, false, false
 	}
 	sawOutput := false
+	out = dst
 	for key, more := sc.NextKey(); more; key, more = sc.NextKey() {
 		switch string(key) {
 		case "output":
-			out, _ = sc.AppendString(nil, -1)
+			if sawOutput {
+				sc.Skip()
+				break
+			}
+			out, _ = sc.AppendString(dst, max)
 			sawOutput = sc.Err() == nil
 		case "metadata":
 			if sc.Peek() != jsonscan.Object {

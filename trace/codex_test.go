@@ -357,6 +357,7 @@ func TestCodexShellResult(t *testing.T) {
 	}{
 		{"structured output is unwrapped", `{"output":"a\n","metadata":{"exit_code":3,"duration_seconds":0.5}}`, "a\n", 3, true},
 		{"structured output without metadata has no exit code", `{"output":"a"}`, "a", 0, false},
+		{"a second output key does not replace the first", `{"output":"a","output":"b"}`, "a", 0, false},
 		{"a JSON object of another shape stays as it is", `{"result":"a"}`, `{"result":"a"}`, 0, false},
 		{"broken JSON stays as it is", `{"output":"a"`, `{"output":"a"`, 0, false},
 		{"the freeform header is removed", "Exit code: 0\nWall time: 1 seconds\nTotal output lines: 900\nOutput:\nx\ny", "x\ny", 0, true},
@@ -370,7 +371,7 @@ func TestCodexShellResult(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			out, exit, hasExit := codexShellResult([]byte(tt.text))
+			out, _, exit, hasExit := codexShellResult([]byte(tt.text), nil, -1)
 			assert.Equal(t, tt.out, string(out))
 			assert.Equal(t, tt.exit, exit)
 			assert.Equal(t, tt.hasExit, hasExit)
