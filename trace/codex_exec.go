@@ -295,8 +295,13 @@ func (r *codexExecReader) onItem(n int, event string) {
 		r.sess.Warnf(n, "second item.completed for item %q; ignored", id)
 		return
 	}
+	// At the end of a turn Codex completes the items that never finished
+	// with the status they had, in_progress: they have no result.
 	status := s.text(it.status)
-	c.HasResult = status != "in_progress"
+	if status == "in_progress" {
+		return
+	}
+	c.HasResult = true
 	c.IsError = status == "failed" || status == "declined"
 	var out []byte
 	switch kind {

@@ -120,6 +120,7 @@ func FuzzCodexExecJSON(f *testing.F) {
 		`{"type":"item.started","item":{"id":"t","type":"todo_list","items":null}}`+"\n"+`{"type":"item.completed","item":{"id":"t","type":"todo_list","items":[]}}`,
 		`{"type":"item.completed","item":{"type":"mcp_tool_call","server":"s","result":{"content":[{"type":"text","text":"a"},{"text":"b"}]}}}`,
 		`{"type":"turn.completed","usage":{"input_tokens":-5,"output_tokens":1.5}}`,
+		`{"type":"item.completed","item":{"id":"i","type":"command_execution","command":"x","aggregated_output":"part","exit_code":1,"status":"in_progress"}}`,
 		"[]\n{}\nnull\n\"x\"\n{\"type\":\"item.updated\"}",
 	)
 	f.Fuzz(func(t *testing.T, data []byte) { codexFuzzCheck(t, CodexExecJSON{}, data) })

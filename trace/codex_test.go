@@ -219,6 +219,14 @@ func TestCodexExecEvents(t *testing.T) {
 			want: []codexWantCall{{id: "item_0", name: "shell", args: `{"command":"make"}`, tokens: -1}},
 		},
 		{
+			name: "a command the turn ended before it finished has no result",
+			lines: []string{
+				`{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"sleep 60","aggregated_output":"","exit_code":null,"status":"in_progress"}}`,
+				`{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"sleep 60","aggregated_output":"partial","exit_code":null,"status":"in_progress"}}`,
+			},
+			want: []codexWantCall{{id: "item_0", name: "shell", args: `{"command":"sleep 60"}`, tokens: -1}},
+		},
+		{
 			name: "a declined command is an error without an exit code",
 			lines: []string{
 				`{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"rm -rf /","aggregated_output":"","exit_code":null,"status":"declined"}}`,
