@@ -309,6 +309,7 @@ func TestCodexMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 		`{"type":"user","sessionId":"s"}`,
 		`{"timestamp":"2025-11-20T09:00:05.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c2"}}`,
 		`{"timestamp":"2025-11-20T09:00:06.000Z","type":"response_item","payload":{"call_id":"c2","output":42,"type":"function_call_output"}}`,
+		`{"timestamp":"2025-11-20T09:00:07.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c2"}}`,
 	}, "\n")
 	s, err := Read(strings.NewReader(doc), Options{Source: "r.jsonl"})
 	require.NoError(t, err)
@@ -329,6 +330,7 @@ func TestCodexMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 		`r.jsonl:8: second output for call_id "c1"; ignored`,
 		`r.jsonl:9: record of type "user" without a payload object; line skipped`,
 		`r.jsonl:11: field output: expected string, array or object, found number; output dropped`,
+		`r.jsonl:12: second call with call_id "c2"; call ignored`,
 	}, got)
 }
 
@@ -491,4 +493,23 @@ func TestCodexOnlyTheLastCutLineIsReportedAsCut(t *testing.T) {
 	require.Len(t, s.Warnings, 2)
 	assert.Equal(t, "e.jsonl:2: invalid JSON: unexpected end of input; line skipped", s.Warnings[0].String())
 	assert.Equal(t, "e.jsonl:4: the last line ends mid-record (the trace was cut while being written); line skipped", s.Warnings[1].String())
+}
+
+func TestCodexObjectArgs(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, raw, want string }{
+		{"a JSON string holding an object is decoded to it", `"{\"command\":[\"ls\"]}"`, `{"command":["ls"]}`},
+		{"an object stays as it is", `{"command":["ls"]}`, `{"command":["ls"]}`},
+		{"a string holding other text stays a string", `"ls -la"`, `"ls -la"`},
+		{"a string holding an array stays a string", `"[1,2]"`, `"[1,2]"`},
+		{"a string holding an object and more stays a string", `"{} {}"`, `"{} {}"`},
+		{"null gives no arguments", `null`, ``},
+		{"a number stays as it is", `7`, `7`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, string(codexObjectArgs([]byte(tt.raw))))
+		})
+	}
 }
