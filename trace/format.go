@@ -134,10 +134,11 @@ func NewRegistry(formats ...Format) *Registry {
 }
 
 // DefaultRegistry returns a new registry with every built-in format: Claude
-// Code session JSONL, Claude Code stream-json, OpenTelemetry GenAI traces
-// (OTLP/JSON), Harbor ATIF trajectories and tool-call records.
+// Code session JSONL, Claude Code stream-json, Codex CLI rollouts, codex
+// exec --json streams, OpenTelemetry GenAI traces (OTLP/JSON), Harbor ATIF
+// trajectories and tool-call records.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, OTel{}, ATIF{}, ToolCalls{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, ToolCalls{})
 }
 
 // Register adds a format. A format with the name of one already registered

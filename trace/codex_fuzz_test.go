@@ -1,0 +1,127 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// codexFuzzSeeds adds every fixture of the given suffix and the given
+// broken inputs to the corpus.
+func codexFuzzSeeds(f *testing.F, suffix string, seeds ...string) {
+	files, err := filepath.Glob(filepath.Join(codexFixtures, "*"+suffix))
+	require.NoError(f, err)
+	require.NotEmpty(f, files)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	for _, seed := range seeds {
+		f.Add([]byte(seed))
+	}
+}
+
+// codexFuzzCheck reads data with the format and checks what must hold for
+// any input: no panic; an error only when no line is a record of the
+// format, and then one naming the input; otherwise a consistent session.
+func codexFuzzCheck(t *testing.T, format Format, data []byte) {
+	lines := bytes.Split(data, []byte("\n"))
+	anyObject := false
+	for i, l := range lines {
+		if i == 0 {
+			l = bytes.TrimPrefix(l, []byte(bom))
+		}
+		l = bytes.Trim(l, " \t\r")
+		if len(l) > 0 && l[0] == '{' && json.Valid(l) {
+			anyObject = true
+		}
+	}
+
+	s, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz"})
+	if err != nil {
+		assert.Nil(t, s)
+		assert.True(t, strings.HasPrefix(err.Error(), "fuzz: not a "), err.Error())
+		if anyObject {
+			assert.Contains(t, err.Error(), "no line is ", "a JSON object line was taken for broken input")
+		}
+		return
+	}
+	require.True(t, anyObject, "no error although no line is a JSON object")
+	require.NotNil(t, s)
+	assert.Equal(t, format.Name(), s.Format)
+
+	for _, w := range s.Warnings {
+		assert.Equal(t, "fuzz", w.Source)
+		assert.True(t, 1 <= w.Line && w.Line <= len(lines), "warning line %d of %d", w.Line, len(lines))
+	}
+	var last int64
+	for i, c := range s.Calls {
+		require.Equal(t, i, c.Index)
+		assert.False(t, c.Subagent)
+		if !c.HasResult {
+			assert.Empty(t, c.Result)
+			assert.False(t, c.IsError && format.Name() == "codex", "call %d failed without a result", i)
+		}
+		assert.True(t, utf8.ValidString(c.Result), "call %d result is not UTF-8", i)
+		assert.True(t, utf8.ValidString(c.Name), "call %d name is not UTF-8", i)
+		if c.Arguments != nil {
+			assert.True(t, json.Valid(c.Arguments), "call %d arguments are not JSON: %s", i, c.Arguments)
+		}
+		// Totals are running totals, so they never shrink from call to
+		// call, and none exceeds the session's.
+		if c.CumulativeTokens != nil {
+			require.NotNil(t, s.Usage)
+			assert.GreaterOrEqual(t, *c.CumulativeTokens, last, "call %d", i)
+			last = *c.CumulativeTokens
+			assert.LessOrEqual(t, *c.CumulativeTokens, s.Usage.Total())
+		}
+	}
+	_, err = json.Marshal(s)
+	require.NoError(t, err)
+
+	// A result limit cuts results and changes nothing else.
+	cut, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 3})
+	require.NoError(t, err)
+	require.Len(t, cut.Calls, len(s.Calls))
+	for i, c := range cut.Calls {
+		assert.LessOrEqual(t, len(c.Result), 3)
+		assert.True(t, strings.HasPrefix(s.Calls[i].Result, c.Result), "call %d: %q is not a prefix of %q", i, c.Result, s.Calls[i].Result)
+		assert.Equal(t, s.Calls[i].HasResult, c.HasResult)
+		assert.Equal(t, s.Calls[i].IsError, c.IsError)
+	}
+	assert.Equal(t, len(s.Warnings), len(cut.Warnings))
+}
+
+func FuzzCodex(f *testing.F) {
+	codexFuzzSeeds(f, ".rollout.jsonl",
+		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c"}}`+"\n"+
+			`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Exit code: 1\nOutput:\nno"}}`,
+		`{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":9223372036854775807,"output_tokens":1}}}}`,
+		`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"\ud83d","call_id":"p"}}`,
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":[{"text":"x","type":"input_text"},{"type":"input_image"}]}}`,
+		`{"id":"x","timestamp":"2025-01-01T00:00:00Z","instructions":""}`+"\n"+`{"type":"local_shell_call","id":"l","action":{"type":"exec","command":["ls"]}}`,
+		"[]\n{}\nnull\n\"x\"\n{\"type\":1}\n{\"payload\":[]}",
+		"\xef\xbb\xbf{\"type\":\"session_meta\",\"payload\":{\"id\":\"s\"}}\r\n",
+	)
+	f.Fuzz(func(t *testing.T, data []byte) { codexFuzzCheck(t, Codex{}, data) })
+}
+
+func FuzzCodexExecJSON(f *testing.F) {
+	codexFuzzSeeds(f, ".exec.jsonl",
+		`{"type":"item.completed","item":{"id":"i","type":"command_execution","command":"ls","aggregated_output":"\u00e9t\u00e9","exit_code":2,"status":"completed"}}`,
+		`{"type":"item.started","item":{"id":"t","type":"todo_list","items":null}}`+"\n"+`{"type":"item.completed","item":{"id":"t","type":"todo_list","items":[]}}`,
+		`{"type":"item.completed","item":{"type":"mcp_tool_call","server":"s","result":{"content":[{"type":"text","text":"a"},{"text":"b"}]}}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":-5,"output_tokens":1.5}}`,
+		`{"type":"item.completed","item":{"id":"i","type":"command_execution","command":"x","aggregated_output":"part","exit_code":1,"status":"in_progress"}}`,
+		"[]\n{}\nnull\n\"x\"\n{\"type\":\"item.updated\"}",
+	)
+	f.Fuzz(func(t *testing.T, data []byte) { codexFuzzCheck(t, CodexExecJSON{}, data) })
+}
