@@ -120,7 +120,7 @@ func NewRegistry(formats ...Format) *Registry {
 // Code session JSONL, Claude Code stream-json, Harbor ATIF trajectories and
 // tool-call records.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, ATIF{}, ToolCalls{}, OpenHands{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, ATIF{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{})
 }
 
 // Register adds a format. A format with the name of one already registered

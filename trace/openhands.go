@@ -70,7 +70,7 @@ func (OpenHands) Name() string { return "openhands" }
 func (OpenHands) Info() FormatInfo {
 	return FormatInfo{
 		Writer:    "OpenHands V0 (save_trajectory_path in config.toml, or the GUI's trajectory export)",
-		Detection: `a JSON array whose first element is an object with an "action" or "observation" key and an "id", "source" or "timestamp" key`,
+		Detection: `a JSON array whose first element is an object with an "action" or "observation" key, an "id", "source" or "timestamp" key, and no "kind" key`,
 		Example:   "trajectories/<session>.json",
 	}
 }
@@ -91,17 +91,20 @@ func (OpenHands) Detect(prefix []byte) bool {
 // ohLooksLikeV0Event reports whether the object dec reads next has the keys
 // of an OpenHands V0 event. A truncated object is judged on the keys seen.
 func ohLooksLikeV0Event(dec *json.Decoder) bool {
-	var kind, meta bool
+	var kind, meta, v1 bool
 	atifWalkDecoder(dec, func(key string, _ *json.Decoder) bool {
 		switch key {
 		case "action", "observation":
 			kind = true
 		case "id", "source", "timestamp":
 			meta = true
+		case "kind":
+			// V1 SDK events have an observation too, and a kind.
+			v1 = true
 		}
 		return false
 	})
-	return kind && meta
+	return kind && meta && !v1
 }
 
 // Read reads an OpenHands event list.
