@@ -245,7 +245,10 @@ func (b *ohV0Builder) event(raw []byte, line int) {
 	}
 	b.events++
 	e := &b.ev
-	t, _ := atifParseTime(e.timestamp)
+	t, ok := atifParseTime(e.timestamp)
+	if !ok && e.timestamp != "" {
+		b.s.Warnf(line, "event %d: timestamp %q is not ISO 8601; the event has no time", e.id, e.timestamp)
+	}
 	b.s.NoteTime(t)
 	if e.model != "" && b.s.Model == "" {
 		b.s.Model = e.model
@@ -266,15 +269,12 @@ func (b *ohV0Builder) event(raw []byte, line int) {
 
 func (b *ohV0Builder) action() {
 	e := &b.ev
-	switch e.action {
-	case "finish":
-		if e.finalThought != "" {
-			b.answer = e.finalThought
-		}
-	case "message":
-		if e.source == "agent" && e.text != "" {
-			b.lastText = e.text
-		}
+	// The answer is the main agent's, not a delegate's.
+	switch main := len(b.delegates) == 0; {
+	case main && e.action == "finish" && e.finalThought != "":
+		b.answer = e.finalThought
+	case main && e.action == "message" && e.source == "agent" && e.text != "":
+		b.lastText = e.text
 	}
 	if e.fn == "" && !(ohV0ToolActions[e.action] && e.source != "user" && e.source != "environment") {
 		return

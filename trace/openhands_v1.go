@@ -308,7 +308,10 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 	if b.firstTime == "" {
 		b.firstTime = e.timestamp
 	}
-	t, _ := atifParseTime(e.timestamp)
+	t, ok := atifParseTime(e.timestamp)
+	if !ok && e.timestamp != "" {
+		b.s.Warnings = append(b.s.Warnings, Warning{Source: src, Line: line, Message: fmt.Sprintf("timestamp %q is not ISO 8601; the event has no time", e.timestamp)})
+	}
 	b.s.NoteTime(t)
 	switch e.kind {
 	case "ConversationStateUpdateEvent":

@@ -187,9 +187,9 @@ func (SWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		if rd.records == 0 {
-			return nil, fmt.Errorf("%s:%d: reading SWE-agent trajectory: no step could be read: %v", src, de.Line, de.Err)
+			return nil, fmt.Errorf("%s:%d: reading SWE-agent trajectory: nothing could be read: %v", src, de.Line, de.Err)
 		}
-		s.Warnf(de.Line, "trajectory is cut short or malformed (%v); kept the %d records read before it", de.Err, rd.records)
+		s.Warnf(de.Line, "trajectory is cut short or malformed (%v); kept the %d steps and messages read before it", de.Err, rd.records)
 	} else {
 		if !rd.sawTrajectory && !rd.sawHistory {
 			return nil, fmt.Errorf(`%s: not a SWE-agent trajectory: the object has neither "trajectory" nor "history"`, src)
