@@ -94,17 +94,30 @@ func (OpenHandsV1) Detect(prefix []byte) bool {
 	}
 	var kind string
 	var source bool
-	atifWalkDecoder(dec, func(key string, dec *json.Decoder) bool {
-		switch key {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	// The walk ends quietly where a prefix cuts the object.
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch tok {
 		case "kind":
-			tok, _ := dec.Token()
-			kind, _ = tok.(string)
-			return kind == "" // a kind that is not a string ends the walk
+			tok, _ = dec.Token()
+			var ok bool
+			if kind, ok = tok.(string); !ok {
+				return false // a kind that is not a string
+			}
+			continue
 		case "source":
 			source = true
 		}
-		return false
-	})
+		if atifSkipDecoder(dec) != nil {
+			break
+		}
+	}
 	return source && ohV1IsEventKind(kind)
 }
 
