@@ -117,8 +117,10 @@ func NewRegistry(formats ...Format) *Registry {
 }
 
 // DefaultRegistry returns a new registry with every built-in format: Claude
-// Code session JSONL, Claude Code stream-json, Harbor ATIF trajectories and
-// tool-call records.
+// Code session JSONL, Claude Code stream-json, Harbor ATIF trajectories,
+// tool-call records, OpenHands V0 event lists, OpenHands V1 conversations
+// (folders, or their events as JSON Lines), the OpenHands evaluation
+// harness's output.jsonl and SWE-agent .traj files.
 func DefaultRegistry() *Registry {
 	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, ATIF{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{})
 }
