@@ -54,8 +54,12 @@ type jsonDoc struct {
 // fit.
 const jsonDocBufSize = 64 << 10
 
-func newJSONDoc(r io.Reader) *jsonDoc {
-	return &jsonDoc{r: r, buf: make([]byte, 0, jsonDocBufSize), line: 1}
+func newJSONDoc(r io.Reader) *jsonDoc { return newJSONDocSize(r, jsonDocBufSize) }
+
+// newJSONDocSize starts with a buffer of the given size (tests use tiny
+// ones to cut values everywhere).
+func newJSONDocSize(r io.Reader, size int) *jsonDoc {
+	return &jsonDoc{r: r, buf: make([]byte, 0, max(size, 1)), line: 1}
 }
 
 // Line returns the line on which the next unread byte sits.
@@ -230,6 +234,47 @@ func (d *jsonDoc) Value() ([]byte, error) {
 		v := d.buf[d.pos : d.pos+end]
 		d.pos += end
 		return v, nil
+	}
+}
+
+// Parse reads the next value in place, in one pass: it resets sc on the
+// buffered input from the value on and calls parse, which must consume
+// exactly one value with sc (without calling End) and may not keep
+// anything that points into the input past the next call to the jsonDoc.
+// When the scan runs into the end of the buffered input, Parse reads more
+// and calls parse again, so parse must start from a clean state each time.
+// A syntax error or truncation is returned as err. Any other error parse
+// left in sc (a field of the wrong type) is returned as recErr, with the
+// value skipped, so that the caller can report the record and go on.
+func (d *jsonDoc) Parse(sc *jsonscan.Scanner, parse func()) (recErr, err error) {
+	if _, ok := d.peek(); !ok {
+		return nil, d.fail("a value")
+	}
+	for {
+		sc.Reset(d.buf[d.pos:])
+		parse()
+		end, perr := sc.Offset(), sc.Err()
+		var se *jsonscan.SyntaxError
+		isSyntax := errors.As(perr, &se)
+		// The value may go on past the buffered input: read more and
+		// parse again.
+		if (perr == nil && d.pos+end >= len(d.buf) || isSyntax && se.Offset >= len(d.buf)-d.pos) && !d.eof && d.err == nil {
+			d.fill()
+			continue
+		}
+		switch {
+		case perr == nil:
+			d.pos += end
+			return nil, nil
+		case isSyntax:
+			// Value finds the line of the error and tells a truncation.
+			_, err := d.Value()
+			if err == nil {
+				err = &jsonDocError{Line: d.Line(), Err: perr}
+			}
+			return nil, err
+		}
+		return perr, d.Skip()
 	}
 }
 

@@ -30,6 +30,12 @@ func (e *jsonRecFieldError) Error() string {
 }
 
 func (r *jsonRec) wrong(field, expected string) {
+	if r.sc.Peek() == jsonscan.Invalid {
+		// Not a value at all: a syntax error, or the end of the input
+		// (which a streaming caller reads more of).
+		r.sc.Skip()
+		return
+	}
 	r.sc.Fail(&jsonRecFieldError{Field: field, Expected: expected, Found: r.sc.Peek()})
 }
 

@@ -109,13 +109,16 @@ func ohLooksLikeV0Event(dec *json.Decoder) bool {
 
 // Read reads an OpenHands event list.
 func (OpenHands) Read(r io.Reader, opts Options) (*Session, error) {
+	return openHandsReadList(newJSONDoc(r), opts)
+}
+
+func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {
 	src := opts.Source
 	if src == "" {
 		src = "-"
 	}
 	s := &Session{Format: "openhands", Source: src, Agent: "openhands"}
 	b := newOHV0Builder(s, opts.MaxResultBytes)
-	d := newJSONDoc(r)
 	if obj, err := d.Open(); err != nil || obj {
 		line := d.Line()
 		if err != nil {
@@ -126,7 +129,7 @@ func (OpenHands) Read(r io.Reader, opts Options) (*Session, error) {
 		}
 		return nil, fmt.Errorf("%s:%d: not an OpenHands event list: expected a JSON array of events", src, line)
 	}
-	err := ohReadEvents(d, func(raw []byte, line int) { b.event(raw, line) })
+	err := ohParseEvents(d, &b.rec.sc, b.parseValue, b.apply)
 	if err != nil {
 		var de *jsonDocError
 		if !errors.As(err, &de) {
@@ -164,6 +167,28 @@ func ohReadEvents(d *jsonDoc, event func(raw []byte, line int)) error {
 			return err
 		}
 		event(raw, line)
+	}
+}
+
+// ohParseEvents parses each element of the array d has entered in place
+// with parse, and hands what parsing met to apply, with the line where the
+// element starts.
+func ohParseEvents(d *jsonDoc, sc *jsonscan.Scanner, parse func(), apply func(err error, line int)) error {
+	for {
+		ok, err := d.NextElem()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		d.peek()
+		line := d.Line()
+		recErr, err := d.Parse(sc, parse)
+		if err != nil {
+			return err
+		}
+		apply(recErr, line)
 	}
 }
 
@@ -236,9 +261,23 @@ func newOHV0Builder(s *Session, max int) *ohV0Builder {
 	return &ohV0Builder{s: s, max: max, byEvent: map[int64]int{}, byToolCall: map[string]int{}}
 }
 
-// event reads one event; a malformed one is skipped with a warning.
+// event reads one event held in raw; a malformed one is skipped with a
+// warning.
 func (b *ohV0Builder) event(raw []byte, line int) {
-	if err := b.parse(raw); err != nil {
+	sc := &b.rec.sc
+	sc.Reset(raw)
+	b.parseValue()
+	sc.End()
+	b.apply(sc.Err(), line)
+}
+
+// apply turns the event just parsed into b.ev into calls; err is what
+// parsing it met.
+func (b *ohV0Builder) apply(err error, line int) {
+	if err == nil {
+		err = b.check()
+	}
+	if err != nil {
 		b.skipped++
 		b.s.Warnf(line, "skipped an OpenHands event: %v", err)
 		return
@@ -362,15 +401,15 @@ func (b *ohV0Builder) finish() {
 	}
 }
 
-// parse reads one event into b.ev.
-func (b *ohV0Builder) parse(raw []byte) error {
+// parseValue reads the event the scanner is at into b.ev, leaving any
+// problem in the scanner.
+func (b *ohV0Builder) parseValue() {
 	e := &b.ev
 	*e = ohV0Event{modelCalls: e.modelCalls[:0]}
 	r := &b.rec
 	sc := &r.sc
-	sc.Reset(raw)
 	if !sc.Object() {
-		return sc.Err()
+		return
 	}
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
@@ -402,11 +441,11 @@ func (b *ohV0Builder) parse(raw []byte) error {
 			sc.Skip()
 		}
 	}
-	sc.End()
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if e.isAction && e.isObs {
+}
+
+// check reports an event that parsed but makes no sense.
+func (b *ohV0Builder) check() error {
+	if b.ev.isAction && b.ev.isObs {
 		return errors.New(`the event has both "action" and "observation"`)
 	}
 	return nil

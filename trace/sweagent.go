@@ -162,6 +162,10 @@ func sweFirstHas(dec *json.Decoder, ok func(keys map[string]bool) bool) bool {
 // types is skipped with a warning; a file cut short keeps the steps read
 // before the cut, with a warning.
 func (SWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
+	return sweAgentReadDoc(newJSONDoc(r), opts)
+}
+
+func sweAgentReadDoc(d *jsonDoc, opts Options) (*Session, error) {
 	src := opts.Source
 	if src == "" {
 		src = "-"
@@ -176,7 +180,6 @@ func (SWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 		rd.max = -1
 	}
 	s := rd.s
-	d := newJSONDoc(r)
 	if obj, err := d.Open(); err != nil || !obj {
 		return nil, fmt.Errorf("%s:%d: not a SWE-agent trajectory: expected a JSON object", src, d.Line())
 	}
@@ -214,6 +217,8 @@ type sweReader struct {
 	s   *Session
 	max int
 	rec jsonRec
+	st  sweStep
+	msg sweMsg
 	// steps holds the calls made from trajectory steps, with their actions.
 	steps   []ToolCall
 	actions []string
@@ -259,14 +264,12 @@ func (rd *sweReader) root(d *jsonDoc) error {
 			} else {
 				rd.sawHistory = true
 			}
-			err := ohReadEvents(d, func(raw []byte, line int) {
-				rd.records++
-				if key == "trajectory" {
-					rd.step(raw, line)
-				} else {
-					rd.message(raw, line)
-				}
-			})
+			var err error
+			if key == "trajectory" {
+				err = ohParseEvents(d, &rd.rec.sc, rd.parseStep, rd.applyStep)
+			} else {
+				err = ohParseEvents(d, &rd.rec.sc, rd.parseMessage, rd.applyMessage)
+			}
 			if err != nil {
 				return err
 			}
@@ -292,45 +295,58 @@ func (rd *sweReader) root(d *jsonDoc) error {
 	}
 }
 
-// step reads one trajectory step.
-func (rd *sweReader) step(raw []byte, line int) {
+// sweStep holds the fields of one trajectory step the reader uses.
+type sweStep struct {
+	action, obs, cwd string
+	hasObs           bool
+}
+
+// parseStep reads the step the scanner is at into rd.st, leaving any
+// problem in the scanner.
+func (rd *sweReader) parseStep() {
 	r := &rd.rec
 	sc := &r.sc
-	sc.Reset(raw)
-	var action, obs, cwd string
-	hasObs := false
-	if sc.Object() {
-		for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
-			switch string(key) {
-			case "action":
-				action = r.str("action")
-			case "observation":
-				if sc.Peek() == jsonscan.Null {
-					sc.Null()
-					continue
-				}
-				obs, hasObs = r.strMax("observation", rd.max), true
-			case "state":
-				cwd = sweState(r)
-			default:
-				sc.Skip()
+	st := &rd.st
+	*st = sweStep{}
+	if !sc.Object() {
+		return
+	}
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "action":
+			st.action = r.str("action")
+		case "observation":
+			if sc.Peek() == jsonscan.Null {
+				sc.Null()
+				continue
 			}
+			st.obs, st.hasObs = r.strMax("observation", rd.max), true
+		case "state":
+			st.cwd = sweState(r)
+		default:
+			sc.Skip()
 		}
 	}
-	sc.End()
-	if err := sc.Err(); err != nil {
+}
+
+// applyStep makes a call of the step just parsed; err is what parsing it
+// met.
+func (rd *sweReader) applyStep(err error, line int) {
+	rd.records++
+	if err != nil {
 		rd.s.Warnf(line, "skipped a trajectory step: %v", err)
 		return
 	}
+	st := &rd.st
 	if rd.cwd == "" {
-		rd.cwd = cwd
+		rd.cwd = st.cwd
 	}
-	if strings.TrimSpace(action) == "" {
+	if strings.TrimSpace(st.action) == "" {
 		return
 	}
-	args, _ := json.Marshal(map[string]string{"command": action})
-	rd.steps = append(rd.steps, ToolCall{Name: sweAgentToolName(action), Arguments: args, Result: obs, HasResult: hasObs})
-	rd.actions = append(rd.actions, strings.TrimSpace(action))
+	args, _ := json.Marshal(map[string]string{"command": st.action})
+	rd.steps = append(rd.steps, ToolCall{Name: sweAgentToolName(st.action), Arguments: args, Result: st.obs, HasResult: st.hasObs})
+	rd.actions = append(rd.actions, strings.TrimSpace(st.action))
 }
 
 // sweState returns the working_dir of a step's state: an object, or (before
@@ -362,52 +378,67 @@ func sweState(r *jsonRec) string {
 	return ""
 }
 
-// message reads one history message.
-func (rd *sweReader) message(raw []byte, line int) {
+// sweMsg holds the fields of one history message the reader uses.
+type sweMsg struct {
+	role, action, content string
+	isDemo, hasContent    bool
+	calls                 []ohModelCall
+	ids                   []string
+}
+
+// parseMessage reads the history message the scanner is at into rd.msg,
+// leaving any problem in the scanner.
+func (rd *sweReader) parseMessage() {
 	r := &rd.rec
 	sc := &r.sc
-	sc.Reset(raw)
-	var role, action, content string
-	var isDemo, hasContent bool
-	var calls []ohModelCall
-	var ids []string
+	m := &rd.msg
+	*m = sweMsg{ids: m.ids[:0]}
 	// Contents are kept only while no trajectory was seen: with one, the
 	// history serves only to name the steps' tool calls.
 	keepContent := !rd.sawTrajectory
-	if sc.Object() {
-		for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
-			switch string(key) {
-			case "role":
-				role = r.str("role")
-			case "action":
-				action = r.str("action")
-			case "is_demo":
-				isDemo = r.boolean("is_demo")
-			case "content":
-				if keepContent {
-					content, hasContent = r.text("content", rd.max)
-				} else {
-					sc.Skip()
-				}
-			case "tool_calls":
-				calls = rd.toolCalls()
-			case "tool_call_ids":
-				if !r.array("tool_call_ids") {
-					continue
-				}
-				for sc.NextElem() {
-					ids = append(ids, r.str("tool_call_ids[]"))
-				}
-			default:
+	if !sc.Object() {
+		return
+	}
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "role":
+			m.role = r.str("role")
+		case "action":
+			m.action = r.str("action")
+		case "is_demo":
+			m.isDemo = r.boolean("is_demo")
+		case "content":
+			if keepContent {
+				m.content, m.hasContent = r.text("content", rd.max)
+			} else {
 				sc.Skip()
 			}
+		case "tool_calls":
+			m.calls = rd.toolCalls()
+		case "tool_call_ids":
+			if !r.array("tool_call_ids") {
+				continue
+			}
+			for sc.NextElem() {
+				m.ids = append(m.ids, r.str("tool_call_ids[]"))
+			}
+		default:
+			sc.Skip()
 		}
 	}
-	sc.End()
-	if err := sc.Err(); err != nil {
+}
+
+// applyMessage takes the calls and results of the message just parsed;
+// err is what parsing it met.
+func (rd *sweReader) applyMessage(err error, line int) {
+	rd.records++
+	if err != nil {
 		rd.s.Warnf(line, "skipped a history message: %v", err)
 		return
 	}
+	m := &rd.msg
+	role, action, content, isDemo, hasContent, calls, ids := m.role, m.action, m.content, m.isDemo, m.hasContent, m.calls, m.ids
+	keepContent := !rd.sawTrajectory
 	if isDemo {
 		return
 	}
