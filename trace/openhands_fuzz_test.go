@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"testing/fstest"
 )
@@ -28,6 +29,25 @@ func openHandsFuzzSeeds(f *testing.F, pattern string) {
 	}
 }
 
+// fuzzSameRead fails when a read with a small buffer differs from a read
+// with the usual one: a streaming reader must not depend on where its
+// buffer cuts the input.
+func fuzzSameRead(t *testing.T, s *Session, err error, small *Session, smallErr error) {
+	t.Helper()
+	if (err == nil) != (smallErr == nil) {
+		t.Fatalf("errors differ with a small buffer: %v / %v", err, smallErr)
+	}
+	if err != nil {
+		if err.Error() != smallErr.Error() {
+			t.Fatalf("errors differ with a small buffer:\n%v\n%v", err, smallErr)
+		}
+		return
+	}
+	if !reflect.DeepEqual(s, small) {
+		t.Fatalf("sessions differ with a small buffer:\n%+v\n%+v", s, small)
+	}
+}
+
 func FuzzOpenHands(f *testing.F) {
 	openHandsFuzzSeeds(f, filepath.Join(openHandsFixtures, "*.json"))
 	f.Add([]byte(`[{"id":1,"source":"agent","action":"delegate"},{"id":2,"source":"agent","action":"delegate"},{"observation":"delegate","cause":1},{"observation":"delegate"},{"observation":"delegate"}]`))
@@ -37,6 +57,8 @@ func FuzzOpenHands(f *testing.F) {
 		OpenHands{}.Detect(data)
 		s, err := OpenHands{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
 		atifFuzzCheck(t, s, err)
+		small, smallErr := openHandsReadList(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
+		fuzzSameRead(t, s, err, small, smallErr)
 	})
 }
 
@@ -89,5 +111,7 @@ func FuzzSWEAgent(f *testing.F) {
 		SWEAgent{}.Detect(data)
 		s, err := SWEAgent{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
 		atifFuzzCheck(t, s, err)
+		small, smallErr := sweAgentReadDoc(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
+		fuzzSameRead(t, s, err, small, smallErr)
 	})
 }
