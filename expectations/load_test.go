@@ -107,7 +107,7 @@ func TestEachProblemIsReportedAtItsPlace(t *testing.T) {
 			f + ":3:11: taxonomy: testdata/nope.yaml does not exist"},
 		{"an unknown trace format",
 			grepFirst + "format: claude\nexpectations:\n  - type: tools\n    max_calls: 3\n",
-			f + `:3:9: format: unknown trace format "claude" (known: atif, claude-code, claude-stream-json, tool-calls)`},
+			f + `:3:9: format: unknown trace format "claude" (known: atif, claude-code, claude-stream-json, openhands, openhands-eval, openhands-v1, swe-agent, tool-calls)`},
 		{"a harness key spelt the snake_case way",
 			grepFirst + "timeout_seconds: 300\nexpectations:\n  - type: tools\n    max_calls: 3\n",
 			f + `:3:1: unknown key "timeout_seconds" in the scenario; did you mean timeoutSeconds?`},
