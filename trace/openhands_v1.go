@@ -72,7 +72,7 @@ func (OpenHandsV1) Info() FormatInfo {
 	}
 }
 
-// ohV1Kinds are the event kinds that open a conversation's event files.
+// ohV1IsEventKind reports whether kind names a V1 event class.
 func ohV1IsEventKind(kind string) bool {
 	return strings.HasSuffix(kind, "Event") || kind == "UserRejectObservation" || kind == "Condensation" || kind == "CondensationRequest"
 }
