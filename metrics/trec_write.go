@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -71,5 +73,48 @@ func checkTRECField(what, s string) error {
 	case what == "task name" && strings.HasPrefix(s, "#"):
 		return fmt.Errorf("%s %q starts with '#', which TREC readers take for a comment", what, s)
 	}
+	return nil
+}
+
+// ErrDuplicateQuery is returned, wrapped, by TRECExport.Add for a query id
+// added twice.
+var ErrDuplicateQuery = errors.New("would be one query")
+
+// A TRECExport collects the results of several queries as one TREC run and
+// one qrels file, so that trec_eval can check every figure of them. The
+// zero value exports the surfaced view.
+type TRECExport struct {
+	// View is the ranked list exported; empty means Surfaced.
+	View View
+	// Run and Qrels hold the files' lines, in the order queries were added.
+	Run, Qrels bytes.Buffer
+	sources    map[string]string
+}
+
+// Add exports a result as query id: its ranked list (WriteTRECRun) and its
+// judgments (WriteQrels). source names where the result came from, in the
+// error for a query id added twice (two results would be one query). On
+// error nothing of the result is added.
+func (e *TRECExport) Add(id string, r *Result, source string) error {
+	if first, dup := e.sources[id]; dup {
+		return fmt.Errorf("%s and %s have the same task name %q, which %w", first, source, id, ErrDuplicateQuery)
+	}
+	view := e.View
+	if view == "" {
+		view = Surfaced
+	}
+	var run, qrels bytes.Buffer
+	if err := WriteTRECRun(&run, id, r.Ranked.List(view)); err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	if err := WriteQrels(&qrels, id, r.Judgments); err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	if e.sources == nil {
+		e.sources = map[string]string{}
+	}
+	e.sources[id] = source
+	e.Run.Write(run.Bytes())
+	e.Qrels.Write(qrels.Bytes())
 	return nil
 }

@@ -153,3 +153,22 @@ func TestWrittenTRECFilesAgreeWithComputeOnRandomLists(t *testing.T) {
 	}
 	assert.Greater(t, checked, 200)
 }
+
+func TestTRECExportRefusesAQueryAddedTwice(t *testing.T) {
+	t.Parallel()
+	src := events.SourceTrajectory
+	doc := &events.Document{
+		Coverage:    events.Coverage{HasGroundTruth: true, TraceSource: &src},
+		GroundTruth: events.GroundTruth{Files: []string{"a.go"}},
+		Events:      []events.Event{{ToolName: "Read", TargetFiles: []string{"b.go", "a.go"}, FilesRead: []string{"a.go"}}},
+	}
+	r := metrics.Compute(doc, metrics.Options{})
+	e := metrics.TRECExport{View: metrics.Read}
+	require.NoError(t, e.Add("q1", r, "one.json"))
+	err := e.Add("q1", r, "two.json")
+	require.ErrorIs(t, err, metrics.ErrDuplicateQuery)
+	assert.Equal(t, `one.json and two.json have the same task name "q1", which would be one query`, err.Error())
+	assert.ErrorContains(t, e.Add("q 2", r, "three.json"), `three.json: task name "q 2" contains white space`)
+	assert.Equal(t, "q1 Q0 a.go 1 1 agentretrieval\n", e.Run.String(), "the read view; nothing added by the refused results")
+	assert.Equal(t, "q1 0 a.go 1\n", e.Qrels.String())
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"sort"
 
@@ -243,4 +244,39 @@ func mean(vs []float64) float64 {
 		s += v
 	}
 	return s / float64(len(vs))
+}
+
+// CheckFormats are the forms Check.Write writes: markdown, JSON, JUnit XML.
+var CheckFormats = []string{"md", "json", "junit"}
+
+// Write writes the report in one of CheckFormats.
+func (c *Check) Write(w io.Writer, format string, opts CheckOptions) error {
+	switch format {
+	case "md":
+		return c.WriteMarkdown(w, opts)
+	case "json":
+		return c.WriteJSON(w, opts)
+	case "junit":
+		return WriteJUnit(w, c.Expectations, JUnitOptions{})
+	}
+	return fmt.Errorf("report format %q: want one of md, json, junit", format)
+}
+
+// AppendGitHubStepSummary appends markdown to the job summary of a GitHub
+// Actions step, the file that GITHUB_STEP_SUMMARY names; it does nothing
+// when the variable is not set (outside GitHub Actions).
+func AppendGitHubStepSummary(markdown []byte) error {
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	if _, err := f.Write(append(markdown, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	return f.Close()
 }

@@ -267,3 +267,19 @@ func PickConfigs(all []string, base, cand string) (string, string, error) {
 	}
 	return base, cand, nil
 }
+
+// Unmatched lists the tasks left out of the comparison, sorted, each with
+// why: "task: reason".
+func (c *Comparison) Unmatched() []string {
+	var out []string
+	for _, t := range slices.Sorted(maps.Keys(c.NotComputable)) {
+		out = append(out, t+": "+c.NotComputable[t])
+	}
+	for _, t := range c.OnlyBaseline {
+		out = append(out, t+": only in "+c.Baseline)
+	}
+	for _, t := range c.OnlyCandidate {
+		out = append(out, t+": only in "+c.Candidate)
+	}
+	return out
+}

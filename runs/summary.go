@@ -356,3 +356,15 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
+
+// Totals counts the trials of every configuration: all of them, and the
+// computable, non-computable and degraded ones.
+func (s *Summary) Totals() (trials, computable, nonComputable, degraded int) {
+	for _, c := range s.Configs {
+		trials += c.Trials
+		computable += c.Computable.Count
+		nonComputable += c.NonComputable.Count
+		degraded += c.Degraded.Count
+	}
+	return trials, computable, nonComputable, degraded
+}
