@@ -67,6 +67,8 @@
 // WriteTRECRun and WriteQrels write them: a ranked list as run lines whose
 // score N - rank + 1 keeps the list's order, and judgments as qrels lines,
 // so that any figure of Compute can be checked with trec_eval itself.
+// TRECExport collects the results of many tasks as one run and one qrels,
+// one query each.
 //
 // A run is ranked per query by score, highest first; equal scores are
 // ordered by document id in decreasing byte order. The rank column is

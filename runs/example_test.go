@@ -57,3 +57,42 @@ func ExampleWalk() {
 	// mcp-remote-direct/2026-01-15__10-00-00/parse-config__y7z8a9: task parse-config, reward 1, artifacts parse-config
 	// mcp-remote-direct/2026-01-15__10-00-00/rename-flag__b1c2d3: task rename-flag, reward 0, artifacts rename-flag
 }
+
+// Compare two configurations of an evaluated run on the tasks computable
+// in both.
+func ExampleCompare() {
+	out, err := os.MkdirTemp("", "retrieval_events")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(out)
+	if _, err := runs.Evaluate(context.Background(), "../testdata/runs/mini", runs.Options{GroundTruthRoot: "../testdata/runs/gt", Out: out}); err != nil {
+		log.Fatal(err)
+	}
+
+	summary, err := runs.ReadSummaries(out) // or several summaries, pooled
+	if err != nil {
+		log.Fatal(err)
+	}
+	base, cand, err := runs.PickConfigs(summary.ConfigNames(), "", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := runs.Compare(summary, base, cand, []string{"recall@5", "mrr"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s vs %s on %v\n", cand, base, c.Matched)
+	for _, m := range c.Metrics {
+		fmt.Printf("%s: %.2f → %.2f over %d tasks\n", m.Metric, m.BaselineMean, m.CandidateMean, m.N)
+	}
+	for _, u := range c.Unmatched() {
+		fmt.Println("not compared:", u)
+	}
+	// Output:
+	// mcp-remote-direct vs baseline-local-direct on [add-cache fix-auth parse-config]
+	// recall@5: 0.67 → 0.92 over 3 tasks
+	// mrr: 1.00 → 0.92 over 3 tasks
+	// not compared: docs-only: non_computable in baseline-local-direct (no task folder for "docs-only" under ../testdata/runs/gt); non_computable in mcp-remote-direct (no task folder for "docs-only" under ../testdata/runs/gt)
+	// not compared: rename-flag: degraded in mcp-remote-direct: no usable trace: no agent/trajectory.json, no agent/claude-code.txt
+}
