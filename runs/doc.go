@@ -26,7 +26,7 @@
 // on the number of calls or on a tool name, the trajectory alone is used
 // and a warning names the trial. A trace file that holds several sessions
 // gives the one named by Options.Trace.SessionID, else the one whose task
-// is the trial's.
+// is the trial's (by Session.Task or Session.ID).
 //
 // The ground truth of a task is the task folder
 // Options.GroundTruthRoot/<task> (groundtruth.Load). Without it the task

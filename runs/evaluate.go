@@ -44,8 +44,9 @@ type Options struct {
 	// Metrics are the metric options (cutoffs, relevance level, index
 	// effectiveness). Grades are set per trial from its ground truth.
 	Metrics metrics.Options
-	// Trace are the trace-reading options (registry, result size limit,
-	// session id). Source is set per file.
+	// Trace are the trace-reading options (registry, result size limit).
+	// Source is set per file. SessionID picks the session of a trace file
+	// that holds several; by default it is the trial's task.
 	Trace trace.Options
 	// Warn, when set, receives every warning (a malformed result.json,
 	// traces that disagree, skipped trace lines, an unreadable ground

@@ -329,6 +329,16 @@ func TestEvaluatePicksTheTrialsSessionFromATraceOfSeveral(t *testing.T) {
 	e = eval("nope")
 	assert.Equal(t, Degraded, e.Status)
 	assert.Contains(t, e.Warnings[0], `no session "nope" among its 2 sessions`)
+
+	// A session id does not set aside a trace of one session.
+	one := filepath.Join(run, "cfg", "b", "add-cache__2")
+	require.NoError(t, os.MkdirAll(filepath.Join(one, "agent"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(one, TrajectoryFile), []byte("#sessions\nadd-cache Read pkg/cache.go\n"), 0o644))
+	s, err := Evaluate(context.Background(), run, Options{GroundTruthRoot: gt, Out: t.TempDir(), Trace: trace.Options{Registry: reg, SessionID: "other"}})
+	require.NoError(t, err)
+	for _, e := range s.Config("cfg").Entries {
+		assert.NotEqual(t, Degraded, e.Status, e.Name)
+	}
 }
 
 // writeGeneratedRun writes a run of n tasks, each with a trajectory and a

@@ -72,8 +72,12 @@ func readTrial(t *Trial, opts trace.Options) trialTraces {
 
 // readTrialTrace reads one trace file of a trial. A file that holds
 // several sessions gives the one opts.SessionID names, else the one whose
-// task is the trial's, else the only one.
+// task is the trial's; a file of one session gives that one whatever its
+// id, so that a session id meant for some trials does not set the others
+// aside.
 func readTrialTrace(file, task string, opts trace.Options) (*trace.Session, error) {
+	want := cmp.Or(opts.SessionID, task)
+	opts.SessionID = ""
 	all, err := trace.ReadFileAll(file, opts)
 	if err != nil {
 		return nil, err
@@ -83,12 +87,12 @@ func readTrialTrace(file, task string, opts trace.Options) (*trace.Session, erro
 	}
 	var ids []string
 	for _, s := range all {
-		if s.Task == task {
+		if s.Task == want || s.ID == want {
 			return s, nil
 		}
 		ids = append(ids, s.Name())
 	}
-	return nil, &trace.MultiSessionError{Source: opts.Source, IDs: ids, Want: task}
+	return nil, &trace.MultiSessionError{Source: opts.Source, IDs: ids, Want: want}
 }
 
 // A MismatchError says where a trajectory and a transcript of the same run
