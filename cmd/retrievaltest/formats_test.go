@@ -35,6 +35,8 @@ func TestFormatsListsEveryRegisteredFormat(t *testing.T) {
 
 func TestFormatsBadInput(t *testing.T) {
 	t.Parallel()
+	_, out, _ := runCLI(t, nil, "help")
+	assert.Regexp(t, `(?m)^  formats +list the trace formats`, out, "the command list names it")
 	code, _, stderr := runCLI(t, nil, "formats", "extra")
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, `unexpected argument "extra"`)
