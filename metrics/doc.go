@@ -75,6 +75,12 @@
 // one query, and report any problem as a *ParseError that names the file and
 // line.
 //
+// WriteTRECRun and WriteQrels write them: a ranked list as run lines whose
+// score N - rank + 1 keeps the list's order, and judgments as qrels lines,
+// so that any figure of Compute can be checked with trec_eval itself.
+// TRECExport collects the results of many tasks as one run and one qrels,
+// one query each.
+//
 // A run is ranked per query by score, highest first; equal scores are
 // ordered by document id in decreasing byte order. The rank column is
 // ignored. This is trec_eval's rule, and it matters: three documents d1, d2,

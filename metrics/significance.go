@@ -6,7 +6,7 @@ import (
 )
 
 // Paired tests and rank correlation for matched comparisons of two
-// configurations (report.Compare): pure functions over figures, like the
+// configurations (runs.Compare): pure functions over figures, like the
 // rest of the package's statistics.
 
 // tieScale rounds values before ranking: figures are ratios of small

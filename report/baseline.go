@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"slices"
+
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
 )
 
 // BaselineVersion is the version of the baseline file format this package
@@ -78,7 +80,7 @@ func BaselineFromRows(kind string, rows []RetrievalRow) *Baseline {
 	return b
 }
 
-// WriteBaseline writes b to path atomically (see WriteFileAtomic), as
+// WriteBaseline writes b to path atomically (see internal/atomicfile), as
 // indented JSON with sorted keys. Non-finite values are an error: JSON
 // cannot hold them and a baseline must not silently lose a figure.
 func WriteBaseline(path string, b *Baseline) error {
@@ -94,7 +96,7 @@ func WriteBaseline(path string, b *Baseline) error {
 			}
 		}
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error { return writeJSON(w, &out) })
+	return atomicfile.Write(path, func(w io.Writer) error { return writeJSON(w, &out) })
 }
 
 // ReadBaseline reads a baseline file, rejecting a file of another version

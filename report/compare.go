@@ -1,191 +1,24 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
 
-	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/runs"
 )
-
-// MinMatched is the fewest matched tasks a comparison needs (the
-// retrieval-eval framework's rule): with fewer, no statistic means much.
-const MinMatched = 3
-
-// ErrTooFewMatched is returned, wrapped, by Compare when fewer than
-// MinMatched tasks are computable in both configurations.
-var ErrTooFewMatched = errors.New("too few matched tasks")
-
-// DefaultCompareMetrics are the metrics a comparison reports when none are
-// asked for.
-var DefaultCompareMetrics = []string{
-	"recall@5", "precision@5", "mrr", "map", "ndcg@10", "file_recall",
-	"ttfr_steps", "semantic_ratio", "steps_to_target", "total_calls",
-}
-
-// A Comparison is a matched comparison of two configurations of a run.
-type Comparison struct {
-	Baseline, Candidate string
-	// Matched are the tasks computable in both configurations, sorted.
-	Matched []string
-	// OnlyBaseline and OnlyCandidate are tasks run in one configuration
-	// only; NotComputable are tasks run in both but computable in at most
-	// one, with the reason. They are left out of the paired figures.
-	OnlyBaseline, OnlyCandidate []string
-	NotComputable               map[string]string
-	Metrics                     []MetricComparison
-	// Correlations are Spearman's ρ of each metric with the reward, per
-	// configuration (baseline first), over that configuration's
-	// computable tasks with a reward.
-	Correlations []Correlation
-	// Models lists the models seen in each configuration; a comparison
-	// across models is flagged in the report.
-	Models map[string][]string
-}
-
-// A MetricComparison is one metric over the matched tasks.
-type MetricComparison struct {
-	Metric string
-	// N is the number of matched tasks with the figure in both
-	// configurations.
-	N                           int
-	BaselineMean, CandidateMean float64
-	// Diff summarizes the paired differences candidate − baseline: its
-	// mean, and the percentile-bootstrap 95% CI of the mean with a fixed
-	// seed (metrics.Aggregate).
-	Diff      metrics.Stats
-	Wilcoxon  metrics.WilcoxonResult
-	Sign      metrics.SignResult
-	Direction Direction
-}
-
-// A Correlation is Spearman's ρ between a metric and the reward in one
-// configuration.
-type Correlation struct {
-	Config, Metric string
-	metrics.SpearmanResult
-}
-
-// Compare matches the tasks of two configurations of a summary and
-// compares each metric over the tasks that have it in both: the mean
-// paired difference (candidate − baseline) with its bootstrap CI, the
-// Wilcoxon signed-rank and sign tests, and per configuration the Spearman
-// correlation of the metric with the verifier reward. Per-task figures are
-// means over the task's computable trials (RunSummary's aggregation).
-//
-// A task is matched when it is computable in both configurations; a
-// reward is not required, since the paired differences do not use it (the
-// correlations use only tasks that have one). Fewer than MinMatched matched
-// tasks is an error wrapping ErrTooFewMatched.
-func Compare(s *RunSummary, baseline, candidate string, metricNames []string) (*Comparison, error) {
-	bc, cc := s.Config(baseline), s.Config(candidate)
-	for name, c := range map[string]*ConfigSummary{baseline: bc, candidate: cc} {
-		if c == nil {
-			return nil, fmt.Errorf("no configuration %q in the run (have: %s)", name, strings.Join(s.ConfigNames(), ", "))
-		}
-	}
-	if len(metricNames) == 0 {
-		metricNames = DefaultCompareMetrics
-	}
-	cmp := &Comparison{Baseline: baseline, Candidate: candidate, NotComputable: map[string]string{}, Models: map[string][]string{}}
-	bs, cs := bc.TaskStatuses(), cc.TaskStatuses()
-	for t, be := range bs {
-		ce, ok := cs[t]
-		switch {
-		case !ok:
-			cmp.OnlyBaseline = append(cmp.OnlyBaseline, t)
-		case be.Status == Computable && ce.Status == Computable:
-			cmp.Matched = append(cmp.Matched, t)
-		case be.Status != Computable && ce.Status != Computable:
-			cmp.NotComputable[t] = fmt.Sprintf("%s in %s (%s); %s in %s (%s)", be.Status, baseline, be.Reason, ce.Status, candidate, ce.Reason)
-		case be.Status != Computable:
-			cmp.NotComputable[t] = fmt.Sprintf("%s in %s: %s", be.Status, baseline, be.Reason)
-		default:
-			cmp.NotComputable[t] = fmt.Sprintf("%s in %s: %s", ce.Status, candidate, ce.Reason)
-		}
-	}
-	for t := range cs {
-		if _, ok := bs[t]; !ok {
-			cmp.OnlyCandidate = append(cmp.OnlyCandidate, t)
-		}
-	}
-	slices.Sort(cmp.Matched)
-	slices.Sort(cmp.OnlyBaseline)
-	slices.Sort(cmp.OnlyCandidate)
-	for _, c := range []*ConfigSummary{bc, cc} {
-		seen := map[string]bool{}
-		for _, e := range c.Entries {
-			if e.Model != "" {
-				seen[e.Model] = true
-			}
-		}
-		cmp.Models[c.Config] = slices.Sorted(maps.Keys(seen))
-	}
-	if len(cmp.Matched) < MinMatched {
-		return cmp, fmt.Errorf("%w: %d task(s) computable in both %s and %s, at least %d needed",
-			ErrTooFewMatched, len(cmp.Matched), baseline, candidate, MinMatched)
-	}
-
-	bv, cv := bc.TaskValues(), cc.TaskValues()
-	for _, m := range metricNames {
-		mc := MetricComparison{Metric: m, Direction: DirectionOf(m)}
-		var diffs, bx, cx []float64
-		for _, t := range cmp.Matched {
-			b, okb := bv[t][m]
-			c, okc := cv[t][m]
-			if okb && okc {
-				bx, cx = append(bx, b), append(cx, c)
-				diffs = append(diffs, c-b)
-			}
-		}
-		mc.N = len(diffs)
-		if mc.N > 0 {
-			mc.BaselineMean = mean(bx)
-			mc.CandidateMean = mean(cx)
-			mc.Diff = metrics.Aggregate(diffs)
-		}
-		mc.Wilcoxon = metrics.WilcoxonSignedRank(diffs)
-		mc.Sign = metrics.SignTest(diffs)
-		cmp.Metrics = append(cmp.Metrics, mc)
-	}
-	for _, c := range []*ConfigSummary{bc, cc} {
-		values, rewards := c.TaskValues(), c.TaskRewards()
-		tasks := slices.Sorted(maps.Keys(values))
-		for _, m := range metricNames {
-			var x, y []float64
-			for _, t := range tasks {
-				v, ok := values[t][m]
-				r, okr := rewards[t]
-				if ok && okr {
-					x, y = append(x, v), append(y, r)
-				}
-			}
-			cmp.Correlations = append(cmp.Correlations, Correlation{Config: c.Config, Metric: m, SpearmanResult: metrics.Spearman(x, y)})
-		}
-	}
-	return cmp, nil
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
 
 // AssociationNote is the sentence every comparison report carries.
 const AssociationNote = "Association only, not causation: these figures describe how retrieval and reward moved together " +
 	"on the tasks of this run; they do not show that a change in retrieval caused a change in reward, " +
 	"and a difference between configurations may come from anything else that differs between them."
 
-// WriteComparison writes a comparison as markdown: the matched and
+// WriteComparison writes a comparison (runs.Compare) as markdown: the matched and
 // unmatched tasks, a table of paired differences, a table of correlations
 // with the reward, and the association note.
-func WriteComparison(w io.Writer, c *Comparison) error {
+func WriteComparison(w io.Writer, c *runs.Comparison) error {
 	bw := &errWriter{w: w}
 	b, cn := Escape(c.Baseline), Escape(c.Candidate)
 	bw.printf("## Matched comparison: %s vs %s\n\n", cn, b)
@@ -241,7 +74,7 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	bw.printf("\n### Association with reward (Spearman ρ)\n\n")
 	header = []string{"Metric", b + " ρ (n, p)", cn + " ρ (n, p)"}
 	cells = nil
-	byMetric := map[string][]Correlation{}
+	byMetric := map[string][]runs.Correlation{}
 	for _, co := range c.Correlations {
 		byMetric[co.Metric] = append(byMetric[co.Metric], co)
 	}

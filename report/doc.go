@@ -1,11 +1,12 @@
 // Package report turns retrieval measurements into what people and CI
-// systems read: GitHub-flavoured markdown tables, the JSON artifacts of a
-// benchmark run, JUnit XML, baseline files and matched comparisons.
+// systems read: GitHub-flavoured markdown tables, JSON, JUnit XML, baseline
+// files, and the rendering of benchmark run summaries and comparisons
+// (computed by package runs).
 //
-// It takes plain rows, not the types of the stages before it, so that a
-// caller that measures retrieval its own way can still report it. The check
-// command fills ExpectationRow and IndexRow from scenario results; the
-// run-dir command fills TaskEntry from metrics results.
+// Its tables take plain rows, not the types of the stages before it, so
+// that a caller that measures retrieval its own way can still report it.
+// NewCheck fills the rows from scenario results (the check command's
+// report); WriteRun from a run summary (the report command's).
 //
 // # Markdown
 //
@@ -27,8 +28,11 @@
 //   - WriteExpectationsTable:
 //     | Scenario | Expectation | Measured | Threshold | Result | Evidence |,
 //     Result one of pass, **FAIL**, skipped, flaky.
-//   - WriteSummaryTable: one line per configuration of a run summary.
-//   - WriteComparison: a matched comparison (see Compare).
+//   - WriteSummaryTable: one line per configuration of a run summary
+//     (runs.Summary).
+//   - WriteComparison: a matched comparison (runs.Compare), with the
+//     association note.
+//   - WriteFormats: the trace formats a registry reads (trace.FormatInfo).
 //
 // # Baselines
 //
@@ -41,21 +45,23 @@
 // lists the figures worse than the baseline by more than an allowed delta
 // (the CLI's -max-regression), and figures that lost their value.
 //
-// # Run artifacts
+// # Check reports
 //
-// A benchmark run is written as the retrieval-eval framework lays it out:
+// NewCheck turns evaluated scenarios into a Check: an index-effectiveness
+// row per scenario (the mean semantic ratio of its runs, their lower-median
+// steps to target, every pattern seen, the outcome of its index_usage
+// expectations), a retrieval row (each metric's mean over the runs), a row
+// per expectation, and the figures a baseline file records. Check.Write
+// renders it as markdown, JSON or JUnit (CheckFormats);
+// AppendGitHubStepSummary adds the markdown to a GitHub Actions job summary.
 //
-//	retrieval_events/
-//	  run_retrieval_summary.json           RunSummary (WriteSummary)
-//	  {config}/{task}.retrieval_events.json    events.Document (WriteTaskEvents)
-//	  {config}/{task}.retrieval_metrics.json   metrics.Result (WriteTaskMetrics)
+// # Run reports
 //
-// The summary has, per configuration, the counts and names of computable,
-// non-computable (no ground truth) and degraded (no usable trace) task
-// runs, and per metric the mean, median, standard deviation, n and
-// bootstrap 95% CI over tasks, several trials of one task being averaged
-// first (Aggregation). Every file is written through WriteFileAtomic:
-// a temporary file in the same folder, synced, then renamed.
+// WriteRun writes, for each configuration of a run summary, the
+// index-effectiveness table and the retrieval table of its task runs, and
+// with a baseline keyed "<config>/<task>" (RunBaseline) the regressions
+// against it. Every file this package writes (baselines) is replaced
+// atomically: a temporary file in the same folder, synced, then renamed.
 //
 // # JUnit
 //
@@ -66,10 +72,8 @@
 //
 // # Comparisons
 //
-// Compare matches tasks computable in two configurations (at least
-// MinMatched) and reports, per metric, the mean paired difference with a
-// seeded bootstrap CI, the exact Wilcoxon signed-rank and sign tests, and
-// Spearman's ρ of the metric with the reward in each configuration (the
-// tests are metrics.WilcoxonSignedRank, metrics.SignTest and
-// metrics.Spearman). These are associations, and the report says so.
+// WriteComparison renders runs.Compare's result: the matched and unmatched
+// tasks, the paired differences of each metric with their bootstrap CI,
+// Wilcoxon and sign tests, the Spearman correlations with the reward, and
+// the note that these are associations, not causes.
 package report

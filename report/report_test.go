@@ -2,9 +2,7 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,9 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentretrieval/agentretrieval/events"
-	"github.com/agentretrieval/agentretrieval/groundtruth"
 	"github.com/agentretrieval/agentretrieval/metrics"
-	"github.com/agentretrieval/agentretrieval/trace"
+	"github.com/agentretrieval/agentretrieval/runs"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -186,22 +183,6 @@ func TestReadBaselineChecksTheVersion(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomicLeavesTheOldFileOnError(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f.json")
-	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
-	err := WriteFileAtomic(path, func(w io.Writer) error {
-		_, _ = w.Write([]byte("half"))
-		return assert.AnError
-	})
-	require.ErrorIs(t, err, assert.AnError)
-	data, _ := os.ReadFile(path)
-	assert.Equal(t, "old", string(data))
-	entries, _ := os.ReadDir(dir)
-	assert.Len(t, entries, 1, "the temporary file is removed")
-}
-
 func TestRegressions(t *testing.T) {
 	t.Parallel()
 	base := NewBaseline("scenario")
@@ -250,147 +231,59 @@ func TestEveryDefinedMetricHasADirection(t *testing.T) {
 	assert.Equal(t, Neutral, DirectionOf("no_such_metric"))
 }
 
-// taskResult computes the metrics of the project's search-read-edit
-// fixture, a real trace with graded ground truth.
-func taskResult(t *testing.T) *metrics.Result {
-	t.Helper()
-	sess, err := trace.ReadFile("../testdata/metrics/search-read-edit.toolcalls.json", trace.Options{Source: "search-read-edit.toolcalls.json"})
-	require.NoError(t, err)
-	truth, err := groundtruth.Load("../testdata/metrics/search-read-edit.groundtruth.yaml")
-	require.NoError(t, err)
-	doc := events.Normalize(sess, events.Options{
-		GroundTruth: truth.Events(),
-		Provenance:  events.Provenance{RunID: "run-1", TaskName: "search-read-edit", ConfigName: "baseline"},
-	})
-	return metrics.Compute(doc, metrics.Options{})
-}
-
-func TestTaskMetricsArtifactGolden(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path, err := WriteTaskMetrics(dir, "search-read-edit", taskResult(t))
-	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(dir, "search-read-edit.retrieval_metrics.json"), path)
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	golden(t, "search-read-edit.retrieval_metrics.json", data)
-	var back metrics.Result
-	require.NoError(t, json.Unmarshal(data, &back))
-	assert.True(t, back.Computable)
-	assert.Equal(t, "run-1", back.Provenance.RunID)
-}
-
 // summaryEntries: a baseline and a candidate configuration with a task run
 // twice, a task without ground truth and a task without a trace.
-func summaryEntries() map[string][]TaskEntry {
-	entry := func(name, task string, st TaskStatus, reward *float64, values map[string]float64) TaskEntry {
-		e := TaskEntry{Name: name, Task: task, Status: st, Reward: reward, Values: values, Model: "model-a",
-			EventsFile: "cfg/" + name + EventsSuffix, MetricsFile: "cfg/" + name + MetricsSuffix}
-		if st != Degraded {
+func summaryEntries() map[string][]runs.TaskEntry {
+	entry := func(name, task string, st runs.TaskStatus, reward *float64, values map[string]float64) runs.TaskEntry {
+		e := runs.TaskEntry{Name: name, Task: task, Status: st, Reward: reward, Values: values, Model: "model-a",
+			EventsFile: "cfg/" + name + runs.EventsSuffix, MetricsFile: "cfg/" + name + runs.MetricsSuffix}
+		if st != runs.Degraded {
 			e.TraceSource = ptr(events.SourceMerged)
 		}
 		switch st {
-		case NonComputable:
+		case runs.NonComputable:
 			e.Reason = "the task has no ground-truth files"
-		case Degraded:
+		case runs.Degraded:
 			e.Reason = "no agent/trajectory.json or agent/claude-code.txt"
 		}
 		return e
 	}
-	return map[string][]TaskEntry{
+	return map[string][]runs.TaskEntry{
 		"mcp": {
-			entry("fix-auth", "fix-auth", Computable, ptr(1.0), map[string]float64{"recall@5": 1, "mrr": 1, "steps_to_target": 2}),
-			entry("add-cache", "add-cache", Computable, ptr(1.0), map[string]float64{"recall@5": 1, "mrr": 0.5, "steps_to_target": 3}),
-			entry("parse-config", "parse-config", Computable, ptr(0.0), map[string]float64{"recall@5": 0.5, "mrr": 0.5, "steps_to_target": 4}),
-			entry("rename-flag", "rename-flag", Computable, ptr(1.0), map[string]float64{"recall@5": 1, "mrr": 1, "steps_to_target": 1}),
-			entry("docs-only", "docs-only", NonComputable, ptr(1.0), map[string]float64{"steps_to_target": 3}),
-			entry("new-task", "new-task", Computable, nil, map[string]float64{"recall@5": 1}),
+			entry("fix-auth", "fix-auth", runs.Computable, ptr(1.0), map[string]float64{"recall@5": 1, "mrr": 1, "steps_to_target": 2}),
+			entry("add-cache", "add-cache", runs.Computable, ptr(1.0), map[string]float64{"recall@5": 1, "mrr": 0.5, "steps_to_target": 3}),
+			entry("parse-config", "parse-config", runs.Computable, ptr(0.0), map[string]float64{"recall@5": 0.5, "mrr": 0.5, "steps_to_target": 4}),
+			entry("rename-flag", "rename-flag", runs.Computable, ptr(1.0), map[string]float64{"recall@5": 1, "mrr": 1, "steps_to_target": 1}),
+			entry("docs-only", "docs-only", runs.NonComputable, ptr(1.0), map[string]float64{"steps_to_target": 3}),
+			entry("new-task", "new-task", runs.Computable, nil, map[string]float64{"recall@5": 1}),
 		},
 		"baseline": {
-			entry("fix-auth__t1", "fix-auth", Computable, ptr(1.0), map[string]float64{"recall@5": 0.5, "mrr": 0.5, "steps_to_target": 4}),
-			entry("fix-auth__t2", "fix-auth", Computable, ptr(0.0), map[string]float64{"recall@5": 1, "mrr": 1, "steps_to_target": 6}),
-			entry("add-cache", "add-cache", Computable, ptr(0.0), map[string]float64{"recall@5": 0.5, "mrr": 0.25, "steps_to_target": 7}),
-			entry("parse-config", "parse-config", Computable, ptr(0.0), map[string]float64{"recall@5": 0.5, "mrr": 0.5, "steps_to_target": 5}),
-			entry("rename-flag", "rename-flag", Computable, ptr(1.0), map[string]float64{"recall@5": 0.5, "mrr": 0.33, "steps_to_target": 3}),
-			entry("docs-only", "docs-only", NonComputable, ptr(1.0), map[string]float64{"steps_to_target": 5}),
-			entry("old-task", "old-task", Degraded, nil, map[string]float64{}),
+			entry("fix-auth__t1", "fix-auth", runs.Computable, ptr(1.0), map[string]float64{"recall@5": 0.5, "mrr": 0.5, "steps_to_target": 4}),
+			entry("fix-auth__t2", "fix-auth", runs.Computable, ptr(0.0), map[string]float64{"recall@5": 1, "mrr": 1, "steps_to_target": 6}),
+			entry("add-cache", "add-cache", runs.Computable, ptr(0.0), map[string]float64{"recall@5": 0.5, "mrr": 0.25, "steps_to_target": 7}),
+			entry("parse-config", "parse-config", runs.Computable, ptr(0.0), map[string]float64{"recall@5": 0.5, "mrr": 0.5, "steps_to_target": 5}),
+			entry("rename-flag", "rename-flag", runs.Computable, ptr(1.0), map[string]float64{"recall@5": 0.5, "mrr": 0.33, "steps_to_target": 3}),
+			entry("docs-only", "docs-only", runs.NonComputable, ptr(1.0), map[string]float64{"steps_to_target": 5}),
+			entry("old-task", "old-task", runs.Degraded, nil, map[string]float64{}),
 		},
 	}
-}
-
-func TestRunSummaryGolden(t *testing.T) {
-	t.Parallel()
-	s := Summarize("run-1", summaryEntries())
-	path := filepath.Join(t.TempDir(), SummaryFile)
-	require.NoError(t, WriteSummary(path, s))
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	golden(t, "run_retrieval_summary.json", data)
-
-	back, err := ReadSummary(path)
-	require.NoError(t, err)
-	base := back.Config("baseline")
-	require.NotNil(t, base)
-	assert.Equal(t, 7, base.Trials)
-	assert.Equal(t, 6, base.Tasks)
-	assert.Equal(t, TaskGroup{Count: 1, Names: []string{"docs-only"}}, base.NonComputable)
-	assert.Equal(t, TaskGroup{Count: 1, Names: []string{"old-task"}}, base.Degraded)
-	// fix-auth's two trials average to 0.75 first: the mean over the four
-	// computable tasks is (0.75 + 0.5 + 0.5 + 0.5) / 4, not the mean over
-	// five trials.
-	assert.Equal(t, 4, base.Metrics["recall@5"].N)
-	assert.InDelta(t, 0.5625, base.Metrics["recall@5"].Mean, 1e-12)
-	require.NotNil(t, base.Reward)
-	assert.Equal(t, 5, base.Reward.N, "rewards of every task that has one, computable or not")
-}
-
-func TestReadSummaryRejectsAnotherMajorVersion(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), SummaryFile)
-	require.NoError(t, os.WriteFile(path, []byte(`{"schema_version": "2.0", "configs": []}`), 0o644))
-	_, err := ReadSummary(path)
-	require.ErrorIs(t, err, ErrSummaryVersion)
 }
 
 func TestSummaryTableGolden(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	require.NoError(t, WriteSummaryTable(&b, Summarize("run-1", summaryEntries()), []string{"recall@5", "mrr", "ttfr_steps"}))
+	require.NoError(t, WriteSummaryTable(&b, runs.Summarize("run-1", summaryEntries()), []string{"recall@5", "mrr", "ttfr_steps"}))
 	golden(t, "summary.md", b.Bytes())
 }
 
 func TestComparisonGolden(t *testing.T) {
 	t.Parallel()
-	c, err := Compare(Summarize("run-1", summaryEntries()), "baseline", "mcp", []string{"recall@5", "mrr", "steps_to_target", "ttfr_seconds"})
+	// The figures are checked in runs' tests; this checks their rendering.
+	c, err := runs.Compare(runs.Summarize("run-1", summaryEntries()), "baseline", "mcp", []string{"recall@5", "mrr", "steps_to_target", "ttfr_seconds"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"add-cache", "fix-auth", "parse-config", "rename-flag"}, c.Matched)
-	assert.Equal(t, []string{"old-task"}, c.OnlyBaseline)
-	assert.Equal(t, []string{"new-task"}, c.OnlyCandidate)
-	assert.Contains(t, c.NotComputable, "docs-only")
-
-	recall := c.Metrics[0]
-	// Differences mcp − baseline: fix-auth 1 − 0.75, add-cache 0.5,
-	// parse-config 0, rename-flag 0.5.
-	assert.Equal(t, 4, recall.N)
-	assert.InDelta(t, (0.25+0.5+0+0.5)/4, recall.Diff.Mean, 1e-12)
-	assert.Equal(t, 3, recall.Wilcoxon.N, "the zero difference is dropped")
-	assert.Equal(t, 3, recall.Sign.Plus)
 
 	var b bytes.Buffer
 	require.NoError(t, WriteComparison(&b, c))
 	golden(t, "compare.md", b.Bytes())
 	assert.Contains(t, b.String(), "Association only, not causation")
-}
-
-func TestCompareNeedsThreeMatchedTasks(t *testing.T) {
-	t.Parallel()
-	entries := summaryEntries()
-	entries["mcp"] = entries["mcp"][:2] // fix-auth and add-cache only
-	_, err := Compare(Summarize("run-1", entries), "baseline", "mcp", nil)
-	require.ErrorIs(t, err, ErrTooFewMatched)
-	assert.Contains(t, err.Error(), "2 task(s)")
-
-	_, err = Compare(Summarize("run-1", entries), "baseline", "nope", nil)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "have: baseline, mcp")
 }

@@ -20,6 +20,12 @@ type Options struct {
 	Registry *expectations.Registry
 	// Parallel runs the scenarios' subtests in parallel (Run only).
 	Parallel bool
+	// Jobs is the number of scenarios EvaluateAll evaluates at once; 0
+	// means runtime.GOMAXPROCS(0).
+	Jobs int
+	// Progress, when set, is called by EvaluateAll as each scenario
+	// finishes, with its result or the error that stopped it.
+	Progress func(s *expectations.Scenario, res *expectations.ScenarioResult, err error)
 }
 
 // Check loads the scenario files that patterns name and evaluates them.

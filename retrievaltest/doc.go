@@ -37,6 +37,16 @@
 // Check and CheckWith do the same without package testing and return the
 // results, for a runner of your own.
 //
+// For a runner of many scenarios (the check command is one), FindScenarios
+// finds the scenario files under folders, LoadAll loads them and reports
+// every problem of every file, and EvaluateAll evaluates them in parallel
+// (Options.Jobs) with results in the scenarios' order, whatever order they
+// finish in:
+//
+//	files, err := retrievaltest.FindScenarios("scenarios")
+//	scenarios, loadErrs := retrievaltest.LoadAll(files, retrievaltest.Options{})
+//	results, evalErrs := retrievaltest.EvaluateAll(ctx, scenarios, retrievaltest.Options{Jobs: 8})
+//
 // # Assertions
 //
 // The Assert functions check one run (expectations.Measure) and report on

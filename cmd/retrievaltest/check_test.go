@@ -185,24 +185,6 @@ func TestCheckBaselines(t *testing.T) {
 	assert.Equal(t, exitOK, code)
 }
 
-func TestScenarioFilesSkipsFixtureFolders(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	for _, f := range []string{"a.yaml", "sub/b.yml", "testdata/bad.yaml", ".hidden/c.yaml", "notes.txt"} {
-		p := filepath.Join(dir, f)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, nil, 0o644))
-	}
-	files, err := scenarioFiles([]string{dir, filepath.Join(dir, "testdata", "bad.yaml")})
-	require.NoError(t, err)
-	var rel []string
-	for _, f := range files {
-		r, _ := filepath.Rel(dir, f)
-		rel = append(rel, filepath.ToSlash(r))
-	}
-	assert.Equal(t, []string{"a.yaml", "sub/b.yml", "testdata/bad.yaml"}, rel, "a fixture folder is read only when named directly")
-}
-
 // The index-effectiveness plan's report table, reproduced from the two
 // calibration scenarios:
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentretrieval/agentretrieval/report"
+	"github.com/agentretrieval/agentretrieval/runs"
 )
 
 func TestCompareTheMiniatureRun(t *testing.T) {
@@ -28,7 +29,7 @@ func TestCompareTheMiniatureRun(t *testing.T) {
 func TestCompareArguments(t *testing.T) {
 	t.Parallel()
 	out, _ := runMini(t)
-	summary := filepath.Join(out, report.SummaryFile)
+	summary := filepath.Join(out, runs.SummaryFile)
 
 	// A ground-truth root with two of the tasks leaves two matched tasks.
 	gt := t.TempDir()
@@ -63,38 +64,6 @@ func TestCompareArguments(t *testing.T) {
 			assert.Equal(t, tt.code, code, stderr)
 			assert.Contains(t, stdout, tt.stdout)
 			assert.Contains(t, stderr, tt.stderr)
-		})
-	}
-}
-
-func TestPickConfigs(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name       string
-		all        []string
-		base, cand string
-		wantBase   string
-		wantCand   string
-		wantErr    string
-	}{
-		{"baseline prefix and the other one", []string{"baseline-local", "mcp-remote"}, "", "", "baseline-local", "mcp-remote", ""},
-		{"the mcp one among several candidates", []string{"baseline", "mcp-remote", "other"}, "", "", "baseline", "mcp-remote", ""},
-		{"two baselines are ambiguous", []string{"baseline-a", "baseline-b"}, "", "", "", "", "cannot tell the baseline"},
-		{"several candidates without mcp are ambiguous", []string{"baseline", "x", "y"}, "", "", "", "", "cannot tell the candidate"},
-		{"flags win", []string{"a", "b"}, "b", "a", "b", "a", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			b, c, err := pickConfigs(tt.all, tt.base, tt.cand)
-			if tt.wantErr != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tt.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.wantBase, b)
-			assert.Equal(t, tt.wantCand, c)
 		})
 	}
 }

@@ -2,46 +2,36 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 )
 
 const eventsUsage = `Usage: retrievaltest events [flags] TRACE...
 
-Reads each trace (a file, or - for standard input), classifies every tool
-call and writes one retrieval-events JSON document per trace to standard
-output. Warnings about skipped trace lines go to standard error.
+Reads each trace (a file, a folder for the formats stored as folders, or -
+for standard input), classifies every tool call and writes one
+retrieval-events JSON document per session to standard output: a trace
+that holds several sessions gives one each (-trace-id picks one). Warnings
+about skipped trace lines go to standard error.
 
 Flags:
 `
 
 func runEvents(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("retrievaltest events", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, eventsUsage)
-		fs.PrintDefaults()
+	fs := newFlags("events", eventsUsage, stderr)
+	tf := addTraceFlags(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	rf := addRunFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitBadInput
-	}
+	fail := failer("events", stderr)
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "retrievaltest events: no trace given")
 		fs.Usage()
-		return exitBadInput
+		return fail("no trace given")
 	}
-	setup, err := rf.setup("events", stderr)
+	r, err := tf.reader("events", stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "retrievaltest events: %v\n", err)
-		return exitBadInput
+		return fail("%v", err)
 	}
-	return setup.eachRun(ctx, "events", fs.Args(), stdin, stderr, func(run *loadedRun) error {
+	return r.eachRun(ctx, "events", fs.Args(), stdin, stderr, func(run *loadedRun) error {
 		return run.doc.WriteJSON(stdout)
 	})
 }

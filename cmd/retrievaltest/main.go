@@ -10,11 +10,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 )
 
 // Exit codes shared by every command.
@@ -39,6 +42,7 @@ var commands = map[string]command{
 	"run-dir":     {"evaluate every trial of a Harbor-style benchmark run folder", runRunDir},
 	"compare":     {"compare two configurations of a run on matched tasks", runCompare},
 	"report":      {"write a markdown report of an evaluated run, with baseline deltas", runReport},
+	"formats":     {"list the trace formats that are read, and how each is recognized", runFormats},
 }
 
 func main() {
@@ -72,14 +76,43 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: retrievaltest <command> [flags] [arguments]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, `Run "retrievaltest <command> -h" for a command's flags.`)
+}
+
+// newFlags returns a command's flag set; -h prints usage, then the flags.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("retrievaltest "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses a command's arguments. When it returns false the
+// command ends with the code: exitOK after -h, exitBadInput after a bad
+// flag (the flag package has said which).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK, false
+	case err != nil:
+		return exitBadInput, false
+	}
+	return exitOK, true
+}
+
+// failer returns the function a command reports bad input with: it prints
+// "retrievaltest NAME: message" and returns exitBadInput.
+func failer(name string, stderr io.Writer) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "retrievaltest "+name+": "+format+"\n", a...)
+		return exitBadInput
+	}
 }

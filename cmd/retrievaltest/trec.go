@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -33,11 +33,15 @@ Flags:
 func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("retrievaltest trec", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fail := failer("trec", stderr)
 	perQuery := fs.Bool("q", false, "print the figures of every query before the summary (trec_eval -q)")
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
 	level := fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant; does not change ndcg (trec_eval -l)")
-	var measures listFlag
-	fs.Var(&measures, "m", "a measure to print, `NAME[.k1,k2,...]` with cutoffs for P, recall, success and ndcg_cut; repeatable (trec_eval -m)")
+	var measures []string
+	fs.Func("m", "a measure to print, `NAME[.k1,k2,...]` with cutoffs for P, recall, success and ndcg_cut; repeatable (trec_eval -m)", func(v string) error {
+		measures = append(measures, v)
+		return nil
+	})
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, trecUsage)
 		fs.SetOutput(w)
@@ -46,7 +50,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
-	files, err := parseInterspersed(fs, splitShortFlags(args))
+	files, err := getopt.Parse(fs, args, "qch", "lm")
 	if errors.Is(err, flag.ErrHelp) {
 		usage(stdout)
 		return exitOK
@@ -62,18 +66,15 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitBadInput
 	}
 	if files[0] == "-" && files[1] == "-" {
-		fmt.Fprintln(stderr, "retrievaltest trec: only one of QRELS and RUN can be standard input")
-		return exitBadInput
+		return fail("only one of QRELS and RUN can be standard input")
 	}
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
-		fmt.Fprintf(stderr, "retrievaltest trec: -l %d: the level must be 0 or more\n", *level)
-		return exitBadInput
+		return fail("-l %d: the level must be 0 or more", *level)
 	}
 	ms, err := metrics.ParseTRECMeasures(measures)
 	if err != nil {
-		fmt.Fprintf(stderr, "retrievaltest trec: -m: %v\n", err)
-		return exitBadInput
+		return fail("-m: %v", err)
 	}
 
 	var qrels metrics.Qrels
@@ -81,42 +82,27 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		qrels, err = metrics.ParseQrels(r, name)
 		return err
 	}); err != nil {
-		fmt.Fprintf(stderr, "retrievaltest trec: qrels: %v\n", err)
-		return exitBadInput
+		return fail("qrels: %v", err)
 	}
 	var run *metrics.TRECRun
 	if err := readFile(files[1], stdin, func(r io.Reader, name string) (err error) {
 		run, err = metrics.ParseTRECRun(r, name)
 		return err
 	}); err != nil {
-		fmt.Fprintf(stderr, "retrievaltest trec: run: %v\n", err)
-		return exitBadInput
+		return fail("run: %v", err)
 	}
 	if err := ctx.Err(); err != nil {
-		fmt.Fprintf(stderr, "retrievaltest trec: %v\n", err)
-		return exitBadInput
+		return fail("%v", err)
 	}
 
 	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms})
 	if err != nil {
-		fmt.Fprintf(stderr, "retrievaltest trec: %s and %s: %v\n", files[0], files[1], err)
-		return exitBadInput
+		return fail("%s and %s: %v", files[0], files[1], err)
 	}
 	if err := res.Format(stdout, *perQuery); err != nil {
-		fmt.Fprintf(stderr, "retrievaltest trec: writing results: %v\n", err)
-		return exitBadInput
+		return fail("writing results: %v", err)
 	}
 	return exitOK
-}
-
-// listFlag collects the values of a repeatable flag.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, " ") }
-
-func (l *listFlag) Set(v string) error {
-	*l = append(*l, v)
-	return nil
 }
 
 // readFile calls parse on the named file, or on stdin for "-" (named
@@ -131,68 +117,4 @@ func readFile(path string, stdin io.Reader, parse func(io.Reader, string) error)
 	}
 	defer f.Close()
 	return parse(f, path)
-}
-
-// parseInterspersed parses flags wherever they stand among the positional
-// arguments, as trec_eval's getopt does ("trec qrels run -q" works), and
-// returns the positional arguments. Everything after "--" is positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		consumed := args[:len(args)-len(rest)]
-		if len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
-
-// splitShortFlags rewrites trec_eval's getopt spellings into ones the flag
-// package reads: a value glued to its flag ("-l2", "-mP.5") becomes two
-// arguments, and a cluster of switches ("-qc") becomes one per switch.
-// Arguments after "--", and anything it does not recognise, pass unchanged.
-func splitShortFlags(args []string) []string {
-	var out []string
-	for i, a := range args {
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") {
-			out = append(out, a)
-			continue
-		}
-		var split []string
-		ok := false
-	cluster:
-		for j := 1; j < len(a); j++ {
-			switch a[j] {
-			case 'q', 'c', 'h':
-				split = append(split, "-"+a[j:j+1])
-				ok = j == len(a)-1
-			case 'l', 'm':
-				split = append(split, "-"+a[j:j+1])
-				if j+1 < len(a) {
-					split = append(split, a[j+1:])
-				}
-				ok = true
-				break cluster
-			default:
-				break cluster
-			}
-		}
-		if ok {
-			out = append(out, split...)
-		} else {
-			out = append(out, a)
-		}
-	}
-	return out
 }

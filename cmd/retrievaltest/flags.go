@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// eventFlags are the flags that set how tool calls are classified and paths
+// normalized, shared by every command that reads traces.
+type eventFlags struct {
+	profile, taxonomy, prefixes *string
+	foldCase                    *bool
+}
+
+func addEventFlags(fs *flag.FlagSet) *eventFlags {
+	return &eventFlags{
+		profile:  fs.String("profile", "", "taxonomy profiles, comma-separated: "+strings.Join(events.ProfileNames(), ", ")+" (default: all)"),
+		taxonomy: fs.String("taxonomy", "", "a taxonomy `FILE` whose rules override the profiles"),
+		prefixes: fs.String("prefixes", "", "workspace path prefixes to strip, comma-separated (default: "+strings.Join(events.DefaultWorkspacePrefixes, ",")+")"),
+		foldCase: fs.Bool("fold-case", false, "compare paths case-insensitively"),
+	}
+}
+
+// options loads the taxonomy the flags name.
+func (f *eventFlags) options() (events.Options, error) {
+	var files []string
+	if *f.taxonomy != "" {
+		files = []string{*f.taxonomy}
+	}
+	tax, err := events.LoadTaxonomy(splitList(*f.profile), files...)
+	opts := events.Options{Taxonomy: tax, Paths: events.PathNormalizer{FoldCase: *f.foldCase}}
+	if *f.prefixes != "" {
+		opts.Paths.Prefixes = strings.Split(*f.prefixes, ",")
+	}
+	return opts, err
+}
+
+// metricFlags are the metric options of the metrics and run-dir commands.
+type metricFlags struct {
+	ks                 *string
+	level, fishing     *int
+	includeWrites      *bool
+	foldCase           *bool // the event flag of the same name
+	symbols, textTools *string
+}
+
+func addMetricFlags(fs *flag.FlagSet, ef *eventFlags) *metricFlags {
+	return &metricFlags{
+		includeWrites: fs.Bool("include-writes", false, "rank files the agent only wrote, at the write (default: a write is not retrieval)"),
+		ks:            fs.String("k", "1,3,5,10", "cutoffs of the @k measures, comma-separated `LIST`"),
+		level:         fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant, 1 or more; does not change nDCG (trec_eval -l)"),
+		fishing:       fs.Int("fishing-min-run", 5, "index effectiveness: consecutive file-level calls without a semantic call that count as fishing"),
+		symbols:       fs.String("symbols", "", "index symbol `FILE` (one identifier a line, or ctags): a text search for one of them is guessing"),
+		textTools:     fs.String("text-search-tools", "", "index effectiveness: tool names or globs, comma-separated, that count as text search (default: file-level code and file searches with a query)"),
+		foldCase:      ef.foldCase,
+	}
+}
+
+// options checks the flags and loads the symbol file.
+func (f *metricFlags) options() (metrics.Options, error) {
+	opts := metrics.Options{Level: *f.level, IncludeWrites: *f.includeWrites, FoldCase: *f.foldCase,
+		Index: metrics.IndexOptions{FishingMinRun: *f.fishing}}
+	var err error
+	if opts.Ks, err = parseKs(*f.ks); err != nil {
+		return opts, fmt.Errorf("-k %q: %v", *f.ks, err)
+	}
+	if *f.level < 1 {
+		// Grade 0 means "judged not relevant" in a ground truth; a level of
+		// 0 would count those files as relevant.
+		return opts, fmt.Errorf("-l %d: the level must be 1 or more", *f.level)
+	}
+	if *f.fishing < 1 {
+		return opts, fmt.Errorf("-fishing-min-run %d: expected 1 or more", *f.fishing)
+	}
+	if *f.symbols != "" {
+		if opts.Index.Symbols, err = metrics.LoadSymbols(*f.symbols); err != nil {
+			return opts, fmt.Errorf("-symbols: %v", err)
+		}
+	}
+	opts.Index.TextSearchTools = splitList(*f.textTools)
+	return opts, nil
+}
+
+// parseKs parses a comma-separated list of cutoffs, each 1 or more.
+func parseKs(s string) ([]int, error) {
+	var ks []int
+	for f := range strings.SplitSeq(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("%q is not a cutoff: want whole numbers of 1 or more, comma-separated", f)
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
+// traceFlags are the flags that turn a trace into retrieval-events
+// documents, shared by events, metrics and trec-export.
+type traceFlags struct {
+	*eventFlags
+	format, gt, cwd, task, config, traceID *string
+}
+
+func addTraceFlags(fs *flag.FlagSet) *traceFlags {
+	return &traceFlags{
+		eventFlags: addEventFlags(fs),
+		format:     fs.String("format", "", "trace format: "+strings.Join(trace.DefaultRegistry().Names(), ", ")+" (default: detect; see \"retrievaltest formats\")"),
+		gt:         fs.String("gt", "", "ground truth `SPEC`: a ground-truth file (JSON, YAML or one path a line), a task folder, a unified diff or a SWE-bench instance"),
+		cwd:        fs.String("cwd", "", "working `DIR` of the agent, to make absolute paths relative (default: from the trace)"),
+		task:       fs.String("task", "", "task name for the provenance (default: the task the trace names, else the trace file name)"),
+		config:     fs.String("config", "", "configuration name for the provenance"),
+		traceID:    fs.String("trace-id", "", "read only the session with this task or session `ID` of a trace that holds several (default: every session)"),
+	}
+}
+
+// traceReader is what the flags resolve to once: the taxonomy, the ground
+// truth and the normalization options.
+type traceReader struct {
+	opts  events.Options
+	truth *groundtruth.Truth
+	trace trace.Options // Format, SessionID and Registry (nil: the default)
+}
+
+// reader loads the taxonomy and the ground truth the flags name. A task
+// folder with no ground truth is not an error: its results are
+// non-computable, and a warning says so.
+func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) {
+	opts, err := f.eventFlags.options()
+	if err != nil {
+		return nil, err
+	}
+	opts.Paths.CWD = *f.cwd
+	opts.Provenance.ConfigName, opts.Provenance.TaskName = *f.config, *f.task
+	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID}}
+	if *f.gt != "" {
+		truth, err := groundtruth.Load(*f.gt)
+		switch {
+		case errors.Is(err, groundtruth.ErrNoGroundTruth):
+			fmt.Fprintf(stderr, "warning: retrievaltest %s: %v; the results are non-computable\n", cmd, err)
+		case err != nil:
+			return nil, fmt.Errorf("ground truth %s: %w", *f.gt, err)
+		default:
+			r.truth = truth
+			r.opts.GroundTruth = truth.Events()
+		}
+	}
+	return r, nil
+}
+
+// loadedRun is one session of a trace turned into a document, with the
+// grades of its ground truth under the document's spelling of the paths.
+type loadedRun struct {
+	doc    *events.Document
+	grades map[string]int
+}
+
+// load reads and normalizes every session of one trace (a file, a folder,
+// or "-" for stdin), or the one -trace-id names. Errors name the file.
+func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*loadedRun, error) {
+	topts := r.trace
+	topts.Source = name
+	var all []*trace.Session
+	var err error
+	if name == "-" {
+		all, err = trace.ReadAll(stdin, topts)
+	} else {
+		all, err = trace.ReadFileAll(name, topts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	docs := events.NormalizeAll(all, name, r.opts)
+	runs := make([]*loadedRun, len(all))
+	for i, sess := range all {
+		for _, w := range sess.Warnings {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+		runs[i] = &loadedRun{doc: docs[i]}
+		if r.truth != nil {
+			// Grades are keyed by the path as the document spells it, which
+			// is the ground-truth path normalized the way Normalize does it.
+			paths := r.opts.Paths
+			if paths.CWD == "" {
+				paths.CWD = sess.CWD
+			}
+			runs[i].grades = r.truth.Grades(paths)
+		}
+	}
+	return runs, nil
+}
+
+// eachRun loads every trace in turn and hands each of its runs to write,
+// which writes the command's output for it. A trace that cannot be read is
+// reported and skipped, and makes the exit status exitBadInput; an error
+// from write stops everything.
+func (r *traceReader) eachRun(ctx context.Context, cmd string, names []string, stdin io.Reader, stderr io.Writer, write func(*loadedRun) error) int {
+	code := exitOK
+	for _, name := range names {
+		if ctx.Err() != nil {
+			return exitBadInput
+		}
+		runs, err := r.load(name, stdin, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
+			code = exitBadInput
+			continue
+		}
+		for _, run := range runs {
+			if err := write(run); err != nil {
+				fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
+				return exitBadInput
+			}
+		}
+	}
+	return code
+}

@@ -1,0 +1,53 @@
+package events
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// NormalizeAll normalizes every session read from one trace input
+// (trace.ReadAll, trace.ReadFileAll), one document each, in order.
+//
+// A document's task name is opts.Provenance.TaskName when set, else the
+// session's Task, else the input's name without its folders and extensions
+// ("runs/fix-bug.claude.jsonl" → "fix-bug"; none for "-", standard input),
+// with the session's id (or its position, from 1) appended after a "/"
+// when the input held several sessions.
+func NormalizeAll(sessions []*trace.Session, input string, opts Options) []*Document {
+	docs := make([]*Document, len(sessions))
+	for i, s := range sessions {
+		o := opts
+		if o.Provenance.TaskName == "" {
+			o.Provenance.TaskName = sessionTask(s, input, i, len(sessions))
+		}
+		docs[i] = Normalize(s, o)
+	}
+	return docs
+}
+
+func sessionTask(s *trace.Session, input string, i, n int) string {
+	if s.Task != "" {
+		return s.Task
+	}
+	base := ""
+	if input != "-" {
+		base = filepath.Base(input)
+		if i := strings.IndexByte(base, '.'); i > 0 {
+			base = base[:i]
+		}
+	}
+	if n == 1 {
+		return base
+	}
+	id := s.ID
+	if id == "" {
+		id = strconv.Itoa(i + 1)
+	}
+	if base == "" {
+		return id
+	}
+	return base + "/" + id
+}

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/metrics"
+)
+
+// measuredRun is a run with only index-effectiveness figures.
+func measuredRun(ratio float64, steps int, patterns ...string) *expectations.Run {
+	ie := &metrics.IndexEffectiveness{SemanticRatio: &ratio, StepsToTarget: &steps}
+	for _, p := range patterns {
+		ie.Patterns = append(ie.Patterns, metrics.Pattern{Name: p})
+	}
+	return &expectations.Run{Metrics: &metrics.Result{IndexEffectiveness: ie}}
+}
+
+func TestNewCheckSummarizesEachScenariosRuns(t *testing.T) {
+	t.Parallel()
+	results := []*expectations.ScenarioResult{
+		{
+			Name: "fix-bug",
+			Runs: []*expectations.Run{measuredRun(0.2, 6, "fishing"), measuredRun(0.4, 2), measuredRun(0.6, 9, "guessing", "fishing")},
+			Results: []*expectations.Result{
+				{Type: "index_usage", Status: expectations.Fail, Flaky: true},
+				{Type: "index_usage", Status: expectations.Pass},
+				{Type: "tools", Status: expectations.Fail},
+			},
+		},
+		{
+			Name:    "add-service",
+			Runs:    []*expectations.Run{measuredRun(0.5, 3), measuredRun(1, 4)},
+			Results: []*expectations.Result{{Type: "index_usage", Status: expectations.Fail}, {Type: "index_usage", Status: expectations.Fail, Flaky: true}},
+		},
+	}
+	c := NewCheck(results)
+	require.Len(t, c.Index, 2)
+
+	fix := c.Index[0]
+	assert.InDelta(t, 0.4, *fix.SemanticRatio, 1e-12, "the mean ratio of the runs")
+	assert.Equal(t, 6, *fix.StepsToTarget, "the median of 2, 6 and 9")
+	assert.Equal(t, []string{"fishing", "guessing"}, fix.Patterns, "every pattern seen, once, sorted")
+	assert.Equal(t, Flaky, fix.Result, "a flaky failure outranks a pass; the tools failure is not index usage")
+	assert.Equal(t, 3, *c.Index[1].StepsToTarget, "the lower median of two runs: a whole step")
+	assert.Equal(t, Fail, c.Index[1].Result, "a failure outranks a flaky failure")
+
+	assert.Equal(t, []string{"fix-bug", "add-service"}, c.Failed())
+	assert.Len(t, c.Expectations, 5)
+	v, ok := c.Figures.Get("add-service", "semantic_ratio")
+	require.True(t, ok)
+	assert.InDelta(t, 0.75, v, 1e-12)
+
+	// A baseline whose ratio was higher is a regression, in every form.
+	base := NewBaseline("scenario")
+	base.Set("add-service", "semantic_ratio", 0.9)
+	opts := CheckOptions{Baseline: base}
+	require.Len(t, c.Regressions(opts), 1)
+	var md, js bytes.Buffer
+	require.NoError(t, c.Write(&md, "md", opts))
+	assert.Contains(t, md.String(), "0 of 2 scenarios passed.")
+	assert.Contains(t, md.String(), "## Regressions")
+	require.NoError(t, c.Write(&js, "json", opts))
+	var doc struct {
+		Passed      bool         `json:"passed"`
+		Regressions []Regression `json:"regressions"`
+	}
+	require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
+	assert.False(t, doc.Passed)
+	assert.Len(t, doc.Regressions, 1)
+	assert.Error(t, c.Write(&js, "xml", opts))
+}
+
+func TestAppendGitHubStepSummary(t *testing.T) {
+	path := t.TempDir() + "/summary.md"
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	require.NoError(t, AppendGitHubStepSummary([]byte("# nothing")), "outside GitHub Actions it does nothing")
+	assert.NoFileExists(t, path)
+	t.Setenv("GITHUB_STEP_SUMMARY", path)
+	require.NoError(t, AppendGitHubStepSummary([]byte("# one")))
+	require.NoError(t, AppendGitHubStepSummary([]byte("# two")))
+	data, err := readFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "# one\n# two\n", data)
+}
+
+func readFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	return string(data), err
+}

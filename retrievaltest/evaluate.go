@@ -1,0 +1,126 @@
+package retrievaltest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+)
+
+// FindScenarios expands paths into scenario files, sorted and without
+// duplicates. A file is taken as it is; a folder is searched recursively
+// for *.yaml and *.yml files. Below a folder, folders named testdata or
+// vendor, or starting with ".", are skipped: they hold fixtures (known-bad
+// scenarios among them) and tooling, not scenarios. A path that does not
+// exist is an error.
+func FindScenarios(paths ...string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if path != p && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return slices.Compact(files), nil
+}
+
+// LoadAll loads every scenario file and returns those that loaded, in
+// order, and the errors of all the others, one for each problem, each
+// naming its file:line:col.
+func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
+	var out []*expectations.Scenario
+	var errs []error
+	for _, f := range files {
+		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry})
+		if err != nil {
+			var list expectations.Errors
+			if errors.As(err, &list) {
+				for _, e := range list {
+					errs = append(errs, e)
+				}
+			} else {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, errs
+}
+
+// EvaluateAll evaluates loaded scenarios, opts.Jobs at a time (all
+// processors when 0), and returns their results in the scenarios' order,
+// whatever order they finish in: the same scenarios give the same results
+// at any parallelism. A scenario that cannot be evaluated (an unreadable
+// trace) has a nil result and an error naming its file; the errors come
+// back in the same order. Once ctx is done, the scenarios not yet started
+// fail with its error. opts.Progress, when set, is called as each scenario
+// finishes, from one goroutine at a time.
+func EvaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
+	jobs := opts.Jobs
+	if jobs < 1 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	results := make([]*expectations.ScenarioResult, len(scenarios))
+	errs := make([]error, len(scenarios))
+	sem := make(chan struct{}, jobs)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, s := range scenarios {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				errs[i] = fmt.Errorf("%s: %w", s.File, ctx.Err())
+				return
+			}
+			results[i], errs[i] = evaluate(opts, s)
+			if opts.Progress != nil {
+				mu.Lock()
+				opts.Progress(s, results[i], errs[i])
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	var out []error
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return results, out
+}

@@ -1,0 +1,115 @@
+package retrievaltest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/retrievaltest"
+)
+
+// Find, load and evaluate every scenario under a folder, four at a time.
+func ExampleEvaluateAll() {
+	files, err := retrievaltest.FindScenarios("../testdata/check/mixed")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	scenarios, errs := retrievaltest.LoadAll(files, retrievaltest.Options{})
+	for _, err := range errs {
+		fmt.Println(err) // each at its file:line:col
+	}
+	results, errs := retrievaltest.EvaluateAll(context.Background(), scenarios, retrievaltest.Options{Jobs: 4})
+	for _, err := range errs {
+		fmt.Println(err)
+	}
+	for _, r := range results {
+		fmt.Printf("%s failed: %t\n", r.Name, r.Failed())
+	}
+	// Output:
+	// bad failed: true
+	// good failed: false
+}
+
+func TestFindScenariosSkipsFixtureFolders(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, f := range []string{"a.yaml", "sub/b.yml", "testdata/bad.yaml", ".hidden/c.yaml", "notes.txt"} {
+		p := filepath.Join(dir, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, nil, 0o644))
+	}
+	files, err := retrievaltest.FindScenarios(dir, filepath.Join(dir, "testdata", "bad.yaml"))
+	require.NoError(t, err)
+	var rel []string
+	for _, f := range files {
+		r, _ := filepath.Rel(dir, f)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	assert.Equal(t, []string{"a.yaml", "sub/b.yml", "testdata/bad.yaml"}, rel, "a fixture folder is read only when named directly")
+
+	_, err = retrievaltest.FindScenarios(filepath.Join(dir, "nope"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestLoadAllReportsEveryProblemOfEveryFile(t *testing.T) {
+	t.Parallel()
+	files, err := retrievaltest.FindScenarios("../testdata/check/broken", "../testdata/check/mixed")
+	require.NoError(t, err)
+	scenarios, errs := retrievaltest.LoadAll(files, retrievaltest.Options{})
+	assert.Len(t, scenarios, 2, "the files that load are returned")
+	require.NotEmpty(t, errs)
+	for _, e := range errs {
+		assert.Regexp(t, `typo\.yaml:\d+:\d+: `, e.Error())
+	}
+}
+
+func TestEvaluateAllKeepsTheOrderAtAnyParallelism(t *testing.T) {
+	t.Parallel()
+	files, err := retrievaltest.FindScenarios("../scenarios", "../testdata/check/mixed")
+	require.NoError(t, err)
+	scenarios, errs := retrievaltest.LoadAll(files, retrievaltest.Options{})
+	require.Empty(t, errs)
+
+	names := func(jobs int) ([]string, int) {
+		progress := 0
+		results, errs := retrievaltest.EvaluateAll(context.Background(), scenarios, retrievaltest.Options{
+			Jobs:     jobs,
+			Progress: func(*expectations.Scenario, *expectations.ScenarioResult, error) { progress++ },
+		})
+		require.Empty(t, errs)
+		var out []string
+		for _, r := range results {
+			out = append(out, fmt.Sprintf("%s %t", r.Name, r.Failed()))
+		}
+		return out, progress
+	}
+	one, n1 := names(1)
+	many, n4 := names(4)
+	assert.Equal(t, one, many)
+	assert.Len(t, one, len(scenarios))
+	assert.Equal(t, len(scenarios), n1, "progress is reported once per scenario")
+	assert.Equal(t, len(scenarios), n4)
+	for i, s := range scenarios {
+		assert.Equal(t, s.Name, one[i][:len(s.Name)], "results in the scenarios' order")
+	}
+}
+
+func TestEvaluateAllStopsWhenCanceled(t *testing.T) {
+	t.Parallel()
+	scenarios, errs := retrievaltest.LoadAll([]string{"../testdata/check/mixed/good.yaml"}, retrievaltest.Options{})
+	require.Empty(t, errs)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	results, errs := retrievaltest.EvaluateAll(ctx, scenarios, retrievaltest.Options{})
+	require.Len(t, errs, 1)
+	assert.ErrorIs(t, errs[0], context.Canceled)
+	assert.Contains(t, errs[0].Error(), "good.yaml")
+	assert.Nil(t, results[0])
+}

@@ -1,0 +1,66 @@
+// Package runs evaluates benchmark run folders: it walks the trials of a
+// run laid out the way Harbor writes it, merges each trial's traces, finds
+// its task's ground truth, writes per-trial artifacts and a run summary
+// with statistics over tasks, and compares two configurations of a run.
+//
+// # Run folders
+//
+//	RUN/<config>/<batch>/<task>__<id>/result.json
+//	                                  agent/trajectory.json   (ATIF)
+//	                                  agent/claude-code.txt   (Claude Code stream-json)
+//
+// Configurations are the folders of RUN (baseline-…, mcp-…), batches the
+// folders of a configuration (a timestamp or a job name); a trial folder
+// is one with an agent/ folder, or a result.json naming a task or trial
+// (a batch's job-level result.json does not). The task name and the
+// verifier reward come from result.json (task_name,
+// verifier_result.rewards.reward or verifier_result.reward); without it,
+// from the folder name. Walk lists the trials.
+//
+// # Evaluation
+//
+// Evaluate measures every trial. When a trial has both traces they are
+// merged (trace source "merged", MergeSessions): the trajectory gives the
+// calls, arguments, timestamps and tokens, the transcript the result text
+// and the subagent markers, joined on the call index. If the two disagree
+// on the number of calls or on a tool name, the trajectory alone is used
+// and a warning names the trial. A trace file that holds several sessions
+// gives the one named by Options.Trace.SessionID, else the one whose task
+// is the trial's (by Session.Task or Session.ID).
+//
+// The ground truth of a task is the task folder
+// Options.GroundTruthRoot/<task> (groundtruth.Load). Without it the task
+// is non-computable; without a usable trace it is degraded. Both are
+// named in the summary, never scored.
+//
+// # Artifacts
+//
+// Evaluate writes beside the run, never inside a trial folder (by default
+// into RUN/retrieval_events, OutDir):
+//
+//	<out>/run_retrieval_summary.json            Summary (WriteSummary)
+//	<out>/<config>/<task>.retrieval_events.json   events.Document (WriteTaskEvents)
+//	<out>/<config>/<task>.retrieval_metrics.json  metrics.Result (WriteTaskMetrics)
+//
+// A task run more than once in one configuration keeps every trial, as
+// <task>__<id>.retrieval_*.json. Every file is replaced atomically (a
+// temporary file in the same folder, synced, then renamed).
+//
+// The summary has, per configuration, the counts and names of computable,
+// non-computable and degraded trials, and per metric the mean, median,
+// standard deviation, n and bootstrap 95% CI over tasks: a task's trials
+// are averaged first, so that a task run five times weighs as much as a
+// task run once (Aggregation). ReadSummary reads it back and rejects
+// another major schema version.
+//
+// # Comparisons
+//
+// Compare matches the tasks computable in two configurations of a summary
+// (at least MinMatched) and gives, per metric, the mean paired difference
+// with a seeded bootstrap CI, the exact Wilcoxon signed-rank and sign
+// tests, and Spearman's ρ of the metric with the reward in each
+// configuration. These are associations, not causes. ReadSummaries pools
+// the configurations of several summaries; PickConfigs tells the baseline
+// from the candidate by name. Package report renders summaries and
+// comparisons as markdown.
+package runs

@@ -1,0 +1,294 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// Options control Evaluate. The zero value evaluates with every taxonomy
+// profile, the default metrics options and no ground truth.
+type Options struct {
+	// GroundTruthRoot holds one task folder per task, named as the task
+	// (groundtruth.Load reads it); a task named with a dataset prefix
+	// ("terminal-bench/fix-auth") is also looked up by its last part.
+	// Empty means no ground truth: every trial is non-computable.
+	GroundTruthRoot string
+	// Out is the folder the artifacts and the summary are written to;
+	// empty means OutDir under the run. It may not be the run folder or
+	// inside one of its configurations.
+	Out string
+	// Jobs is the number of trials processed in parallel; 0 means
+	// runtime.GOMAXPROCS(0). The output does not depend on it.
+	Jobs int
+	// RunID names the run in the provenance and the summary; empty means
+	// the run folder's name.
+	RunID string
+	// Benchmark names the benchmark in the provenance.
+	Benchmark string
+	// Events are the normalization options (taxonomy, path prefixes, case
+	// folding). Provenance, TraceSource and GroundTruth are set per trial.
+	Events events.Options
+	// Metrics are the metric options (cutoffs, relevance level, index
+	// effectiveness). Grades are set per trial from its ground truth.
+	Metrics metrics.Options
+	// Trace are the trace-reading options (registry, result size limit).
+	// Source is set per file. SessionID picks the session of a trace file
+	// that holds several; by default it is the trial's task.
+	Trace trace.Options
+	// Warn, when set, receives every warning (a malformed result.json,
+	// traces that disagree, skipped trace lines, an unreadable ground
+	// truth), trial by trial in Walk's order once all are processed. The
+	// warnings are also in each TaskEntry.
+	Warn func(t *Trial, warning string)
+}
+
+// Evaluate measures the retrieval of every trial of the run in dir (see
+// Walk), writes for each trial the retrieval-events document and the
+// metrics result,
+//
+//	<out>/<config>/<name>.retrieval_events.json
+//	<out>/<config>/<name>.retrieval_metrics.json
+//
+// and the run summary <out>/run_retrieval_summary.json, and returns the
+// summary. Nothing is written inside the run's own folders.
+//
+// A trial's trajectory and transcript are merged when both are usable and
+// agree (MergeSessions); a trial with neither is degraded, a task without
+// ground truth non-computable: both are named in the summary, never
+// scored. Trials are processed in parallel; the artifacts, the summary and
+// the order of the warnings do not depend on the order they finish in.
+//
+// Evaluate returns an error for a run folder that cannot be read or holds
+// no trial, a bad output folder, a canceled ctx, and when an artifact
+// cannot be written (then the summary is not written, and the error lists
+// every trial that failed, by its path in the run).
+func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
+	if info, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", dir)
+	}
+	if opts.Out == "" {
+		opts.Out = filepath.Join(dir, OutDir)
+	}
+	skip, err := checkOutDir(dir, opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	trials, err := Walk(dir, skip)
+	if err != nil {
+		return nil, err
+	}
+	if len(trials) == 0 {
+		return nil, fmt.Errorf("no trial folders under %s (want <config>/<batch>/<task>__<id>/ with result.json or agent/)", dir)
+	}
+	if opts.RunID == "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		opts.RunID = filepath.Base(abs)
+	}
+	if opts.Jobs < 1 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	for _, t := range trials {
+		if err := os.MkdirAll(filepath.Join(opts.Out, t.Config), 0o755); err != nil {
+			return nil, err
+		}
+	}
+
+	e := &evaluator{opts: opts, truths: map[string]*truthOnce{}}
+	// Workers take trials by index and write each result into its own
+	// slot, so the summary and the warnings come out in trial order
+	// whatever order the workers finish in.
+	results := make([]trialResult, len(trials))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(opts.Jobs, len(trials)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = e.process(trials[i])
+			}
+		})
+	}
+	canceled := false
+	for i := range trials {
+		if ctx.Err() != nil {
+			canceled = true
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if canceled {
+		return nil, ctx.Err()
+	}
+
+	entries := map[string][]TaskEntry{}
+	var errs []error
+	for i, r := range results {
+		if opts.Warn != nil {
+			for _, w := range r.warnings {
+				opts.Warn(trials[i], w)
+			}
+		}
+		if r.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", trials[i].Rel, r.err))
+			continue
+		}
+		entries[trials[i].Config] = append(entries[trials[i].Config], r.entry)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	summary := Summarize(opts.RunID, entries)
+	if err := WriteSummary(filepath.Join(opts.Out, SummaryFile), summary); err != nil {
+		return nil, err
+	}
+	return summary, nil
+}
+
+// evaluator is what every trial of one Evaluate shares.
+type evaluator struct {
+	opts Options
+
+	mu     sync.Mutex
+	truths map[string]*truthOnce
+}
+
+// truthOnce loads one task's ground truth once, whichever worker asks
+// first.
+type truthOnce struct {
+	once   sync.Once
+	truth  *groundtruth.Truth
+	reason string // why there is none
+	warn   string
+}
+
+type trialResult struct {
+	entry    TaskEntry
+	warnings []string
+	err      error
+}
+
+// truth returns the ground truth of a task: the task folder
+// root/<task>, or root/<last part of task> for a task name with a
+// dataset prefix.
+func (e *evaluator) truth(task string) *truthOnce {
+	e.mu.Lock()
+	to := e.truths[task]
+	if to == nil {
+		to = &truthOnce{}
+		e.truths[task] = to
+	}
+	e.mu.Unlock()
+	to.once.Do(func() {
+		root := e.opts.GroundTruthRoot
+		if root == "" {
+			to.reason = "no ground-truth root given (-gt-root)"
+			return
+		}
+		for _, cand := range []string{task, path.Base(task)} {
+			dir := filepath.Join(root, filepath.FromSlash(cand))
+			if rel, err := filepath.Rel(root, dir); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+				continue
+			}
+			truth, err := groundtruth.Load(dir)
+			switch {
+			case errors.Is(err, groundtruth.ErrNoGroundTruth):
+				to.reason = fmt.Sprintf("the task folder %s has no ground truth", dir)
+			case err != nil:
+				to.reason = fmt.Sprintf("the ground truth in %s could not be read", dir)
+				to.warn = err.Error()
+			default:
+				to.truth = truth
+			}
+			return
+		}
+		to.reason = fmt.Sprintf("no task folder for %q under %s", task, root)
+	})
+	return to
+}
+
+// process reads one trial's traces, merges them, measures the retrieval
+// and writes the two artifacts.
+func (e *evaluator) process(t *Trial) trialResult {
+	res := trialResult{warnings: slices.Clone(t.Warnings)}
+	tt := readTrial(t, e.opts.Trace)
+	res.warnings = append(res.warnings, tt.warnings...)
+
+	gt := e.truth(t.Task)
+	if gt.warn != "" {
+		res.warnings = append(res.warnings, gt.warn)
+	}
+	opts := e.opts.Events
+	opts.Provenance = events.Provenance{
+		RunID: e.opts.RunID, BatchTimestamp: t.Batch, TaskName: t.Task, ConfigName: t.Config, Benchmark: e.opts.Benchmark,
+	}
+	opts.TraceSource = tt.source
+	if gt.truth != nil {
+		opts.GroundTruth = gt.truth.Events()
+	}
+	var doc *events.Document
+	if tt.sess == nil {
+		doc = events.Degraded(tt.degraded, opts)
+	} else {
+		doc = events.Normalize(tt.sess, opts)
+	}
+	// "Found and parseable", whatever source the events came from: a
+	// transcript set aside after a mismatch was still there.
+	doc.Coverage.HasTrajectory, doc.Coverage.HasTranscript = tt.hasTraj, tt.hasTrans
+	doc.Coverage.Warnings = append(doc.Coverage.Warnings, tt.warnings...)
+	if tt.sess != nil && len(tt.sess.Warnings) > 0 {
+		res.warnings = append(res.warnings, fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s)", len(tt.sess.Warnings), tt.sess.Warnings[0]))
+	}
+
+	mopts := e.opts.Metrics
+	if gt.truth != nil {
+		paths := opts.Paths
+		if tt.sess != nil && paths.CWD == "" {
+			paths.CWD = tt.sess.CWD
+		}
+		// Grades are keyed by the path as the document spells it.
+		mopts.Grades = gt.truth.Grades(paths)
+	}
+	m := metrics.Compute(doc, mopts)
+
+	dir := filepath.Join(e.opts.Out, t.Config)
+	if _, err := WriteTaskEvents(dir, t.Name, doc); err != nil {
+		res.err = err
+		return res
+	}
+	if _, err := WriteTaskMetrics(dir, t.Name, m); err != nil {
+		res.err = err
+		return res
+	}
+	entry := EntryOf(t.Name, t.Task, m)
+	entry.Trial, entry.Batch, entry.Reward = t.Folder, t.Batch, t.Reward
+	if entry.Status == NonComputable && gt.truth == nil && gt.reason != "" {
+		entry.Reason = gt.reason
+	}
+	entry.Warnings = res.warnings
+	entry.EventsFile = path.Join(t.Config, t.Name+EventsSuffix)
+	entry.MetricsFile = path.Join(t.Config, t.Name+MetricsSuffix)
+	res.entry = entry
+	return res
+}

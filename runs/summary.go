@@ -1,0 +1,370 @@
+package runs
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
+	"github.com/agentretrieval/agentretrieval/metrics"
+)
+
+// File names of the artifacts of a benchmark run, from the retrieval-eval
+// framework's layout:
+//
+//	retrieval_events/
+//	  run_retrieval_summary.json
+//	  {config}/{task}.retrieval_events.json
+//	  {config}/{task}.retrieval_metrics.json
+const (
+	EventsSuffix  = ".retrieval_events.json"
+	MetricsSuffix = ".retrieval_metrics.json"
+	SummaryFile   = "run_retrieval_summary.json"
+)
+
+// WriteTaskEvents writes a retrieval-events document to
+// dir/{name}.retrieval_events.json atomically and returns the path.
+func WriteTaskEvents(dir, name string, d *events.Document) (string, error) {
+	path := filepath.Join(dir, name+EventsSuffix)
+	return path, atomicfile.Write(path, d.WriteJSON)
+}
+
+// WriteTaskMetrics writes the per-task artifact {name}.retrieval_metrics.json
+// into dir atomically and returns the path. The artifact is the
+// metrics.Result: provenance, coverage, the computable flag and its reason,
+// and every metric stage (file level, lines and chunks, symbols, time to
+// relevance, utilization, error taxonomy, calibration slices, index
+// effectiveness).
+func WriteTaskMetrics(dir, name string, r *metrics.Result) (string, error) {
+	path := filepath.Join(dir, name+MetricsSuffix)
+	return path, atomicfile.Write(path, r.WriteJSON)
+}
+
+// SummarySchemaVersion is the version of run_retrieval_summary.json. Minor
+// versions add optional fields; ReadSummary rejects another major version.
+const SummarySchemaVersion = "1.0"
+
+// TaskStatus says how a task run entered the summary.
+type TaskStatus string
+
+const (
+	// Computable runs have a trace and ground truth and are scored.
+	Computable TaskStatus = "computable"
+	// NonComputable runs have a trace but no usable ground truth: their
+	// retrieval is not scored (never 0 or 1).
+	NonComputable TaskStatus = "non_computable"
+	// Degraded runs have no usable trace (no trajectory, no transcript, or
+	// neither parses).
+	Degraded TaskStatus = "degraded"
+)
+
+// StatusOf classifies a metrics result: degraded without a usable trace,
+// else non-computable when not computable, else computable.
+func StatusOf(r *metrics.Result) TaskStatus {
+	switch {
+	case r.Coverage.TraceSource == nil:
+		return Degraded
+	case !r.Computable:
+		return NonComputable
+	}
+	return Computable
+}
+
+// A TaskEntry is one task run (one trial) of one configuration in the run
+// summary.
+type TaskEntry struct {
+	// Name is the artifact stem: the task name, or "{task}__{trial id}"
+	// when the configuration has several trials of the task.
+	Name  string `json:"name"`
+	Task  string `json:"task"`
+	Trial string `json:"trial,omitempty"`
+	Batch string `json:"batch,omitempty"`
+	// Status and Reason: why a run is degraded or non-computable.
+	Status TaskStatus `json:"status"`
+	Reason string     `json:"reason,omitempty"`
+	// Reward is the verifier reward; nil when the run has none.
+	Reward      *float64 `json:"reward"`
+	Model       string   `json:"model,omitempty"`
+	TraceSource *string  `json:"trace_source"`
+	Warnings    []string `json:"warnings,omitempty"`
+	// EventsFile and MetricsFile are the artifacts, relative to the
+	// summary's folder, with forward slashes.
+	EventsFile  string `json:"events_file,omitempty"`
+	MetricsFile string `json:"metrics_file,omitempty"`
+	// Values are the run's figures (metrics.Result.Values): empty for a
+	// degraded run, only the index-effectiveness figures for a
+	// non-computable one.
+	Values map[string]float64 `json:"values"`
+}
+
+// EntryOf fills the status, reason, trace source, model and values of an
+// entry from a metrics result.
+func EntryOf(name, task string, r *metrics.Result) TaskEntry {
+	e := TaskEntry{
+		Name:        name,
+		Task:        task,
+		Status:      StatusOf(r),
+		Model:       r.Provenance.Model,
+		TraceSource: r.Coverage.TraceSource,
+		Values:      r.Values(),
+	}
+	switch {
+	case e.Status == Degraded && r.Coverage.DegradedReason != nil:
+		e.Reason = *r.Coverage.DegradedReason
+	case r.NonComputableReason != nil:
+		e.Reason = *r.NonComputableReason
+	}
+	return e
+}
+
+// A TaskGroup counts and names the entries of one status.
+type TaskGroup struct {
+	Count int      `json:"count"`
+	Names []string `json:"names"`
+}
+
+// A ConfigSummary aggregates one configuration of a run.
+type ConfigSummary struct {
+	Config string `json:"config"`
+	// Trials is the number of entries; Tasks the number of distinct tasks.
+	Trials        int       `json:"trials"`
+	Tasks         int       `json:"task_count"`
+	Computable    TaskGroup `json:"computable"`
+	NonComputable TaskGroup `json:"non_computable"`
+	Degraded      TaskGroup `json:"degraded"`
+	// Metrics are, per metric name, the statistics over tasks (see
+	// Aggregation) of the computable entries.
+	Metrics map[string]metrics.Stats `json:"metrics"`
+	// Reward is the statistics of the per-task mean reward; nil when no
+	// entry has a reward.
+	Reward  *metrics.Stats `json:"reward"`
+	Entries []TaskEntry    `json:"tasks"`
+}
+
+// A Summary is run_retrieval_summary.json: per configuration, the
+// aggregate statistics and every task entry.
+type Summary struct {
+	SchemaVersion string `json:"schema_version"`
+	Generator     string `json:"generator"`
+	RunID         string `json:"run_id"`
+	// Aggregation states how trials and tasks combine (Aggregation).
+	Aggregation string           `json:"aggregation"`
+	Configs     []*ConfigSummary `json:"configs"`
+}
+
+// Aggregation is the rule the summary's statistics follow, recorded in
+// every summary. Trials are averaged per task first so that a task run
+// five times weighs as much as a task run once: the statistics describe
+// tasks, which is what a benchmark samples.
+const Aggregation = "per task first: each metric is the mean over the task's computable trials; " +
+	"statistics (mean, median, sample std, n, percentile-bootstrap 95% CI of the mean, fixed seed) are over tasks; " +
+	"non-computable and degraded trials are counted and named, not scored"
+
+// Summarize builds the run summary from the entries of each configuration.
+// Entries are sorted by name, configurations by name.
+func Summarize(runID string, entries map[string][]TaskEntry) *Summary {
+	s := &Summary{SchemaVersion: SummarySchemaVersion, Generator: events.Generator, RunID: runID, Aggregation: Aggregation}
+	for _, config := range slices.Sorted(maps.Keys(entries)) {
+		es := slices.Clone(entries[config])
+		slices.SortFunc(es, func(a, b TaskEntry) int { return cmp.Compare(a.Name, b.Name) })
+		c := &ConfigSummary{
+			Config:        config,
+			Trials:        len(es),
+			Computable:    TaskGroup{Names: []string{}},
+			NonComputable: TaskGroup{Names: []string{}},
+			Degraded:      TaskGroup{Names: []string{}},
+			Metrics:       map[string]metrics.Stats{},
+			Entries:       es,
+		}
+		tasks := map[string]bool{}
+		for _, e := range es {
+			tasks[e.Task] = true
+			g := &c.Computable
+			switch e.Status {
+			case NonComputable:
+				g = &c.NonComputable
+			case Degraded:
+				g = &c.Degraded
+			}
+			g.Count++
+			g.Names = append(g.Names, e.Name)
+		}
+		c.Tasks = len(tasks)
+		byMetric := map[string][]float64{}
+		for _, vs := range c.TaskValues() {
+			for m, v := range vs {
+				byMetric[m] = append(byMetric[m], v)
+			}
+		}
+		c.Metrics = aggregateAll(byMetric)
+		if rs := c.TaskRewards(); len(rs) > 0 {
+			st := metrics.Aggregate(slices.Collect(maps.Values(rs)))
+			c.Reward = &st
+		}
+		s.Configs = append(s.Configs, c)
+	}
+	if s.Configs == nil {
+		s.Configs = []*ConfigSummary{}
+	}
+	return s
+}
+
+// aggregateAll runs metrics.Aggregate on every metric's values, spread
+// over the available processors: the seeded bootstrap dominates the cost
+// of a summary of hundreds of tasks, and each metric's is independent of
+// the others, so the result is the same whatever the order.
+func aggregateAll(byMetric map[string][]float64) map[string]metrics.Stats {
+	names := slices.Sorted(maps.Keys(byMetric))
+	stats := make([]metrics.Stats, len(names))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Go(func() {
+			for i := range next {
+				stats[i] = metrics.Aggregate(byMetric[names[i]])
+			}
+		})
+	}
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string]metrics.Stats, len(names))
+	for i, n := range names {
+		out[n] = stats[i]
+	}
+	return out
+}
+
+// Config returns the summary of the named configuration, or nil.
+func (s *Summary) Config(name string) *ConfigSummary {
+	for _, c := range s.Configs {
+		if c.Config == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// ConfigNames lists the configurations, sorted.
+func (s *Summary) ConfigNames() []string {
+	var out []string
+	for _, c := range s.Configs {
+		out = append(out, c.Config)
+	}
+	return out
+}
+
+// TaskValues returns, per task, the mean of each figure over the task's
+// computable entries. A task with no computable entry is absent.
+func (c *ConfigSummary) TaskValues() map[string]map[string]float64 {
+	sums := map[string]map[string]float64{}
+	counts := map[string]map[string]int{}
+	for _, e := range c.Entries {
+		if e.Status != Computable {
+			continue
+		}
+		if sums[e.Task] == nil {
+			sums[e.Task], counts[e.Task] = map[string]float64{}, map[string]int{}
+		}
+		for m, v := range e.Values {
+			sums[e.Task][m] += v
+			counts[e.Task][m]++
+		}
+	}
+	for t, ms := range sums {
+		for m := range ms {
+			ms[m] /= float64(counts[t][m])
+		}
+	}
+	return sums
+}
+
+// TaskRewards returns, per task, the mean reward over the task's entries
+// that have one, whatever their status: the reward is the verifier's and
+// does not depend on whether retrieval could be scored.
+func (c *ConfigSummary) TaskRewards() map[string]float64 {
+	sums, counts := map[string]float64{}, map[string]int{}
+	for _, e := range c.Entries {
+		if e.Reward != nil {
+			sums[e.Task] += *e.Reward
+			counts[e.Task]++
+		}
+	}
+	for t := range sums {
+		sums[t] /= float64(counts[t])
+	}
+	return sums
+}
+
+// TaskStatuses returns, per task, the best status among its entries
+// (computable over non-computable over degraded) and a reason for the
+// others.
+func (c *ConfigSummary) TaskStatuses() map[string]TaskEntry {
+	rank := map[TaskStatus]int{Computable: 2, NonComputable: 1, Degraded: 0}
+	out := map[string]TaskEntry{}
+	for _, e := range c.Entries {
+		if prev, ok := out[e.Task]; !ok || rank[e.Status] > rank[prev.Status] {
+			out[e.Task] = e
+		}
+	}
+	return out
+}
+
+// WriteSummary writes the summary to path atomically.
+func WriteSummary(path string, s *Summary) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return writeJSON(w, s) })
+}
+
+// ErrSummaryVersion is returned, wrapped, by ReadSummary for a summary of
+// an unknown major version.
+var ErrSummaryVersion = errors.New("unsupported run summary schema_version")
+
+// ReadSummary reads run_retrieval_summary.json, rejecting an unknown major
+// version.
+func ReadSummary(path string) (*Summary, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("run summary %s: %w", path, err)
+	}
+	if major, _, _ := strings.Cut(s.SchemaVersion, "."); major != "1" {
+		return nil, fmt.Errorf("run summary %s: schema_version %q: %w (this build reads 1.x)", path, s.SchemaVersion, ErrSummaryVersion)
+	}
+	return &s, nil
+}
+
+// writeJSON writes v as indented JSON, without HTML escaping (paths and
+// messages stay readable).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// Totals counts the trials of every configuration: all of them, and the
+// computable, non-computable and degraded ones.
+func (s *Summary) Totals() (trials, computable, nonComputable, degraded int) {
+	for _, c := range s.Configs {
+		trials += c.Trials
+		computable += c.Computable.Count
+		nonComputable += c.NonComputable.Count
+		degraded += c.Degraded.Count
+	}
+	return trials, computable, nonComputable, degraded
+}
