@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -23,7 +24,7 @@ func TestFormatsListsEveryRegisteredFormat(t *testing.T) {
 		row := lines[2+i]
 		assert.True(t, strings.HasPrefix(row, "| `"+f.Name+"` "), "row %d is %s, in registration order: %q", i+1, f.Name, row)
 		assert.Contains(t, row, "`"+f.Example+"`", f.Name)
-		assert.Contains(t, row, f.Writer, f.Name)
+		assert.Contains(t, row, report.Escape(f.Writer), f.Name)
 	}
 
 	code, out, stderr = runCLI(t, nil, "formats", "-json")
