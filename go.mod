@@ -1,6 +1,6 @@
 module github.com/agentretrieval/agentretrieval
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/cucumber/godog v0.15.1
@@ -9,6 +9,7 @@ require (
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -29,6 +30,6 @@ require (
 	github.com/olekukonko/ll v0.1.6 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.30.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
