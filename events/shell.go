@@ -74,13 +74,27 @@ type shellAnalyzer struct {
 	outputs []shellOutput
 }
 
+// shellInput is the command of a shell call: a script, or an argv array
+// that runs without a shell (each element is one word, taken as written:
+// no quotes, variables or globs), as Codex records {"command": ["cat",
+// "x"]} or ["bash", "-lc", "SCRIPT"].
+type shellInput struct {
+	script  string
+	argv    []string
+	workdir string // the directory the command runs in ("" = session cwd)
+}
+
 // extractShell extracts one shell call: the script's commands, then its
 // output read in the shape its commands print. failed is set when the
 // command exited non-zero: its output is still read, but an error message
 // is not file content to count lines of.
-func extractShell(col *collector, script, workdir, result string, toolError, failed bool) {
-	a := &shellAnalyzer{col: col, dir: strings.TrimSpace(workdir)}
-	a.script(script, 0)
+func extractShell(col *collector, in shellInput, result string, toolError, failed bool) {
+	a := &shellAnalyzer{col: col, dir: strings.TrimSpace(in.workdir)}
+	if in.argv != nil {
+		a.argv(in.argv)
+	} else {
+		a.script(in.script, 0)
+	}
 	col.category, col.class = a.category, a.class
 	col.setQuery(a.query)
 	if toolError || strings.TrimSpace(result) == "" {
@@ -123,6 +137,21 @@ func extractShell(col *collector, script, workdir, result string, toolError, fai
 			}
 		}
 	}
+}
+
+// argv analyzes a command given as an argv array: one simple command
+// whose words are the elements, up to maxShellBytes of them. A
+// `bash -c SCRIPT` argv runs its script through command.
+func (a *shellAnalyzer) argv(argv []string) {
+	var cmd simpleCommand
+	size := 0
+	for _, w := range argv {
+		if size += len(w); size > maxShellBytes {
+			break
+		}
+		cmd.words = append(cmd.words, shellWord{text: w})
+	}
+	a.pipeline(shellPipeline{cmds: []simpleCommand{cmd}}, 0)
 }
 
 // script analyzes a script's pipelines in order.

@@ -268,11 +268,28 @@ func shellScripts(calls []sampleCall) []string {
 	var scripts []string
 	for _, c := range calls {
 		args, raw := decodeArguments(c.args)
-		if s, _, ok := shellCommand(c.tool, Rule{Shell: true}, args, raw); ok {
-			scripts = append(scripts, s)
+		if in, ok := shellCommand(c.tool, Rule{Shell: true}, args, raw); ok {
+			scripts = append(scripts, inputScript(in))
 		}
 	}
 	return scripts
+}
+
+// inputScript returns the script of a shell call for the parse
+// benchmarks: the SCRIPT of a `bash -c SCRIPT` argv, or the argv's words
+// joined.
+func inputScript(in shellInput) string {
+	if in.argv == nil {
+		return in.script
+	}
+	var words []shellWord
+	for _, w := range in.argv[1:] {
+		words = append(words, shellWord{text: w})
+	}
+	if s, ok := shellDashC(words); ok {
+		return s
+	}
+	return strings.Join(in.argv, " ")
 }
 
 func TestSampleShellCallsAreFound(t *testing.T) {
@@ -355,9 +372,9 @@ func BenchmarkEventsShellShare(b *testing.B) {
 				c := &s.Calls[i]
 				rule, _ := tax.Classify(c.Name)
 				args, raw := decodeArguments(c.Arguments)
-				if sc, _, ok := shellCommand(c.Name, rule, args, raw); ok {
+				if in, ok := shellCommand(c.Name, rule, args, raw); ok {
 					shell = append(shell, shellCall{c, rule, PathNormalizer{CWD: s.CWD}})
-					scripts = append(scripts, sc)
+					scripts = append(scripts, inputScript(in))
 				}
 			}
 		}
