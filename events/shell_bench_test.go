@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -263,6 +264,15 @@ func readJSON(tb testing.TB, file string, v any) {
 	}
 }
 
+// reportCPU reports the process CPU time (user and system, GC included)
+// per operation since start. Under contention for the CPU it varies less
+// than ns/op, which counts the time spent waiting too.
+func reportCPU(b *testing.B, start time.Duration) {
+	if start >= 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // shellScripts returns the scripts that Extract would parse for calls.
 func shellScripts(calls []sampleCall) []string {
 	var scripts []string
@@ -316,6 +326,7 @@ func BenchmarkShellCommands(b *testing.B) {
 		}
 		b.Run("parse", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				for _, c := range cmds {
 					parseShell(c)
@@ -324,6 +335,7 @@ func BenchmarkShellCommands(b *testing.B) {
 		})
 		b.Run("extract", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				for _, c := range calls {
 					Extract(c, ruleBash, n)
@@ -380,6 +392,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 		}
 		b.Run("events", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				for _, t := range traces {
 					s, _ := trace.Read(bytes.NewReader(t), trace.Options{})
@@ -389,6 +402,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 		})
 		b.Run("shell", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				for _, c := range shell {
 					Extract(c.c, c.rule, c.n)
@@ -397,6 +411,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 		})
 		b.Run("parse", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				for _, s := range scripts {
 					parseShell(s)
