@@ -68,8 +68,9 @@ var shellToolNames = map[string]bool{
 //   - other: arguments only; results of unknown tools are not trusted.
 //
 // Shell tools (rule.Shell, or a name such as Bash, run, exec_command) are
-// parsed as POSIX shell: reading through the shell is reading. Their
-// Extraction carries a Category and Class when a recognized command
+// parsed as bash (with mvdan.cc/sh/v3/syntax), or taken word by word when
+// the command is an argv array: reading through the shell is reading.
+// Their Extraction carries a Category and Class when a recognized command
 // decides them.
 //
 // A call whose result is an error (IsError, or a Claude Code

@@ -16,10 +16,12 @@ import (
 //
 //   - maxShellBytes: a script is read up to 1 MiB.
 //   - maxShellOpeners: the parser recurses once per level of nesting, with
-//     no limit of its own, so a script is handed to it in pieces of at most
-//     this many opening brackets and compound keywords (cut at line ends),
-//     which bounds the depth of its recursion whatever the quoting. Real
-//     command lines, here-documents of source files included, stay far
+//     no limit of its own (up to 4.5 KB of stack per level), so a script is
+//     handed to it in pieces of at most this many opening brackets and
+//     compound keywords, cut at line ends. Counting every bracket, quoted
+//     or not, bounds the depth of its recursion whatever the quoting (at
+//     most ~75 MB of stack on a crafted input). Real command lines,
+//     here-documents of a few thousand lines of source included, stay
 //     below it and are parsed whole.
 //   - maxShellParses: a script the parser rejects is parsed again, closed
 //     (an unterminated quote, substitution or here-document) or cut at the
@@ -31,7 +33,7 @@ import (
 //     hundreds of thousands).
 const (
 	maxShellBytes    = 1 << 20
-	maxShellOpeners  = 4096
+	maxShellOpeners  = 16384
 	maxShellParses   = 16
 	maxShellDepth    = 8
 	maxShellCommands = 10000
@@ -201,8 +203,22 @@ func (c *shellConv) script(src string) {
 	off := min(int(pe.Pos.Offset()), len(src))
 	c.script(src[:off])
 	if off < len(src) {
-		c.script(src[off+1:])
+		c.script(src[off+tokenLen(src[off:]):])
 	}
+}
+
+// tokenLen returns the length of the token src starts with: one operator
+// byte, or a word up to the next blank or operator.
+func tokenLen(src string) int {
+	const stops = " \t\n;&|()<>"
+	if strings.IndexByte(stops[3:], src[0]) >= 0 {
+		return 1
+	}
+	n := strings.IndexAny(src, stops)
+	if n <= 0 {
+		return len(src)
+	}
+	return n
 }
 
 // shellEOFError matches the parser's messages for a construct still open
