@@ -17,12 +17,14 @@ import (
 //   - maxShellBytes: a script is read up to 1 MiB.
 //   - maxShellOpeners: the parser recurses once per level of nesting, with
 //     no limit of its own (up to 4.5 KB of stack per level), so a script is
-//     handed to it in pieces of at most this many opening brackets and
-//     compound keywords, cut at line ends. Counting every bracket, quoted
-//     or not, bounds the depth of its recursion whatever the quoting (at
-//     most ~75 MB of stack on a crafted input). Real command lines,
-//     here-documents of a few thousand lines of source included, stay
-//     below it and are parsed whole.
+//     handed to it in pieces of at most this many openers (brackets, !, ?
+//     and compound keywords), cut at line ends. Counting every opener,
+//     quoted or not, bounds the depth of that recursion whatever the
+//     quoting: ~75 MB of stack at worst. Nesting the count leaves out
+//     (unary operators, assignments and && inside arithmetic and [[ ]])
+//     costs under 150 bytes of stack per byte of script. Real command
+//     lines, here-documents of a few thousand lines of source included,
+//     stay below the cap and are parsed whole.
 //   - maxShellParses: a script the parser rejects is parsed again, closed
 //     (an unterminated quote, substitution or here-document) or cut at the
 //     error; at most this many attempts are made per script.
@@ -99,9 +101,9 @@ func parseShell(src string) []shellPipeline {
 }
 
 // openerPieces cuts src at line ends into pieces of at most
-// maxShellOpeners opening brackets and compound keywords. Counting every
-// bracket, quoted or not, overestimates the nesting, never underestimates
-// it. A single line over the limit is dropped.
+// maxShellOpeners openers. Counting every opener, quoted or not,
+// overestimates the nesting, never underestimates it. A single line over
+// the limit is dropped.
 func openerPieces(src string) []string {
 	if len(src) <= maxShellOpeners {
 		return []string{src} // each opener takes a byte at least
@@ -126,11 +128,13 @@ func openerPieces(src string) []string {
 			continue
 		}
 		switch src[i] {
-		case '(', '{', '[', '`':
+		case '(', '{', '[', '`', '!', '?':
+			// Brackets, and the negations and conditionals the parser
+			// nests inside [[ ]] and arithmetic.
 			lineCount++
-		case 'i', 'w', 'u', 'f', 'c', 's', 'e':
-			// if, while, until, for, function, case, coproc, select, elif
-			// open compound commands the parser nests.
+		case 'i', 'w', 'u', 'f', 'c', 's', 'e', 't':
+			// if, while, until, for, function, case, coproc, select,
+			// elif and time open commands the parser nests.
 			if i == 0 || !isWordByte(src[i-1]) {
 				for _, kw := range shellCompoundKeywords {
 					if strings.HasPrefix(src[i:], kw) && (i+len(kw) == len(src) || !isWordByte(src[i+len(kw)])) {
@@ -147,7 +151,7 @@ func openerPieces(src string) []string {
 	return pieces
 }
 
-var shellCompoundKeywords = []string{"if", "while", "until", "for", "function", "case", "coproc", "select", "elif"}
+var shellCompoundKeywords = []string{"if", "while", "until", "for", "function", "case", "coproc", "select", "elif", "time"}
 
 func isWordByte(c byte) bool {
 	return c == '_' || isAlpha(c) || isDigit(c)
