@@ -2,7 +2,6 @@ package events
 
 import (
 	"encoding/json"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,8 +71,9 @@ var shellToolNames = map[string]bool{
 //   - other: arguments only; results of unknown tools are not trusted.
 //
 // Shell tools (rule.Shell, or a name such as Bash, run, exec_command) are
-// parsed as POSIX shell: reading through the shell is reading. Their
-// Extraction carries a Category and Class when a recognized command
+// parsed as bash (with mvdan.cc/sh/v3/syntax), or taken word by word when
+// the command is an argv array: reading through the shell is reading.
+// Their Extraction carries a Category and Class when a recognized command
 // decides them.
 //
 // A call whose result is an error (IsError, or a Claude Code
@@ -94,8 +94,8 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	args, raw := decodeArguments(c.Arguments)
 	args = callArguments(c.Name, rule, args)
 	toolError := strings.HasPrefix(strings.TrimSpace(c.Result), "<tool_use_error>")
-	if cmd, workdir, ok := shellCommand(c.Name, rule, args, raw); ok {
-		extractShell(col, cmd, workdir, c.Result, toolError, c.IsError)
+	if cmd, ok := shellCommand(c.Name, rule, args, raw); ok {
+		extractShell(col, cmd, c.Result, toolError, c.IsError)
 		if toolError {
 			col.clearEffects()
 		}
@@ -143,14 +143,17 @@ func decodeArguments(a json.RawMessage) (map[string]any, string) {
 	return nil, ""
 }
 
-// shellCommand returns the shell script of a shell tool call.
-func shellCommand(name string, rule Rule, args map[string]any, raw string) (script, workdir string, ok bool) {
+// shellCommand returns the command of a shell tool call: a script, or an
+// argv array (Codex's shell and local_shell calls), which runs without a
+// shell: each element is one word.
+func shellCommand(name string, rule Rule, args map[string]any, raw string) (shellInput, bool) {
 	if !rule.Shell && !shellToolNames[strings.ToLower(name)] {
-		return "", "", false
+		return shellInput{}, false
 	}
 	if args == nil {
-		return raw, "", raw != ""
+		return shellInput{script: raw}, raw != ""
 	}
+	var in shellInput
 keys:
 	for _, k := range commandArgKeys {
 		v, present := args[k]
@@ -166,62 +169,45 @@ keys:
 		}
 		switch v := v.(type) {
 		case string:
-			script = v
+			if v != "" {
+				in.script = v
+				break keys
+			}
 		case []any:
-			script = argvScript(v)
-		}
-		if script != "" {
-			break keys
+			if argv, ok := stringArray(v); ok {
+				in.argv = argv
+				break keys
+			}
 		}
 	}
 	for _, k := range workdirArgKeys {
 		if s, _ := args[k].(string); s != "" {
-			workdir = s
+			in.workdir = s
 			break
 		}
 	}
 	// A tool named like a shell but given no command (a "run" tool of
 	// some other kind) is read like any other tool.
-	return script, workdir, script != ""
+	return in, in.script != "" || len(in.argv) > 0
+}
+
+// stringArray returns an array of strings; false when it is empty or
+// holds anything else.
+func stringArray(v []any) ([]string, bool) {
+	out := make([]string, 0, len(v))
+	for _, e := range v {
+		s, ok := e.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, len(out) > 0
 }
 
 func isShellLanguage(l string) bool {
 	switch strings.ToLower(l) {
 	case "bash", "sh", "shell", "zsh", "console":
-		return true
-	}
-	return false
-}
-
-// argvScript turns an argv array into a script: a `bash -c SCRIPT` style
-// argv yields SCRIPT, any other argv is quoted word by word.
-func argvScript(argv []any) string {
-	words := make([]string, 0, len(argv))
-	for _, a := range argv {
-		s, ok := a.(string)
-		if !ok {
-			return ""
-		}
-		words = append(words, s)
-	}
-	if len(words) >= 3 && isShellProgram(path.Base(words[0])) && strings.HasPrefix(words[1], "-") && !strings.HasPrefix(words[1], "--") && strings.Contains(words[1], "c") {
-		return words[len(words)-1]
-	}
-	var b strings.Builder
-	for i, w := range words {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
-		b.WriteByte('\'')
-	}
-	return b.String()
-}
-
-func isShellProgram(s string) bool {
-	switch s {
-	case "bash", "sh", "zsh", "dash", "ksh":
 		return true
 	}
 	return false

@@ -673,19 +673,7 @@ func TestExtractShell(t *testing.T) {
 }
 
 func FuzzShellCommand(f *testing.F) {
-	for _, s := range []string{
-		"sed -n '10,20p' /testbed/x.py",
-		"cd src && cat a.go | head -50",
-		"grep -rn foo src/",
-		"find . -name '*.go' -exec grep -l x {} \\;",
-		"cat > f <<EOF\nbody\nEOF\nls -la",
-		"echo $(cat `ls`) 2>&1 >> out.txt",
-		"git show HEAD:pkg/a.go && git log -p -- a.go",
-		"awk 'NR>=3 && NR<=9' a b | sort | uniq -c",
-		"cp -t dest a b; mv x y/; rm -rf z",
-		"bash -c 'bash -c \"cat a\"'",
-		"x=$((1+(2*3))) <(cat a) >(tee b)",
-	} {
+	for _, s := range shellFuzzSeeds {
 		f.Add(s, "a.go:1:x\n./b.go\n-rw-r--r-- 1 u g 1 Jan  1 00:00 c.go\n")
 	}
 	f.Fuzz(func(t *testing.T, cmd, result string) {
