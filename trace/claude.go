@@ -170,7 +170,7 @@ func claudeClassify(sc *jsonscan.Scanner, line []byte, complete bool) (claudeDia
 		case "session_id", "parent_tool_use_id":
 			snake = true
 			sc.Skip()
-		case "schema_version", "toolCalls":
+		case "schema_version", "toolCalls", "projectHash":
 			otherFormat = true
 			sc.Skip()
 		default:

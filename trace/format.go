@@ -117,10 +117,11 @@ func NewRegistry(formats ...Format) *Registry {
 }
 
 // DefaultRegistry returns a new registry with every built-in format: Claude
-// Code session JSONL, Claude Code stream-json, Harbor ATIF trajectories and
-// tool-call records.
+// Code session JSONL, Claude Code stream-json, Harbor ATIF trajectories,
+// Gemini CLI chat recordings, mini-swe-agent trajectories and tool-call
+// records.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, ATIF{}, ToolCalls{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{})
 }
 
 // Register adds a format. A format with the name of one already registered
