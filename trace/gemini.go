@@ -193,10 +193,11 @@ func (gr *geminiReader) readLines(br *bufio.Reader) error {
 	if gr.records == 0 {
 		return gr.notARecording()
 	}
-	if gr.broken > 0 && gr.lastBroken == lr.line {
-		// The writer appends one line at a time; a killed CLI leaves the
-		// last one half written.
-		gr.s.Warnf(lr.line, "the last line is cut short (the recording was interrupted); the session is read up to the line before it")
+	if gr.lastBroken > 0 && gr.lastBroken == lr.line {
+		// Gemini CLI appends one line at a time; a CLI killed mid-write
+		// leaves the last one half written.
+		w := &gr.s.Warnings[len(gr.s.Warnings)-1]
+		w.Message = "the last line is cut short or malformed (" + gr.lastErr + "); the recording was read up to the line before it"
 	}
 	return nil
 }
@@ -237,8 +238,8 @@ func (gr *geminiReader) readDocument(br *bufio.Reader) error {
 		gr.s.Warnf(se.Line, "session is cut short or malformed (%v); kept the %d messages read before it", se.Err, len(gr.msgs))
 		return nil
 	}
-	if !gr.sawMeta && !gr.sawMessages {
-		return fmt.Errorf("%s:%d: not a Gemini CLI session: the object has neither sessionId and projectHash nor messages", src, line)
+	if !gr.sawMeta && gr.identified == 0 {
+		return fmt.Errorf("%s:%d: not a Gemini CLI session: the object has neither sessionId and projectHash nor messages with an id", src, line)
 	}
 	if note, at := st.endOfDocument(); note != "" {
 		gr.s.Warnf(at, "%s", note)
@@ -272,7 +273,6 @@ func (gr *geminiReader) documentFields(st *atifStream) error {
 			gr.metaField(key, line)
 			continue
 		}
-		gr.sawMessages = true
 		line := st.line()
 		tok, err = st.token()
 		if err != nil {

@@ -28,13 +28,15 @@ type geminiReader struct {
 	// records counts the records of the format: messages, metadata, $set
 	// and $rewindTo.
 	records int
-	// broken counts the lines that were not JSON; lastBroken is the last
-	// of them.
-	broken, lastBroken int
+	// lastBroken is the last line that was not valid JSON, lastErr why.
+	lastBroken int
+	lastErr    string
 
-	sawMeta, sawMessages bool
-	kind                 string
-	start                time.Time
+	sawMeta bool
+	// identified counts the messages of a document that have an id.
+	identified int
+	kind       string
+	start      time.Time
 }
 
 // geminiMsg is what is kept of one message.
@@ -92,8 +94,7 @@ func (gr *geminiReader) record(line []byte, n int) {
 			gr.s.Warnf(n, "expected a JSON object, found %s; line skipped", te.Found)
 		} else {
 			gr.s.Warnf(n, "invalid JSON: %v; line skipped", err)
-			gr.broken++
-			gr.lastBroken = n
+			gr.lastBroken, gr.lastErr = n, err.Error()
 		}
 		return
 	}
@@ -410,25 +411,22 @@ func (gr *geminiReader) response(sc *jsonscan.Scanner, c *ToolCall) {
 	}
 }
 
-// appendText appends the string at sc to the call's result, within the
-// MaxResultBytes bound.
+// appendText appends the string at sc to the call's result, after a
+// newline when the result has text already, keeping the result within
+// MaxResultBytes.
 func (gr *geminiReader) appendText(sc *jsonscan.Scanner, c *ToolCall) {
+	b := append(gr.buf[:0], c.Result...)
+	if len(b) > 0 {
+		b = append(b, '\n')
+	}
 	limit := -1
 	if gr.max > 0 {
-		limit = max(0, gr.max-len(c.Result)-1)
-	}
-	b := gr.buf[:0]
-	if c.Result != "" {
-		b = append(b, c.Result...)
-		b = append(b, '\n')
-		if limit >= 0 {
-			limit = max(0, gr.max-len(b))
-		}
+		limit = max(0, gr.max-len(b))
 	}
 	start := len(b)
 	b, _ = sc.AppendString(b, limit)
-	if start == len(b) && c.Result != "" {
-		b = b[:start-1]
+	if len(b) == start {
+		b = b[:len(c.Result)] // nothing added: no separator either
 	}
 	c.Result = string(b)
 	gr.buf = b[:0]
@@ -543,7 +541,10 @@ func (gr *geminiReader) applySet(set []byte, n int) {
 	}
 	gr.applyMeta(&rec)
 	if rec.messages != nil {
-		gr.rewind("", n) // a checkpoint: the list is rebuilt from the record
+		// A checkpoint: the list is rebuilt from the record.
+		clear(gr.byID)
+		clear(gr.msgs)
+		gr.msgs = gr.msgs[:0]
 		gr.messageList(rec.messages, n, "$set.messages")
 	}
 }
@@ -618,6 +619,7 @@ func (gr *geminiReader) message(n int, field string) *geminiMsg {
 		gr.s.Warnf(n, "%smessage has no id; skipped", where)
 		return nil
 	}
+	gr.identified++
 	return gr.keep(&gr.rec, n)
 }
 

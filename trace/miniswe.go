@@ -345,6 +345,7 @@ func (mr *miniReader) message(i, line int, raw json.RawMessage) {
 	var t time.Time
 	if m.Extra != nil {
 		t = mr.response(i, line, m.Extra)
+		mr.s.NoteTime(t)
 		if m.Extra.Timestamp != nil {
 			if ts, ok := atifUnixTime(json.Number(strconv.FormatFloat(*m.Extra.Timestamp, 'f', -1, 64))); ok {
 				t = ts
@@ -446,8 +447,7 @@ func (mr *miniReader) assistant(i, line int, m *miniMessage, t time.Time) {
 		if len(found[0]) > 1 {
 			action = found[0][1]
 		}
-		cmd, _ := json.Marshal(strings.TrimSpace(action))
-		commands = append(commands, cmd)
+		commands = append(commands, miniQuote(strings.TrimSpace(action)))
 	}
 	for _, cmd := range commands {
 		var args bytes.Buffer
@@ -456,6 +456,15 @@ func (mr *miniReader) assistant(i, line int, m *miniMessage, t time.Time) {
 		args.WriteByte('}')
 		mr.open = append(mr.open, mr.add(ToolCall{Name: "bash", Arguments: args.Bytes(), Time: t}))
 	}
+}
+
+// miniQuote encodes s as a JSON string, leaving <, > and & as they are.
+func miniQuote(s string) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 func (mr *miniReader) add(c ToolCall) int {
