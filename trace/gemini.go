@@ -215,19 +215,14 @@ func (gr *geminiReader) notARecording() error {
 // a time.
 func (gr *geminiReader) readDocument(br *bufio.Reader) error {
 	src := gr.s.Source
-	st := newATIFStream(br)
-	line := st.line()
-	tok, err := st.token()
-	if err != nil {
-		var se *atifStreamError
-		errors.As(err, &se)
-		return fmt.Errorf("%s:%d: reading Gemini CLI session: %w", src, se.Line, se.Err)
+	d := newDocStream(br)
+	c, _ := d.peek()
+	line := d.line()
+	if c != '{' {
+		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, docKind(c))
 	}
-	if tok != json.Delim('{') {
-		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, atifTokenKind(tok))
-	}
-	err = gr.documentFields(st)
-	if err != nil {
+	d.pos++
+	if err := gr.documentFields(d); err != nil {
 		var se *atifStreamError
 		if !errors.As(err, &se) {
 			return fmt.Errorf("%s: %w", src, err)
@@ -241,67 +236,98 @@ func (gr *geminiReader) readDocument(br *bufio.Reader) error {
 	if !gr.sawMeta && gr.identified == 0 {
 		return fmt.Errorf("%s:%d: not a Gemini CLI session: the object has neither sessionId and projectHash nor messages with an id", src, line)
 	}
-	if note, at := st.endOfDocument(); note != "" {
+	if note, at := d.end(); note != "" {
 		gr.s.Warnf(at, "%s", note)
 	}
 	return nil
 }
 
-// documentFields reads the keys of the session object, whose opening brace
-// has been read.
-func (gr *geminiReader) documentFields(st *atifStream) error {
+// docKind names the kind of JSON value that starts with c.
+func docKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "a number"
+	}
+	return "text that is not JSON"
+}
+
+// documentFields reads the members of the session object, whose opening
+// brace has been read.
+func (gr *geminiReader) documentFields(d *docStream) error {
 	var session, project bool
-	for st.dec.More() {
-		tok, err := st.token()
-		if err != nil {
+	var key []byte
+	for first := true; ; first = false {
+		more, err := d.next(first, '}')
+		if err != nil || !more {
+			gr.sawMeta = session && project
 			return err
 		}
-		key, _ := tok.(string)
-		if key != "messages" {
-			line := st.line()
-			raw, err := st.raw()
+		if key, err = d.key(&gr.sc, key); err != nil {
+			return err
+		}
+		d.peek()
+		line := d.line()
+		if string(key) != "messages" {
+			raw, err := d.value()
 			if err != nil {
 				return err
 			}
 			gr.sc.Reset(raw)
-			switch key {
+			gr.sc.Skip()
+			if err := gr.sc.Err(); err != nil {
+				return d.valueError(line, raw, err, "a value")
+			}
+			gr.sc.Reset(raw)
+			switch string(key) {
 			case "sessionId":
 				session = gr.sc.Peek() == jsonscan.String
 			case "projectHash":
 				project = gr.sc.Peek() == jsonscan.String
 			}
-			gr.metaField(key, line)
+			gr.metaField(string(key), line)
 			continue
 		}
-		line := st.line()
-		tok, err = st.token()
-		if err != nil {
-			return err
-		}
-		if tok != json.Delim('[') {
-			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", atifTokenKind(tok))
-			if err := st.skipRest(tok); err != nil {
+		if c, _ := d.peek(); c != '[' {
+			if _, err := d.value(); err != nil {
 				return err
 			}
+			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docKind(c))
 			continue
 		}
-		for st.dec.More() {
-			line := st.line()
-			raw, err := st.raw()
+		d.pos++
+		for first := true; ; first = false {
+			more, err := d.next(first, ']')
 			if err != nil {
 				return err
 			}
-			gr.records++
+			if !more {
+				break
+			}
+			d.peek()
+			line := d.line()
+			raw, err := d.value()
+			if err != nil {
+				return err
+			}
 			gr.sc.Reset(raw)
-			if m := gr.message(line, "message"); m != nil {
+			m, err := gr.message(line, "message")
+			if err != nil {
+				return d.valueError(line, raw, err, "a message")
+			}
+			gr.records++
+			if m != nil {
 				gr.put(m)
 			}
 		}
-		if _, err := st.token(); err != nil {
-			return err
-		}
 	}
-	gr.sawMeta = session && project
-	_, err := st.token()
-	return err
 }

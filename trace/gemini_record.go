@@ -603,24 +603,34 @@ func (gr *geminiReader) messageList(list []byte, n int, field string) {
 }
 
 // message reads the message held in gr.sc (a document's messages
-// element) and returns it, or nil when it cannot be used.
-func (gr *geminiReader) message(n int, field string) *geminiMsg {
+// element) and returns it, or nil when it cannot be used. A syntax error
+// is returned: the document is broken there.
+func (gr *geminiReader) message(n int, field string) (*geminiMsg, error) {
 	where := fmt.Sprintf("%s at line %d: ", field, n)
-	if gr.sc.Peek() != jsonscan.Object {
-		gr.s.Warnf(n, "%sexpected a message object, found %s; skipped", where, gr.sc.Peek())
-		return nil
+	if k := gr.sc.Peek(); k != jsonscan.Object {
+		if k == jsonscan.Invalid {
+			gr.sc.Skip()
+			return nil, gr.sc.Err()
+		}
+		gr.s.Warnf(n, "%sexpected a message object, found %s; skipped", where, k)
+		return nil, nil
 	}
 	gr.fields(&gr.sc, &gr.rec, n, "")
+	gr.sc.End()
 	if err := gr.sc.Err(); err != nil {
+		var se *jsonscan.SyntaxError
+		if errors.As(err, &se) {
+			return nil, err
+		}
 		gr.s.Warnf(n, "%s%v; skipped", where, err)
-		return nil
+		return nil, nil
 	}
 	if !gr.rec.hasID {
 		gr.s.Warnf(n, "%smessage has no id; skipped", where)
-		return nil
+		return nil, nil
 	}
 	gr.identified++
-	return gr.keep(&gr.rec, n)
+	return gr.keep(&gr.rec, n), nil
 }
 
 // finish turns the messages left after every update and rewind into the

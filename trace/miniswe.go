@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
 // MiniSWEAgent reads mini-swe-agent trajectories, the *.traj.json file the
@@ -110,17 +112,17 @@ func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 	}
 	mr := &miniReader{
 		s:       &Session{Format: MiniSWEAgent{}.Name(), Source: src, Agent: "mini-swe-agent"},
-		st:      newATIFStream(r),
+		d:       newDocStream(r),
 		max:     opts.MaxResultBytes,
 		pending: map[string]int{},
 	}
-	line := mr.st.line()
-	err := mr.document()
-	if err != nil {
-		var shape *atifShapeError
-		if errors.As(err, &shape) {
-			return nil, fmt.Errorf("%s:%d: %s", src, shape.Line, shape.Msg)
-		}
+	c, _ := mr.d.peek()
+	line := mr.d.line()
+	if c != '{' {
+		return nil, fmt.Errorf("%s:%d: expected a mini-swe-agent trajectory (a JSON object with info and messages), found %s", src, line, docKind(c))
+	}
+	mr.d.pos++
+	if err := mr.document(); err != nil {
 		var se *atifStreamError
 		if !errors.As(err, &se) {
 			return nil, fmt.Errorf("%s: %w", src, err)
@@ -133,7 +135,7 @@ func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 		if mr.version == "" && !strings.HasPrefix(mr.format, "mini-swe-agent") {
 			return nil, fmt.Errorf("%s:%d: not a mini-swe-agent trajectory: the object has neither a trajectory_format \"mini-swe-agent-…\" nor info.mini_version", src, line)
 		}
-		if note, at := mr.st.endOfDocument(); note != "" {
+		if note, at := mr.d.end(); note != "" {
 			mr.s.Warnf(at, "%s", note)
 		}
 	}
@@ -144,10 +146,13 @@ func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 // miniReader holds the state of one Read.
 type miniReader struct {
 	s   *Session
-	st  *atifStream
+	d   *docStream
+	sc  jsonscan.Scanner
 	max int
+	buf []byte
+	msg miniMsg
 
-	messages int // messages decoded, kept or skipped
+	messages int // messages framed, kept or skipped
 	version  string
 	format   string
 	info     miniInfo
@@ -182,46 +187,31 @@ type miniInfo struct {
 	} `json:"config"`
 }
 
-type miniMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	ToolCalls  []miniToolCall  `json:"tool_calls"`
-	ToolCallID string          `json:"tool_call_id"`
-	Extra      *miniExtra      `json:"extra"`
+// miniMsg is one message as parsed. Byte slices point into the framed
+// message and are valid while it is handled.
+type miniMsg struct {
+	role, toolCallID string
+	content          []byte
+	calls            []miniCall
+	// From extra: the parsed actions (raw command values), the
+	// observation's return code (raw) and exception, the time it was
+	// recorded, and the model response's creation time and usage.
+	actions      [][]byte
+	returncode   []byte
+	exception    string
+	timestamp    float64
+	created      float64
+	usage        Usage
+	hasUsage     bool
+	cachedDetail int64
+	// bad names the first field of the wrong type; the message is then
+	// skipped.
+	bad string
 }
 
-type miniToolCall struct {
-	ID       string `json:"id"`
-	Function struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
-}
-
-type miniExtra struct {
-	Actions []struct {
-		Command    json.RawMessage `json:"command"`
-		ToolCallID string          `json:"tool_call_id"`
-	} `json:"actions"`
-	Returncode    json.RawMessage `json:"returncode"`
-	ExceptionInfo json.RawMessage `json:"exception_info"`
-	Timestamp     *float64        `json:"timestamp"`
-	// Response is the model's raw response; 2.x stores its repr (a
-	// string) when it cannot be serialized, hence RawMessage.
-	Response json.RawMessage `json:"response"`
-}
-
-type miniResponse struct {
-	Created *float64 `json:"created"`
-	Usage   *struct {
-		PromptTokens        *atifCount `json:"prompt_tokens"`
-		CompletionTokens    *atifCount `json:"completion_tokens"`
-		CacheReadTokens     *atifCount `json:"cache_read_input_tokens"`
-		CacheCreationTokens *atifCount `json:"cache_creation_input_tokens"`
-		PromptTokensDetails *struct {
-			CachedTokens *atifCount `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
-	} `json:"usage"`
+type miniCall struct {
+	id, name string
+	args     []byte
 }
 
 // miniDefaultAction matches the action block of every version that does
@@ -229,68 +219,60 @@ type miniResponse struct {
 // text-based models.
 var miniDefaultAction = regexp.MustCompile("(?s)```(?:bash|mswea_bash_command)\\s*\\n(.*?)\\n```")
 
+// document reads the members of the trajectory object, whose opening
+// brace has been read.
 func (mr *miniReader) document() error {
-	line := mr.st.line()
-	tok, err := mr.st.token()
-	if err != nil {
-		return err
-	}
-	if tok != json.Delim('{') {
-		if err := mr.st.skipRest(tok); err != nil {
+	d := mr.d
+	var key []byte
+	for first := true; ; first = false {
+		more, err := d.next(first, '}')
+		if err != nil || !more {
 			return err
 		}
-		return &atifShapeError{Line: line, Msg: "expected a mini-swe-agent trajectory (a JSON object with info and messages), found " + atifTokenKind(tok)}
-	}
-	for mr.st.dec.More() {
-		tok, err := mr.st.token()
+		if key, err = d.key(&mr.sc, key); err != nil {
+			return err
+		}
+		d.peek()
+		line := d.line()
+		if string(key) == "messages" {
+			if err := mr.messageList(line); err != nil {
+				return err
+			}
+			continue
+		}
+		raw, err := d.value()
 		if err != nil {
 			return err
 		}
-		key, _ := tok.(string)
-		switch key {
+		mr.sc.Reset(raw)
+		mr.sc.Skip()
+		if err := mr.sc.Err(); err != nil {
+			return d.valueError(line, raw, err, "a value")
+		}
+		switch string(key) {
 		case "info":
-			err = mr.readInfo()
-		case "messages":
-			err = mr.messageList()
+			mr.readInfo(line, raw)
 		case "trajectory_format":
-			err = mr.stringValue(key, &mr.format)
+			mr.stringValue(line, raw, "trajectory_format", &mr.format)
 		case "instance_id":
-			err = mr.stringValue(key, &mr.s.Task)
-		default:
-			err = mr.st.skip()
-		}
-		if err != nil {
-			return err
+			mr.stringValue(line, raw, "instance_id", &mr.s.Task)
 		}
 	}
-	_, err = mr.st.token()
-	return err
 }
 
-func (mr *miniReader) stringValue(key string, dst *string) error {
-	line := mr.st.line()
-	raw, err := mr.st.raw()
-	if err != nil {
-		return err
-	}
+func (mr *miniReader) stringValue(line int, raw []byte, key string, dst *string) {
 	if string(raw) != "null" && json.Unmarshal(raw, dst) != nil {
 		mr.s.Warnf(line, "%s: expected a string, found %s; ignored", key, atifJSONKind(raw))
 	}
-	return nil
 }
 
-func (mr *miniReader) readInfo() error {
-	line := mr.st.line()
-	raw, err := mr.st.raw()
-	if err != nil {
-		return err
-	}
+func (mr *miniReader) readInfo(line int, raw []byte) {
 	if err := json.Unmarshal(raw, &mr.info); err != nil {
 		mr.s.Warnf(line, "info: %s; kept the fields that could be read", atifTypeMessage(err))
 	}
 	mr.version = mr.info.MiniVersion
 	if mr.messages > 0 {
-		return nil // too late to parse actions with the recorded regex
+		return // too late to parse actions with the recorded regex
 	}
 	for _, expr := range []string{mr.info.Config.Model.ActionRegex, mr.info.Config.Agent.ActionRegex} {
 		if expr == "" {
@@ -300,141 +282,384 @@ func (mr *miniReader) readInfo() error {
 		re, err := regexp.Compile("(?s)" + expr)
 		if err != nil {
 			mr.s.Warnf(line, "info.config: action_regex %q is not a regular expression Go can run (%v); actions are found with the default ```bash block", expr, err)
-			break
+			return
 		}
 		mr.regex = re
-		break
+		return
 	}
-	return nil
 }
 
-func (mr *miniReader) messageList() error {
-	line := mr.st.line()
-	tok, err := mr.st.token()
-	if err != nil {
-		return err
+func (mr *miniReader) messageList(line int) error {
+	d := mr.d
+	if c, _ := d.peek(); c != '[' {
+		if _, err := d.value(); err != nil {
+			return err
+		}
+		mr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docKind(c))
+		return nil
 	}
-	if tok != json.Delim('[') {
-		mr.s.Warnf(line, "messages: expected an array, found %s; no messages read", atifTokenKind(tok))
-		return mr.st.skipRest(tok)
-	}
-	for i := 0; mr.st.dec.More(); i++ {
-		line := mr.st.line()
-		raw, err := mr.st.raw()
+	d.pos++
+	for i, first := 0, true; ; i, first = i+1, false {
+		more, err := d.next(first, ']')
+		if err != nil || !more {
+			return err
+		}
+		d.peek()
+		line := d.line()
+		raw, err := d.value()
 		if err != nil {
 			return err
 		}
+		if err := mr.message(i, line, raw); err != nil {
+			return d.valueError(line, raw, err, "a message")
+		}
 		mr.messages++
-		mr.message(i, line, raw)
 	}
-	_, err = mr.st.token()
-	return err
 }
 
-// message reads messages[i].
-func (mr *miniReader) message(i, line int, raw json.RawMessage) {
-	var m miniMessage
-	if len(raw) == 0 || raw[0] != '{' {
+// message reads messages[i]. It returns a syntax error: the document is
+// broken there.
+func (mr *miniReader) message(i, line int, raw []byte) error {
+	sc := &mr.sc
+	sc.Reset(raw)
+	if k := sc.Peek(); k != jsonscan.Object {
+		sc.Skip()
+		if err := sc.Err(); err != nil {
+			return err
+		}
 		mr.s.Warnf(line, "messages[%d]: expected a message object, found %s; skipped", i, atifJSONKind(raw))
-		return
+		return nil
 	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		mr.s.Warnf(line, "messages[%d] skipped: %s", i, atifTypeMessage(err))
-		return
+	m := &mr.msg
+	mr.parse(m)
+	sc.End()
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if m.bad != "" {
+		mr.s.Warnf(line, "messages[%d] skipped: %s", i, m.bad)
+		return nil
 	}
 	var t time.Time
-	if m.Extra != nil {
-		t = mr.response(i, line, m.Extra)
-		mr.s.NoteTime(t)
-		if m.Extra.Timestamp != nil {
-			if ts, ok := atifUnixTime(json.Number(strconv.FormatFloat(*m.Extra.Timestamp, 'f', -1, 64))); ok {
-				t = ts
-			}
-		}
+	if m.created > 0 {
+		t, _ = atifUnixTime(json.Number(strconv.FormatFloat(m.created, 'f', -1, 64)))
 		mr.s.NoteTime(t)
 	}
-	switch m.Role {
-	case "assistant":
-		mr.assistant(i, line, &m, t)
-	case "tool":
-		k, ok := mr.pending[m.ToolCallID]
-		if !ok {
-			mr.s.Warnf(line, "messages[%d]: tool reply for tool_call_id %q matches no call awaiting a result; ignored", i, m.ToolCallID)
-			return
+	if m.timestamp > 0 {
+		if ts, ok := atifUnixTime(json.Number(strconv.FormatFloat(m.timestamp, 'f', -1, 64))); ok {
+			t = ts
 		}
-		delete(mr.pending, m.ToolCallID)
-		mr.join(k, &m)
+	}
+	mr.s.NoteTime(t)
+	if m.hasUsage {
+		// Responses report cached prompt tokens in one place or the other.
+		m.usage.CacheReadTokens = max(m.usage.CacheReadTokens, m.cachedDetail)
+		mr.usage = mr.usage.Add(m.usage)
+		mr.used += m.usage.Total()
+		mr.hasUsage = true
+	}
+	switch m.role {
+	case "assistant":
+		mr.assistant(i, line, m, t)
+	case "tool":
+		k, ok := mr.pending[m.toolCallID]
+		if !ok {
+			mr.s.Warnf(line, "messages[%d]: tool reply for tool_call_id %q matches no call awaiting a result; ignored", i, m.toolCallID)
+			return nil
+		}
+		delete(mr.pending, m.toolCallID)
+		mr.join(k, m)
 	case "user":
 		if len(mr.open) > 0 {
 			k := mr.open[0]
 			mr.open = mr.open[1:]
-			mr.join(k, &m)
+			mr.join(k, m)
+		}
+	}
+	return nil
+}
+
+// parse reads the message object at mr.sc into m.
+func (mr *miniReader) parse(m *miniMsg) {
+	sc := &mr.sc
+	*m = miniMsg{calls: m.calls[:0], actions: m.actions[:0]}
+	sc.Object()
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "role":
+			m.role = mr.str(m, "role")
+		case "content":
+			m.content = sc.Raw()
+		case "tool_call_id":
+			m.toolCallID = mr.str(m, "tool_call_id")
+		case "tool_calls":
+			mr.toolCalls(m)
+		case "extra":
+			if mr.kind(m, "extra", jsonscan.Object) {
+				mr.extra(m)
+			}
+		default:
+			sc.Skip()
 		}
 	}
 }
 
-// response counts the tokens of a recorded model response and returns its
-// creation time.
-func (mr *miniReader) response(i, line int, e *miniExtra) time.Time {
-	raw := bytes.TrimSpace(e.Response)
-	if len(raw) == 0 || raw[0] != '{' {
-		return time.Time{}
+// kind reports whether the next value is of kind k. Null is skipped and
+// reported false; another kind is skipped and marks the message bad.
+func (mr *miniReader) kind(m *miniMsg, field string, k jsonscan.Kind) bool {
+	sc := &mr.sc
+	switch got := sc.Peek(); got {
+	case k:
+		return true
+	case jsonscan.Null:
+		sc.Null()
+	case jsonscan.Invalid:
+		sc.Skip() // records the syntax error
+	default:
+		sc.Skip()
+		if m.bad == "" {
+			m.bad = fmt.Sprintf("field %s: expected %s, found %s", field, miniKindName(k), atifJSONKind([]byte(miniKindByte(got))))
+		}
 	}
-	var resp miniResponse
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		mr.s.Warnf(line, "messages[%d]: extra.response: %s; its usage is not counted", i, atifTypeMessage(err))
-		return time.Time{}
-	}
-	var t time.Time
-	if resp.Created != nil && *resp.Created > 0 {
-		t, _ = atifUnixTime(json.Number(strconv.FormatFloat(*resp.Created, 'f', -1, 64)))
-	}
-	u := resp.Usage
-	if u == nil || (u.PromptTokens == nil && u.CompletionTokens == nil) {
-		return t
-	}
-	cached := u.CacheReadTokens.value()
-	if d := u.PromptTokensDetails; d != nil && d.CachedTokens != nil {
-		cached = max(cached, d.CachedTokens.value())
-	}
-	use := Usage{
-		InputTokens:         u.PromptTokens.value(),
-		OutputTokens:        u.CompletionTokens.value(),
-		CacheReadTokens:     cached,
-		CacheCreationTokens: u.CacheCreationTokens.value(),
-	}
-	mr.usage = mr.usage.Add(use)
-	mr.used += use.Total()
-	mr.hasUsage = true
-	return t
+	return false
 }
 
-func (mr *miniReader) assistant(i, line int, m *miniMessage, t time.Time) {
+func miniKindName(k jsonscan.Kind) string {
+	switch k {
+	case jsonscan.Object:
+		return "an object"
+	case jsonscan.Array:
+		return "an array"
+	case jsonscan.String:
+		return "a string"
+	}
+	return "a number"
+}
+
+// miniKindByte returns a first byte of a value of kind k, for atifJSONKind.
+func miniKindByte(k jsonscan.Kind) string {
+	switch k {
+	case jsonscan.Object:
+		return "{"
+	case jsonscan.Array:
+		return "["
+	case jsonscan.String:
+		return `"`
+	case jsonscan.Bool:
+		return "t"
+	case jsonscan.Null:
+		return "n"
+	}
+	return "0"
+}
+
+func (mr *miniReader) str(m *miniMsg, field string) string {
+	if !mr.kind(m, field, jsonscan.String) {
+		return ""
+	}
+	b, _ := mr.sc.AppendString(mr.buf[:0], -1)
+	mr.buf = b[:0]
+	return string(b)
+}
+
+func (mr *miniReader) num(m *miniMsg, field string) float64 {
+	if !mr.kind(m, field, jsonscan.Number) {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(string(mr.sc.Raw()), 64)
+	return f
+}
+
+func (mr *miniReader) count(m *miniMsg, field string) (int64, bool) {
+	if mr.sc.Peek() != jsonscan.Number {
+		mr.kind(m, field, jsonscan.Number)
+		return 0, false
+	}
+	f := mr.num(m, field)
+	if f > 1e15 || f < -1e15 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func (mr *miniReader) toolCalls(m *miniMsg) {
+	sc := &mr.sc
+	if !mr.kind(m, "tool_calls", jsonscan.Array) {
+		return
+	}
+	sc.Array()
+	for sc.NextElem() {
+		if !mr.kind(m, "tool_calls[]", jsonscan.Object) {
+			continue
+		}
+		var c miniCall
+		sc.Object()
+		for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+			switch string(key) {
+			case "id":
+				c.id = mr.str(m, "tool_calls[].id")
+			case "function":
+				if !mr.kind(m, "tool_calls[].function", jsonscan.Object) {
+					continue
+				}
+				sc.Object()
+				for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+					switch string(key) {
+					case "name":
+						c.name = mr.str(m, "tool_calls[].function.name")
+					case "arguments":
+						c.args = sc.Raw()
+					default:
+						sc.Skip()
+					}
+				}
+			default:
+				sc.Skip()
+			}
+		}
+		m.calls = append(m.calls, c)
+	}
+}
+
+func (mr *miniReader) extra(m *miniMsg) {
+	sc := &mr.sc
+	sc.Object()
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "actions":
+			if !mr.kind(m, "extra.actions", jsonscan.Array) {
+				continue
+			}
+			sc.Array()
+			for sc.NextElem() {
+				if !mr.kind(m, "extra.actions[]", jsonscan.Object) {
+					continue
+				}
+				sc.Object()
+				for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+					if string(key) == "command" {
+						m.actions = append(m.actions, sc.Raw())
+					} else {
+						sc.Skip()
+					}
+				}
+			}
+		case "returncode":
+			m.returncode = sc.Raw()
+		case "exception_info":
+			if sc.Peek() == jsonscan.String {
+				m.exception = mr.str(m, "extra.exception_info")
+			} else {
+				sc.Skip()
+			}
+		case "timestamp":
+			if sc.Peek() == jsonscan.Number {
+				m.timestamp = mr.num(m, "extra.timestamp")
+			} else {
+				sc.Skip()
+			}
+		case "response":
+			// 2.x stores the response's repr, a string, when it cannot be
+			// serialized: it has no usage.
+			if sc.Peek() == jsonscan.Object {
+				mr.response(m)
+			} else {
+				sc.Skip()
+			}
+		default:
+			sc.Skip()
+		}
+	}
+}
+
+// response reads a model response's creation time and usage (litellm's
+// OpenAI-style usage).
+func (mr *miniReader) response(m *miniMsg) {
+	sc := &mr.sc
+	sc.Object()
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "created":
+			if sc.Peek() == jsonscan.Number {
+				m.created = mr.num(m, "extra.response.created")
+			} else {
+				sc.Skip()
+			}
+		case "usage":
+			if sc.Peek() != jsonscan.Object {
+				sc.Skip()
+				continue
+			}
+			sc.Object()
+			u := &m.usage
+			for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+				var n int64
+				var isCount bool
+				switch k := string(key); k {
+				case "prompt_tokens", "completion_tokens", "cache_read_input_tokens", "cache_creation_input_tokens":
+					if sc.Peek() != jsonscan.Number {
+						sc.Skip()
+						continue
+					}
+					n, isCount = mr.count(m, "extra.response.usage."+k)
+					if !isCount {
+						continue
+					}
+					switch k {
+					case "prompt_tokens":
+						u.InputTokens, m.hasUsage = n, true
+					case "completion_tokens":
+						u.OutputTokens, m.hasUsage = n, true
+					case "cache_read_input_tokens":
+						u.CacheReadTokens = n
+					default:
+						u.CacheCreationTokens = n
+					}
+				case "prompt_tokens_details":
+					if sc.Peek() != jsonscan.Object {
+						sc.Skip()
+						continue
+					}
+					sc.Object()
+					for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+						if string(key) == "cached_tokens" && sc.Peek() == jsonscan.Number {
+							m.cachedDetail, _ = mr.count(m, "extra.response.usage.prompt_tokens_details.cached_tokens")
+						} else {
+							sc.Skip()
+						}
+					}
+				default:
+					sc.Skip()
+				}
+			}
+		default:
+			sc.Skip()
+		}
+	}
+}
+
+func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 	// A new model turn: a text-mode call left without an observation
 	// keeps none.
 	mr.open = mr.open[:0]
-	if len(m.ToolCalls) > 0 {
-		for j, tc := range m.ToolCalls {
-			if tc.Function.Name == "" {
+	if len(m.calls) > 0 {
+		for j, tc := range m.calls {
+			if tc.name == "" {
 				mr.s.Warnf(line, "messages[%d]: tool_calls[%d] has no function name; skipped", i, j)
 				continue
 			}
-			k := mr.add(ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: atifArguments(tc.Function.Arguments), Time: t})
-			if tc.ID != "" {
-				mr.pending[tc.ID] = k
+			k := mr.add(ToolCall{ID: tc.id, Name: tc.name, Arguments: atifArguments(tc.args), Time: t})
+			if tc.id != "" {
+				mr.pending[tc.id] = k
 			}
 		}
 		return
 	}
-	var commands []json.RawMessage
-	if m.Extra != nil && len(m.Extra.Actions) > 0 {
-		for _, a := range m.Extra.Actions {
-			if len(a.Command) > 0 {
-				commands = append(commands, a.Command)
-			}
-		}
+	var commands [][]byte
+	if len(m.actions) > 0 {
+		commands = m.actions
 	} else {
-		text, _ := atifText(m.Content)
+		text, _ := mr.text(m.content, -1)
 		re := mr.regex
 		if re == nil {
 			re = miniDefaultAction
@@ -458,6 +683,59 @@ func (mr *miniReader) assistant(i, line int, m *miniMessage, t time.Time) {
 	}
 }
 
+// text returns the text of a message's content, at most limit bytes of it
+// (all of it when limit < 0): a string, or the text parts of a list of
+// parts joined by newlines; any other value as compact JSON. ok is false
+// for null or absent content.
+func (mr *miniReader) text(raw []byte, limit int) (string, bool) {
+	var p jsonscan.Scanner
+	p.Reset(raw)
+	switch p.Peek() {
+	case jsonscan.String:
+		b, _ := p.AppendString(mr.buf[:0], limit)
+		mr.buf = b[:0]
+		return string(b), true
+	case jsonscan.Array:
+		b := mr.buf[:0]
+		p.Array()
+		for p.NextElem() {
+			start := len(b)
+			if start > 0 {
+				b = append(b, '\n')
+			}
+			room := -1
+			if limit >= 0 {
+				room = max(0, limit-len(b))
+			}
+			switch p.Peek() {
+			case jsonscan.String:
+				b, _ = p.AppendString(b, room)
+			case jsonscan.Object:
+				// {"type": "text", "text": …}; other parts (images) have
+				// no text.
+				p.Object()
+				for key, ok := p.NextKey(); ok; key, ok = p.NextKey() {
+					if string(key) == "text" && p.Peek() == jsonscan.String {
+						b, _ = p.AppendString(b, room)
+					} else {
+						p.Skip()
+					}
+				}
+			default:
+				p.Skip()
+			}
+			if len(b) == start+1 && start > 0 {
+				b = b[:start] // the part had no text: no separator
+			}
+		}
+		mr.buf = b[:0]
+		return string(b), true
+	case jsonscan.Null, jsonscan.Invalid:
+		return "", false
+	}
+	return atifClip(string(atifCompact(raw)), max(limit, 0)), true
+}
+
 // miniQuote encodes s as a JSON string, leaving <, > and & as they are.
 func miniQuote(s string) json.RawMessage {
 	var b bytes.Buffer
@@ -479,26 +757,25 @@ func (mr *miniReader) add(c ToolCall) int {
 var miniReturnCode = regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`)
 
 // join makes message m the result of call k.
-func (mr *miniReader) join(k int, m *miniMessage) {
+func (mr *miniReader) join(k int, m *miniMsg) {
 	c := &mr.s.Calls[k]
-	text, ok := atifText(m.Content)
-	c.Result, c.HasResult = atifClip(text, mr.max), ok
-	code := ""
-	if m.Extra != nil {
-		code = string(bytes.TrimSpace(m.Extra.Returncode))
-		var exc string
-		if json.Unmarshal(m.Extra.ExceptionInfo, &exc) == nil && exc != "" {
-			c.IsError = true
-		}
+	limit := -1
+	if mr.max > 0 {
+		limit = max(mr.max, 256) // room for the return code tag
 	}
+	text, ok := mr.text(m.content, limit)
+	c.Result, c.HasResult = atifClip(text, mr.max), ok
+	if m.exception != "" {
+		c.IsError = true
+	}
+	code := string(m.returncode)
 	if code == "" || code == "null" {
 		code = ""
-		head := text[:min(len(text), 4096)]
-		if sm := miniReturnCode.FindStringSubmatch(head); sm != nil {
+		if sm := miniReturnCode.FindStringSubmatch(text[:min(len(text), 4096)]); sm != nil {
 			code = sm[1]
 		}
 	}
-	if code != "" && code != "0" {
+	if f, err := strconv.ParseFloat(code, 64); err == nil && f != 0 {
 		c.IsError = true
 	}
 }

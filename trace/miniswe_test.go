@@ -177,7 +177,7 @@ func TestMiniSWEAgentActions(t *testing.T) {
 		{"a message of the wrong shape is skipped and the rest read",
 			miniDoc(`{}`, `{"role":"assistant","tool_calls":"no"},[],{"role":"assistant","content":"`+"```bash\\nls\\n```"+`"}`),
 			[]string{"ls"}, []string{
-				"t.traj.json:1: messages[0] skipped: field tool_calls: expected an array, found string",
+				"t.traj.json:1: messages[0] skipped: field tool_calls: expected an array, found a string",
 				"t.traj.json:1: messages[1]: expected a message object, found an array; skipped",
 			}},
 	}
