@@ -319,7 +319,7 @@ func (gr *geminiReader) documentFields(d *docStream) error {
 			if err != nil {
 				return err
 			}
-			gr.sc.Reset(raw)
+			gr.reset(&gr.sc, raw)
 			m, err := gr.message(line, "message")
 			if err != nil {
 				return d.valueError(line, raw, err, "a message")

@@ -141,6 +141,7 @@ func BenchmarkGeminiCLIRead(b *testing.B) {
 	data, calls := geminiBench()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		s, err := GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "bench"})
 		if err != nil || len(s.Warnings) > 0 || len(s.Calls) != calls {
@@ -156,10 +157,26 @@ func BenchmarkGeminiCLIReadDocument(b *testing.B) {
 	data := geminiDocument(b, lines)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	b.ResetTimer()
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		s, err := GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "bench"})
 		if err != nil || len(s.Warnings) > 0 || len(s.Calls) != calls {
+			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
+		}
+	}
+}
+
+// BenchmarkClaudeCodeReadCPUTime is BenchmarkClaudeCodeRead with the
+// cpu-MB/s metric: the baseline the other readers' cpu-MB/s are compared
+// with on a loaded machine.
+func BenchmarkClaudeCodeReadCPUTime(b *testing.B) {
+	data := claudeBenchSession()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
+	for b.Loop() {
+		s, err := ClaudeCode{}.Read(bytes.NewReader(data), Options{Source: "bench"})
+		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
 			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
 		}
 	}

@@ -19,7 +19,10 @@ type geminiReader struct {
 	max int // Options.MaxResultBytes
 
 	sc, sub, part jsonscan.Scanner
-	buf           []byte
+	// scData and subData are the inputs of sc and sub, for taking raw
+	// values out of them after a walk.
+	scData, subData []byte
+	buf             []byte
 	rec           geminiRec
 
 	msgs []*geminiMsg
@@ -85,7 +88,7 @@ func newGeminiReader(opts Options) *geminiReader {
 // metadata, which in a one-line older document also holds the messages).
 func (gr *geminiReader) record(line []byte, n int) {
 	rec := &gr.rec
-	gr.sc.Reset(line)
+	gr.reset(&gr.sc, line)
 	gr.fields(&gr.sc, rec, n, "")
 	gr.sc.End()
 	if err := gr.sc.Err(); err != nil {
@@ -378,36 +381,48 @@ func (gr *geminiReader) resultPart(sc *jsonscan.Scanner, c *ToolCall) {
 	}
 }
 
+// reset makes sc (gr.sc or gr.sub) read data.
+func (gr *geminiReader) reset(sc *jsonscan.Scanner, data []byte) {
+	sc.Reset(data)
+	if sc == &gr.sub {
+		gr.subData = data
+	} else {
+		gr.scData = data
+	}
+}
+
 // response reads a function response: {"output": text} or {"error":
 // message}; any other value (an MCP tool's content list) is kept as
 // compact JSON.
 func (gr *geminiReader) response(sc *jsonscan.Scanner, c *ToolCall) {
-	raw := sc.Raw()
-	if raw == nil {
+	data := gr.scData
+	if sc == &gr.sub {
+		data = gr.subData
+	}
+	if sc.Peek() != jsonscan.Object {
+		start := sc.Offset()
+		if sc.Skip(); sc.Err() == nil {
+			gr.appendRaw(c, data[start:sc.Offset()])
+		}
 		return
 	}
-	p := &gr.part
-	p.Reset(raw)
-	if p.Peek() != jsonscan.Object {
-		gr.appendRaw(c, raw)
-		return
-	}
-	p.Object()
+	start := sc.Offset()
+	sc.Object()
 	found := false
-	for key, ok := p.NextKey(); ok; key, ok = p.NextKey() {
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch k := string(key); {
-		case (k == "output" || k == "error") && p.Peek() == jsonscan.String:
+		case (k == "output" || k == "error") && sc.Peek() == jsonscan.String:
 			found = true
 			if k == "error" {
 				c.IsError = true
 			}
-			gr.appendText(p, c)
+			gr.appendText(sc, c)
 		default:
-			p.Skip()
+			sc.Skip()
 		}
 	}
-	if !found {
-		gr.appendRaw(c, raw)
+	if !found && sc.Err() == nil {
+		gr.appendRaw(c, data[start:sc.Offset()])
 	}
 }
 
@@ -534,7 +549,7 @@ func (gr *geminiReader) rewind(id string, n int) {
 // that replaces every message.
 func (gr *geminiReader) applySet(set []byte, n int) {
 	var rec geminiRec
-	gr.sub.Reset(set)
+	gr.reset(&gr.sub, set)
 	gr.fields(&gr.sub, &rec, n, "$set: ")
 	if gr.sub.Err() != nil {
 		return // the line was valid JSON; a type problem was reported
@@ -582,7 +597,7 @@ func (gr *geminiReader) metaField(key string, n int) {
 
 // messageList reads an array of messages held in one line.
 func (gr *geminiReader) messageList(list []byte, n int, field string) {
-	gr.sub.Reset(list)
+	gr.reset(&gr.sub, list)
 	gr.sub.Array()
 	var rec geminiRec
 	for i := 0; gr.sub.NextElem(); i++ {

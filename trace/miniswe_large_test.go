@@ -100,6 +100,7 @@ func BenchmarkMiniSWEAgentRead(b *testing.B) {
 	data, calls := miniBench()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		s, err := MiniSWEAgent{}.Read(bytes.NewReader(data), Options{Source: "bench"})
 		if err != nil || len(s.Warnings) > 0 || len(s.Calls) != calls {
