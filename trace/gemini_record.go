@@ -23,7 +23,7 @@ type geminiReader struct {
 	// values out of them after a walk.
 	scData, subData []byte
 	buf             []byte
-	rec           geminiRec
+	rec             geminiRec
 
 	msgs []*geminiMsg
 	byID map[string]int
