@@ -56,6 +56,9 @@ import (
 // plus completion_tokens. A response the agent rejected as malformed is
 // recorded on the format-error message and counted there. Trajectories
 // without extra.response have no token usage.
+//
+// The reader streams: it holds one message at a time, so memory grows with
+// the calls kept, not with the size of the file.
 type MiniSWEAgent struct{}
 
 // Name returns "mini-swe-agent".
