@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/groundtruth"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 // loadErrors loads a file that must fail and returns its error lines.
@@ -107,7 +109,7 @@ func TestEachProblemIsReportedAtItsPlace(t *testing.T) {
 			f + ":3:11: taxonomy: testdata/nope.yaml does not exist"},
 		{"an unknown trace format",
 			grepFirst + "format: claude\nexpectations:\n  - type: tools\n    max_calls: 3\n",
-			f + `:3:9: format: unknown trace format "claude" (known: atif, claude-code, claude-stream-json, tool-calls)`},
+			f + `:3:9: format: unknown trace format "claude" (known: ` + strings.Join(slices.Sorted(slices.Values(trace.DefaultRegistry().Names())), ", ") + ")"},
 		{"a harness key spelt the snake_case way",
 			grepFirst + "timeout_seconds: 300\nexpectations:\n  - type: tools\n    max_calls: 3\n",
 			f + `:3:1: unknown key "timeout_seconds" in the scenario; did you mean timeoutSeconds?`},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/schematest"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 const (
@@ -108,7 +109,7 @@ func TestEventsBadInput(t *testing.T) {
 	}{
 		{"a missing file", []string{"events", filepath.Join(dir, "nope.jsonl")}, "nope.jsonl: no such file"},
 		{"an empty file", []string{"events", empty}, "empty.jsonl: trace is empty"},
-		{"a file in no known format names the formats tried", []string{"events", unknown}, "notes.txt: not a known trace format (tried claude-code, claude-stream-json, atif, tool-calls)"},
+		{"a file in no known format names the formats tried", []string{"events", unknown}, "notes.txt: not a known trace format (tried " + strings.Join(trace.DefaultRegistry().Names(), ", ") + ")"},
 		{"an unknown forced format", []string{"events", "-format", "openhands", exampleTrace}, `unknown trace format "openhands"`},
 		{"an unknown profile", []string{"events", "-profile", "cursor", exampleTrace}, `unknown taxonomy profile "cursor"`},
 		{"a bad taxonomy names file:line:col", []string{"events", "-taxonomy", badTax, exampleTrace}, "bad.taxonomy.yaml:2:29: unknown category \"reading\""},
