@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
@@ -194,7 +195,10 @@ type miniInfo struct {
 // message and are valid while it is handled.
 type miniMsg struct {
 	role, toolCallID string
-	content          []byte
+	// text is the content's text (see miniReader.content), in a buffer
+	// reused for the next message; hasText is false when there is none.
+	text    []byte
+	hasText bool
 	calls            []miniCall
 	// From extra: the parsed actions (raw command values), the
 	// observation's return code (raw) and exception, the time it was
@@ -385,14 +389,14 @@ func (mr *miniReader) message(i, line int, raw []byte) error {
 // parse reads the message object at mr.sc into m.
 func (mr *miniReader) parse(m *miniMsg) {
 	sc := &mr.sc
-	*m = miniMsg{calls: m.calls[:0], actions: m.actions[:0]}
+	*m = miniMsg{calls: m.calls[:0], actions: m.actions[:0], text: m.text[:0]}
 	sc.Object()
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
 		case "role":
 			m.role = mr.str(m, "role")
 		case "content":
-			m.content = sc.Raw()
+			m.text, m.hasText = mr.content(m.text[:0])
 		case "tool_call_id":
 			m.toolCallID = mr.str(m, "tool_call_id")
 		case "tool_calls":
@@ -662,12 +666,11 @@ func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 	if len(m.actions) > 0 {
 		commands = m.actions
 	} else {
-		text, _ := mr.text(m.content, -1)
 		re := mr.regex
 		if re == nil {
 			re = miniDefaultAction
 		}
-		found := re.FindAllStringSubmatch(text, 2)
+		found := re.FindAllSubmatch(m.text, 2)
 		if len(found) != 1 {
 			return // the agent answered with a format error
 		}
@@ -675,7 +678,7 @@ func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 		if len(found[0]) > 1 {
 			action = found[0][1]
 		}
-		commands = append(commands, miniQuote(strings.TrimSpace(action)))
+		commands = append(commands, miniQuote(string(bytes.TrimSpace(action))))
 	}
 	for _, cmd := range commands {
 		var args bytes.Buffer
@@ -686,58 +689,53 @@ func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 	}
 }
 
-// text returns the text of a message's content, at most limit bytes of it
-// (all of it when limit < 0): a string, or the text parts of a list of
-// parts joined by newlines; any other value as compact JSON. ok is false
-// for null or absent content.
-func (mr *miniReader) text(raw []byte, limit int) (string, bool) {
-	var p jsonscan.Scanner
-	p.Reset(raw)
-	switch p.Peek() {
+// content reads a message's content at mr.sc and appends its text to dst:
+// a string, or the text parts of a list of parts joined by newlines; any
+// other value as compact JSON. ok is false for null content.
+func (mr *miniReader) content(dst []byte) ([]byte, bool) {
+	sc := &mr.sc
+	switch sc.Peek() {
 	case jsonscan.String:
-		b, _ := p.AppendString(mr.buf[:0], limit)
-		mr.buf = b[:0]
-		return string(b), true
+		return appended(sc.AppendString(dst, -1)), true
 	case jsonscan.Array:
-		b := mr.buf[:0]
-		p.Array()
-		for p.NextElem() {
-			start := len(b)
+		sc.Array()
+		for sc.NextElem() {
+			start := len(dst)
 			if start > 0 {
-				b = append(b, '\n')
+				dst = append(dst, '\n')
 			}
-			room := -1
-			if limit >= 0 {
-				room = max(0, limit-len(b))
-			}
-			switch p.Peek() {
+			switch sc.Peek() {
 			case jsonscan.String:
-				b, _ = p.AppendString(b, room)
+				dst = appended(sc.AppendString(dst, -1))
 			case jsonscan.Object:
 				// {"type": "text", "text": …}; other parts (images) have
 				// no text.
-				p.Object()
-				for key, ok := p.NextKey(); ok; key, ok = p.NextKey() {
-					if string(key) == "text" && p.Peek() == jsonscan.String {
-						b, _ = p.AppendString(b, room)
+				sc.Object()
+				for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+					if string(key) == "text" && sc.Peek() == jsonscan.String {
+						dst = appended(sc.AppendString(dst, -1))
 					} else {
-						p.Skip()
+						sc.Skip()
 					}
 				}
 			default:
-				p.Skip()
+				sc.Skip()
 			}
-			if len(b) == start+1 && start > 0 {
-				b = b[:start] // the part had no text: no separator
+			if len(dst) == start+1 && start > 0 {
+				dst = dst[:start] // the part had no text: no separator
 			}
 		}
-		mr.buf = b[:0]
-		return string(b), true
-	case jsonscan.Null, jsonscan.Invalid:
-		return "", false
+		return dst, true
+	case jsonscan.Null:
+		sc.Null()
+		return dst, false
 	}
-	return atifClip(string(atifCompact(raw)), max(limit, 0)), true
+	raw := sc.Raw()
+	return append(dst, atifCompact(raw)...), raw != nil
 }
+
+// appended drops the ok of an append whose failure the scanner records.
+func appended(b []byte, _ bool) []byte { return b }
 
 // miniQuote encodes s as a JSON string, leaving <, > and & as they are.
 func miniQuote(s string) json.RawMessage {
@@ -762,20 +760,22 @@ var miniReturnCode = regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`
 // join makes message m the result of call k.
 func (mr *miniReader) join(k int, m *miniMsg) {
 	c := &mr.s.Calls[k]
-	limit := -1
-	if mr.max > 0 {
-		limit = max(mr.max, 256) // room for the return code tag
+	text := m.text
+	if mr.max > 0 && len(text) > mr.max {
+		text = text[:mr.max]
+		for len(text) > 0 && !utf8.RuneStart(m.text[len(text)]) {
+			text = text[:len(text)-1]
+		}
 	}
-	text, ok := mr.text(m.content, limit)
-	c.Result, c.HasResult = atifClip(text, mr.max), ok
+	c.Result, c.HasResult = string(text), m.hasText
 	if m.exception != "" {
 		c.IsError = true
 	}
 	code := string(m.returncode)
 	if code == "" || code == "null" {
 		code = ""
-		if sm := miniReturnCode.FindStringSubmatch(text[:min(len(text), 4096)]); sm != nil {
-			code = sm[1]
+		if sm := miniReturnCode.FindSubmatch(m.text[:min(len(m.text), 4096)]); sm != nil {
+			code = string(sm[1])
 		}
 	}
 	if f, err := strconv.ParseFloat(code, 64); err == nil && f != 0 {
