@@ -199,7 +199,7 @@ type miniMsg struct {
 	// reused for the next message; hasText is false when there is none.
 	text    []byte
 	hasText bool
-	calls            []miniCall
+	calls   []miniCall
 	// From extra: the parsed actions (raw command values), the
 	// observation's return code (raw) and exception, the time it was
 	// recorded, and the model response's creation time and usage.
