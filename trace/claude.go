@@ -171,6 +171,8 @@ func claudeClassify(sc *jsonscan.Scanner, line []byte, complete bool) (claudeDia
 			snake = true
 			sc.Skip()
 		case "schema_version", "toolCalls", "projectHash":
+			// An ATIF document, tool-call records, or the first record of
+			// a Gemini CLI recording (which has a sessionId too).
 			otherFormat = true
 			sc.Skip()
 		default:
