@@ -45,7 +45,6 @@ type geminiReader struct {
 // geminiMsg is what is kept of one message.
 type geminiMsg struct {
 	id, typ   string
-	line      int
 	time      time.Time
 	model     string
 	text      string // the content of a gemini message, for the answer
@@ -62,7 +61,7 @@ type geminiTokens struct {
 // session metadata and of the two update records, whichever it has.
 type geminiRec struct {
 	id, typ, timestamp, model                       string
-	hasID, hasType                                  bool
+	hasID                                           bool
 	content                                         []byte
 	tokens                                          geminiTokens
 	hasTokens                                       bool
@@ -136,7 +135,7 @@ func (gr *geminiReader) fields(sc *jsonscan.Scanner, rec *geminiRec, n int, wher
 		case "id":
 			rec.hasID = gr.str(sc, &rec.id, n, where, "id")
 		case "type":
-			rec.hasType = gr.str(sc, &rec.typ, n, where, "type")
+			gr.str(sc, &rec.typ, n, where, "type")
 		case "timestamp":
 			gr.str(sc, &rec.timestamp, n, where, "timestamp")
 		case "model":
@@ -457,7 +456,7 @@ func (gr *geminiReader) appendRaw(c *ToolCall, raw []byte) {
 
 // keep turns a parsed message record into what the session keeps of it.
 func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
-	m := &geminiMsg{id: rec.id, typ: rec.typ, line: n, model: rec.model, tokens: rec.tokens, hasTokens: rec.hasTokens}
+	m := &geminiMsg{id: rec.id, typ: rec.typ, model: rec.model, tokens: rec.tokens, hasTokens: rec.hasTokens}
 	if rec.timestamp != "" {
 		if t, ok := atifParseTime(rec.timestamp); ok {
 			m.time = t
