@@ -113,13 +113,13 @@ func (d *docStream) expect(c byte, what string) error {
 		return d.fail(io.ErrUnexpectedEOF)
 	}
 	if got != c {
-		return d.fail(fmt.Errorf("invalid character %s (expected %s)", quoteChar(got), what))
+		return d.fail(fmt.Errorf("invalid character %s (expected %s)", docQuoteChar(got), what))
 	}
 	d.pos++
 	return nil
 }
 
-func quoteChar(c byte) string {
+func docQuoteChar(c byte) string {
 	if c < 0x20 || c >= 0x7f {
 		return fmt.Sprintf("%q", rune(c))
 	}
@@ -142,7 +142,7 @@ func (d *docStream) next(first bool, closing byte) (bool, error) {
 		return true, nil
 	}
 	if c != ',' {
-		return false, d.fail(fmt.Errorf("invalid character %s after a value (expected ',' or '%c')", quoteChar(c), closing))
+		return false, d.fail(fmt.Errorf("invalid character %s after a value (expected ',' or '%c')", docQuoteChar(c), closing))
 	}
 	d.pos++
 	if c, ok := d.peek(); ok && c == closing {
@@ -197,7 +197,7 @@ func (d *docStream) value() ([]byte, error) {
 	case '"':
 		end, done = d.frameString()
 	case '}', ']', ',', ':':
-		return nil, d.fail(fmt.Errorf("invalid character %s (expected a value)", quoteChar(c)))
+		return nil, d.fail(fmt.Errorf("invalid character %s (expected a value)", docQuoteChar(c)))
 	default:
 		end, done = d.frameScalar()
 	}
@@ -229,7 +229,7 @@ func (d *docStream) frameString() (end int, done bool) {
 				break
 			}
 			q := off + j
-			if escapedQuote(data, q) {
+			if docEscapedQuote(data, q) {
 				off = q + 1
 				continue
 			}
@@ -241,9 +241,9 @@ func (d *docStream) frameString() (end int, done bool) {
 	}
 }
 
-// escapedQuote reports whether the quote at data[q] is escaped: preceded
+// docEscapedQuote reports whether the quote at data[q] is escaped: preceded
 // by an odd number of backslashes.
-func escapedQuote(data []byte, q int) bool {
+func docEscapedQuote(data []byte, q int) bool {
 	k := q
 	for k > 0 && data[k-1] == '\\' {
 		k--
@@ -266,7 +266,7 @@ func (d *docStream) frameContainer() (end int, done bool) {
 				}
 				q := off + j
 				off = q + 1
-				if !escapedQuote(data, q) {
+				if !docEscapedQuote(data, q) {
 					inString = false
 				}
 				continue
@@ -321,5 +321,24 @@ func (d *docStream) end() (note string, line int) {
 	if !ok {
 		return "", 0
 	}
-	return fmt.Sprintf("ignored data after the end of the document (starting with %s)", quoteChar(c)), d.line()
+	return fmt.Sprintf("ignored data after the end of the document (starting with %s)", docQuoteChar(c)), d.line()
+}
+
+// docValueKind names the kind of JSON value that starts with c.
+func docValueKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "a number"
+	}
+	return "text that is not JSON"
 }

@@ -219,7 +219,7 @@ func (gr *geminiReader) readDocument(br *bufio.Reader) error {
 	c, _ := d.peek()
 	line := d.line()
 	if c != '{' {
-		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, docKind(c))
+		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, docValueKind(c))
 	}
 	d.pos++
 	if err := gr.documentFields(d); err != nil {
@@ -240,25 +240,6 @@ func (gr *geminiReader) readDocument(br *bufio.Reader) error {
 		gr.s.Warnf(at, "%s", note)
 	}
 	return nil
-}
-
-// docKind names the kind of JSON value that starts with c.
-func docKind(c byte) string {
-	switch c {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return "a number"
-	}
-	return "text that is not JSON"
 }
 
 // documentFields reads the members of the session object, whose opening
@@ -301,7 +282,7 @@ func (gr *geminiReader) documentFields(d *docStream) error {
 			if _, err := d.value(); err != nil {
 				return err
 			}
-			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docKind(c))
+			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docValueKind(c))
 			continue
 		}
 		d.pos++

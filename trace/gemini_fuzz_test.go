@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// fixtureSeeds adds every fixture of a folder, and broken variants of it
+// geminiMiniFuzzSeeds adds every fixture of a folder, and broken variants of it
 // (cut in half, cut by one byte, brackets swapped), to the seed corpus.
-func fixtureSeeds(f *testing.F, dir string) {
+func geminiMiniFuzzSeeds(f *testing.F, dir string) {
 	files, err := filepath.Glob(filepath.Join(dir, "*"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no fixtures in %s: %v", dir, err)
@@ -27,7 +27,7 @@ func fixtureSeeds(f *testing.F, dir string) {
 }
 
 func FuzzGeminiCLI(f *testing.F) {
-	fixtureSeeds(f, geminiFixtures)
+	geminiMiniFuzzSeeds(f, geminiFixtures)
 	f.Add([]byte(`{"sessionId":"s","projectHash":"p","messages":[{"id":"a","type":"gemini","toolCalls":[{"name":"x","result":"t"}]}]}`))
 	f.Add([]byte("{\"$rewindTo\":\"a\"}\n{\"$set\":{\"messages\":[1,{\"id\":\"a\"}]}}\n{\"id\":\"a\",\"type\":\"gemini\",\"tokens\":{\"input\":1e300}}\n"))
 	f.Add([]byte("{\n\"messages\": [{\"id\": 1}, null],\n\"sessionId\": []\n}"))

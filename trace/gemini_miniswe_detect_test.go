@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// detectClaimants runs every registered format's Detect over the start of
+// geminiMiniDetectClaimants runs every registered format's Detect over the start of
 // a file, as Read would see it, and returns the names of those that accept.
-func detectClaimants(t *testing.T, file string) []string {
+func geminiMiniDetectClaimants(t *testing.T, file string) []string {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
@@ -52,7 +52,7 @@ func TestGeminiAndMiniSWEAgentDetectionIsExclusive(t *testing.T) {
 	for file, format := range want {
 		t.Run(file, func(t *testing.T) {
 			t.Parallel()
-			got := detectClaimants(t, file)
+			got := geminiMiniDetectClaimants(t, file)
 			ours := []string{}
 			for _, name := range got {
 				if name == "gemini-cli" || name == "mini-swe-agent" {

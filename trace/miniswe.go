@@ -123,7 +123,7 @@ func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 	c, _ := mr.d.peek()
 	line := mr.d.line()
 	if c != '{' {
-		return nil, fmt.Errorf("%s:%d: expected a mini-swe-agent trajectory (a JSON object with info and messages), found %s", src, line, docKind(c))
+		return nil, fmt.Errorf("%s:%d: expected a mini-swe-agent trajectory (a JSON object with info and messages), found %s", src, line, docValueKind(c))
 	}
 	mr.d.pos++
 	if err := mr.document(); err != nil {
@@ -272,7 +272,7 @@ func (mr *miniReader) messageList(line int) error {
 		if _, err := d.value(); err != nil {
 			return err
 		}
-		mr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docKind(c))
+		mr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docValueKind(c))
 		return nil
 	}
 	d.pos++

@@ -308,7 +308,7 @@ func (mr *miniReader) content(dst []byte) ([]byte, bool) {
 	sc := &mr.sc
 	switch sc.Peek() {
 	case jsonscan.String:
-		return appended(sc.AppendString(dst, -1)), true
+		return miniAppended(sc.AppendString(dst, -1)), true
 	case jsonscan.Array:
 		sc.Array()
 		for sc.NextElem() {
@@ -318,14 +318,14 @@ func (mr *miniReader) content(dst []byte) ([]byte, bool) {
 			}
 			switch sc.Peek() {
 			case jsonscan.String:
-				dst = appended(sc.AppendString(dst, -1))
+				dst = miniAppended(sc.AppendString(dst, -1))
 			case jsonscan.Object:
 				// {"type": "text", "text": …}; other parts (images) have
 				// no text.
 				sc.Object()
 				for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 					if string(key) == "text" && sc.Peek() == jsonscan.String {
-						dst = appended(sc.AppendString(dst, -1))
+						dst = miniAppended(sc.AppendString(dst, -1))
 					} else {
 						sc.Skip()
 					}
@@ -346,5 +346,5 @@ func (mr *miniReader) content(dst []byte) ([]byte, bool) {
 	return append(dst, atifCompact(raw)...), raw != nil
 }
 
-// appended drops the ok of an append whose failure the scanner records.
-func appended(b []byte, _ bool) []byte { return b }
+// miniAppended drops the ok of an append whose failure the scanner records.
+func miniAppended(b []byte, _ bool) []byte { return b }
