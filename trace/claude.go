@@ -170,7 +170,9 @@ func claudeClassify(sc *jsonscan.Scanner, line []byte, complete bool) (claudeDia
 		case "session_id", "parent_tool_use_id":
 			snake = true
 			sc.Skip()
-		case "schema_version", "toolCalls":
+		case "schema_version", "toolCalls", "projectHash":
+			// An ATIF document, tool-call records, or the first record of
+			// a Gemini CLI recording (which has a sessionId too).
 			otherFormat = true
 			sc.Skip()
 		default:

@@ -136,11 +136,12 @@ func NewRegistry(formats ...Format) *Registry {
 // DefaultRegistry returns a new registry with every built-in format: Claude
 // Code session JSONL, Claude Code stream-json, Codex CLI rollouts, codex
 // exec --json streams, OpenTelemetry GenAI traces (OTLP/JSON), Harbor ATIF
-// trajectories, tool-call records, OpenHands V0 event lists, OpenHands V1
-// conversations (folders, or their events as JSON Lines), the OpenHands
-// evaluation harness's output.jsonl and SWE-agent .traj files.
+// trajectories, Gemini CLI chat recordings, mini-swe-agent trajectories,
+// tool-call records, OpenHands V0 event lists, OpenHands V1 conversations
+// (folders, or their events as JSON Lines), the OpenHands evaluation
+// harness's output.jsonl and SWE-agent .traj files.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{})
 }
 
 // Register adds a format. A format with the name of one already registered

@@ -1,0 +1,314 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
+)
+
+// GeminiCLI reads Gemini CLI chat recordings: the session files Gemini CLI
+// keeps under ~/.gemini/tmp/<project-hash>/chats/.
+//
+// # Format
+//
+// Current versions append one JSON record a line to session-*.jsonl: first
+// the session's metadata, then every message as it is recorded, again each
+// time it changes (same id: the later record replaces the earlier one in
+// place), "$set" records that update the metadata (a "$set" holding
+// "messages" replaces the whole list), and "$rewindTo" records written when
+// the user rewinds, which drop the named message and every message after
+// it:
+//
+//	{"sessionId":"…","projectHash":"…","startTime":"…","kind":"main"}
+//	{"id":"m1","timestamp":"…","type":"user","content":[{"text":"…"}]}
+//	{"id":"m2","timestamp":"…","type":"gemini","content":"","model":"gemini-2.5-pro",
+//	 "tokens":{"input":9553,"output":79,"cached":0,"thoughts":524,"tool":0,"total":10156},
+//	 "toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"/w/a.go"},
+//	   "status":"success","timestamp":"…",
+//	   "result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"…"}}}]}]}
+//	{"$set":{"lastUpdated":"…"}}
+//	{"$rewindTo":"m2"}
+//
+// Older versions wrote the same data as one JSON document, session-*.json:
+// the metadata with a "messages" array. Both are read, the document
+// streamed one message at a time; the reader tells them apart by the first
+// line, which is a complete JSON object only in the line format (a
+// one-line document is a metadata record holding its messages, as Gemini
+// CLI itself reads it).
+//
+// Tool calls are the toolCalls of "gemini" messages, with their results
+// inline: the text is the functionResponse's response.output (or
+// response.error) of result. A call whose status is "error" or
+// "cancelled", or whose response is an error, is IsError; a cancelled call
+// did not run to completion, so its output is not what the agent asked
+// for. A call with no result yet (a session cut off while the tool ran)
+// has HasResult false. A recording whose metadata says kind "subagent" (a
+// subagent's own file, chats/<parent-session>/<id>.jsonl) has every call
+// marked Subagent.
+//
+// Tokens come from each gemini message's tokens, the model's usage
+// metadata: input is promptTokenCount, which already includes the cached
+// tokens (cached is a part of it and is not added again), and tool
+// (toolUsePromptTokenCount) and thoughts are counted as input and output
+// respectively, so that a message counts input+tool+output+thoughts, its
+// total. Each message is counted once, however often it was rewritten.
+type GeminiCLI struct{}
+
+// Name returns "gemini-cli".
+func (GeminiCLI) Name() string { return "gemini-cli" }
+
+// Info describes the format.
+func (GeminiCLI) Info() FormatInfo {
+	return FormatInfo{
+		Writer:    "Gemini CLI, for every session (chat recording, on by default)",
+		Detection: `a JSON object, or JSON Lines whose first record is one, with top-level "sessionId" and "projectHash" strings`,
+		Example:   "~/.gemini/tmp/<project-hash>/chats/session-<time>-<id>.jsonl (session-*.json before)",
+	}
+}
+
+// Detect reports whether prefix starts with a JSON object whose top-level
+// keys include "sessionId" and "projectHash", both strings: the first
+// record of a line recording, or a whole older session document. The
+// object may be cut by the prefix limit; the keys read before the cut
+// count.
+func (GeminiCLI) Detect(prefix []byte) bool {
+	prefix = trimLeading(prefix)
+	if len(prefix) == 0 || prefix[0] != '{' || !bytes.Contains(prefix, []byte(`"projectHash"`)) {
+		return false
+	}
+	var sc jsonscan.Scanner
+	sc.Reset(prefix)
+	sc.Object()
+	var session, project bool
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "sessionId", "projectHash":
+			if sc.Peek() != jsonscan.String {
+				return false
+			}
+			if string(key) == "sessionId" {
+				session = true
+			} else {
+				project = true
+			}
+		}
+		if session && project {
+			return true
+		}
+		sc.Skip()
+	}
+	return false
+}
+
+// Read reads a Gemini CLI recording, in the line format or the older
+// document format. A line that is not a JSON object, or a record of no
+// known kind, is skipped with a warning; a message whose fields have the
+// wrong types keeps what could be read, with a warning. It returns an error
+// when the input holds no Gemini CLI record at all.
+func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
+	if opts.Source == "" {
+		opts.Source = "-"
+	}
+	gr := newGeminiReader(opts)
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < 1<<16 {
+		br = bufio.NewReaderSize(r, 1<<16)
+	}
+	document, err := geminiIsDocument(br)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Source, err)
+	}
+	if document {
+		err = gr.readDocument(br)
+	} else {
+		err = gr.readLines(br)
+	}
+	if err != nil {
+		return nil, err
+	}
+	gr.finish()
+	return gr.s, nil
+}
+
+// geminiIsDocument tells an older session document from a line recording
+// by its first line: a document's first line is the opening brace alone
+// (JSON.stringify with indentation), a line recording's first line is a
+// complete record.
+func geminiIsDocument(br *bufio.Reader) (bool, error) {
+	for n := 1 << 12; ; n *= 2 {
+		peek, err := br.Peek(n)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return false, err
+		}
+		peek = bytes.TrimPrefix(peek, []byte(bom))
+		trimmed := bytes.TrimLeft(peek, " \t\r\n")
+		if i := bytes.IndexByte(trimmed, '\n'); i >= 0 {
+			first := bytes.TrimSpace(trimmed[:i])
+			return string(first) == "{" || (len(first) > 0 && first[0] == '{' && !json.Valid(first) && geminiOpensObject(first)), nil
+		}
+		if err != nil || len(peek) < n {
+			// One line only: a one-line document or a single record, read
+			// alike.
+			return false, nil
+		}
+		if n >= br.Size() {
+			// A first line longer than the buffer is a record, never the
+			// opening of an indented document.
+			return false, nil
+		}
+	}
+}
+
+// geminiOpensObject reports whether line is the first line of an indented
+// document that puts its first key on the brace's line ({"sessionId": …,).
+func geminiOpensObject(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	return bytes.HasSuffix(line, []byte(",")) || bytes.HasSuffix(line, []byte("["))
+}
+
+// readLines reads the line format.
+func (gr *geminiReader) readLines(br *bufio.Reader) error {
+	lr := newLineReader(br)
+	for {
+		line, n, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: reading Gemini CLI recording: %w", gr.s.Source, n+1, err)
+		}
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte(bom))
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		gr.record(line, n)
+	}
+	if gr.records == 0 {
+		return gr.notARecording()
+	}
+	if gr.lastBroken > 0 && gr.lastBroken == lr.line {
+		// Gemini CLI appends one line at a time; a CLI killed mid-write
+		// leaves the last one half written.
+		w := &gr.s.Warnings[len(gr.s.Warnings)-1]
+		w.Message = "the last line is cut short or malformed (" + gr.lastErr + "); the recording was read up to the line before it"
+	}
+	return nil
+}
+
+func (gr *geminiReader) notARecording() error {
+	src := gr.s.Source
+	if len(gr.s.Warnings) > 0 {
+		w := gr.s.Warnings[0]
+		return fmt.Errorf("%s: not a Gemini CLI recording: no record has sessionId and projectHash, a message id, $set or $rewindTo (line %d: %s)", src, w.Line, w.Message)
+	}
+	return fmt.Errorf("%s: not a Gemini CLI recording: no record has sessionId and projectHash, a message id, $set or $rewindTo", src)
+}
+
+// readDocument reads the older one-document format, holding one message at
+// a time.
+func (gr *geminiReader) readDocument(br *bufio.Reader) error {
+	src := gr.s.Source
+	d := newDocStream(br)
+	c, _ := d.peek()
+	line := d.line()
+	if c != '{' {
+		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, docValueKind(c))
+	}
+	d.pos++
+	if err := gr.documentFields(d); err != nil {
+		var se *atifStreamError
+		if !errors.As(err, &se) {
+			return fmt.Errorf("%s: %w", src, err)
+		}
+		if gr.records == 0 {
+			return fmt.Errorf("%s:%d: reading Gemini CLI session: no message could be read: %w", src, se.Line, se.Err)
+		}
+		gr.s.Warnf(se.Line, "session is cut short or malformed (%v); kept the %d messages read before it", se.Err, len(gr.msgs))
+		return nil
+	}
+	if !gr.sawMeta && gr.identified == 0 {
+		return fmt.Errorf("%s:%d: not a Gemini CLI session: the object has neither sessionId and projectHash nor messages with an id", src, line)
+	}
+	if note, at := d.end(); note != "" {
+		gr.s.Warnf(at, "%s", note)
+	}
+	return nil
+}
+
+// documentFields reads the members of the session object, whose opening
+// brace has been read.
+func (gr *geminiReader) documentFields(d *docStream) error {
+	var session, project bool
+	var key []byte
+	for first := true; ; first = false {
+		more, err := d.next(first, '}')
+		if err != nil || !more {
+			gr.sawMeta = session && project
+			return err
+		}
+		if key, err = d.key(&gr.sc, key); err != nil {
+			return err
+		}
+		d.peek()
+		line := d.line()
+		if string(key) != "messages" {
+			raw, err := d.value()
+			if err != nil {
+				return err
+			}
+			gr.sc.Reset(raw)
+			gr.sc.Skip()
+			if err := gr.sc.Err(); err != nil {
+				return d.valueError(line, raw, err, "a value")
+			}
+			gr.sc.Reset(raw)
+			switch string(key) {
+			case "sessionId":
+				session = gr.sc.Peek() == jsonscan.String
+			case "projectHash":
+				project = gr.sc.Peek() == jsonscan.String
+			}
+			gr.metaField(string(key), line)
+			continue
+		}
+		if c, _ := d.peek(); c != '[' {
+			if _, err := d.value(); err != nil {
+				return err
+			}
+			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docValueKind(c))
+			continue
+		}
+		d.pos++
+		for first := true; ; first = false {
+			more, err := d.next(first, ']')
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			d.peek()
+			line := d.line()
+			raw, err := d.value()
+			if err != nil {
+				return err
+			}
+			gr.reset(&gr.sc, raw)
+			m, err := gr.message(line, "message")
+			if err != nil {
+				return d.valueError(line, raw, err, "a message")
+			}
+			gr.records++
+			if m != nil {
+				gr.put(m)
+			}
+		}
+	}
+}
