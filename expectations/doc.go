@@ -75,6 +75,10 @@
 //	traces        trace files or globs (path/filepath.Match syntax), the runs
 //	              of one task; expanded, de-duplicated and sorted. A glob that
 //	              matches no file is an error. Give trace or traces, not both.
+//	trace_id      the session to judge when a trace file holds several (an
+//	              OpenTelemetry trace id, an OpenHands evaluation
+//	              instance_id); without it such a file is an error that
+//	              lists its sessions.
 //	format        trace format, one of trace.DefaultRegistry().Names();
 //	              default: detected from each file.
 //	profile       taxonomy profile or list of profiles (events.ProfileNames);

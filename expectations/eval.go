@@ -28,6 +28,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 	}
 	mopts := MeasureOptions{
 		Format:   s.Format,
+		TraceID:  s.TraceID,
 		Profiles: s.Profiles,
 		Taxonomy: s.Taxonomy,
 		Truth:    s.GroundTruth,

@@ -142,3 +142,20 @@ func TestEvaluateRunsWithoutRunsFailsJudgedExpectations(t *testing.T) {
 	assert.Equal(t, Fail, r.Status)
 	assert.Empty(t, r.Runs)
 }
+
+// A trace file that holds several sessions needs trace_id; the error lists
+// the sessions to choose from.
+func TestATraceFileWithSeveralSessionsNeedsTraceID(t *testing.T) {
+	t.Parallel()
+	s, err := parseInline(t, "trace: ../traces/two-instances.openhands-output.jsonl\n"+exp("", "tools", "max_calls: 1"))
+	require.NoError(t, err)
+	_, err = Evaluate(s, EvalOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "holds 2 sessions (auth-1, auth-2)")
+	assert.Contains(t, err.Error(), "name one with trace_id")
+
+	s, err = parseInline(t, "trace: ../traces/two-instances.openhands-output.jsonl\ntrace_id: auth-3\n"+exp("", "tools", "max_calls: 1"))
+	require.NoError(t, err)
+	_, err = Evaluate(s, EvalOptions{})
+	assert.ErrorContains(t, err, `no session "auth-3" among its 2 sessions (auth-1, auth-2)`)
+}

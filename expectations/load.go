@@ -26,7 +26,7 @@ type LoadOptions struct {
 
 // scenarioKeys are the keys of a scenario file this package interprets.
 var scenarioKeys = []string{
-	"name", "description", "trace", "traces", "format", "profile", "taxonomy",
+	"name", "description", "trace", "traces", "trace_id", "format", "profile", "taxonomy",
 	"ground_truth", "symbols", "expectations", "runs", "tags",
 }
 
@@ -128,6 +128,8 @@ func (l *loader) load() {
 			traceEntry = e
 		case "traces":
 			tracesEntry = e
+		case "trace_id":
+			l.str(e, &l.s.TraceID)
 		case "format":
 			if l.str(e, &l.s.Format) && !slices.Contains(trace.DefaultRegistry().Names(), l.s.Format) {
 				l.at(e.value, "format: %s", unknownMessage("unknown trace format", l.s.Format, "", trace.DefaultRegistry().Names()))

@@ -1,6 +1,7 @@
 package expectations
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,9 @@ import (
 
 // MeasureOptions say how to turn one trace into a Run.
 type MeasureOptions struct {
-	Format   string
+	Format string
+	// TraceID picks one session of a file that holds several.
+	TraceID  string
 	Profiles []string
 	Taxonomy string
 	Truth    *groundtruth.Truth
@@ -44,7 +47,11 @@ type Run struct {
 // analysis with opts.Symbols; an expectation that needs other options
 // measures again from Run.Document.
 func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile})
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID})
+	var multi *trace.MultiSessionError
+	if errors.As(err, &multi) && multi.Want == "" {
+		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", traceFile, err)
 	}

@@ -16,6 +16,10 @@ type Scenario struct {
 	// Traces are the trace files of the scenario's runs, resolved against
 	// the scenario file's folder, globs expanded and sorted.
 	Traces []string
+	// TraceID picks one session of a trace file that holds several (an
+	// OpenTelemetry trace id, an OpenHands instance_id); "" means each
+	// trace file must hold one session.
+	TraceID string
 	// Format forces a trace reader ("" detects).
 	Format string
 	// Profiles are the taxonomy profiles (nil means all built-in ones).
