@@ -199,16 +199,15 @@
 // # Robustness
 //
 // Readers stream: memory grows with the calls kept (with the spans, for
-// OpenTelemetry), not with the size of
-// the file, and a single line or record of any length is read
-// (Options.MaxResultBytes bounds what is kept of each result). A malformed
-// or truncated record is skipped with a Warning naming the source and line,
-// and a file cut short (the agent was stopped while writing) is read up to
-// its last complete record. An empty input is ErrEmpty; an input in no
-// known format is a *FormatError naming the formats tried and what the
-// input looked like (text, compressed data, a JSON object with its keys),
-// and suggesting a forced format only when that reader would read tool
-// calls from it. A forced format that finds no record of its own is an
-// error naming the file and what was expected. No input makes a reader
+// OpenTelemetry), not with the size of the file, and a single line or record
+// of any length is read (Options.MaxResultBytes bounds what is kept of each
+// result). A malformed or truncated record is skipped with a Warning naming
+// the source and line, and a file cut short (the agent was stopped while
+// writing) is read up to its last complete record. An empty input is
+// ErrEmpty; an input in no known format is a *FormatError naming the formats
+// tried and what the input looked like (text, compressed data, a JSON object
+// with its keys), and suggesting a forced format only when that reader would
+// read tool calls from it. A forced format that finds no record of its own
+// is an error naming the file and what was expected. No input makes a reader
 // panic; a reader that does is reported as an error naming the source.
 package trace
