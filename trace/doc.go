@@ -3,51 +3,211 @@
 // its result. It knows nothing about retrieval; package events interprets
 // the calls.
 //
+// # Reading
+//
+// ReadFile reads the trace in a file ("-" is standard input) and Read the
+// trace an io.Reader holds. Both detect the format from the first bytes of
+// the input (at most DetectSize, after leading white space and a byte order
+// mark); Options.Format forces one by name.
+//
+// Some inputs hold several sessions: an OpenTelemetry file with the spans of
+// several traces, an evaluation harness's output with one task a line. Their
+// formats are MultiFormats. ReadAll and ReadFileAll return every session of
+// an input in input order (the only one, for other formats). Read and
+// ReadFile return the session that Options.SessionID names, matched against
+// its Task (an OpenHands instance_id) or its ID (an OpenTelemetry trace id),
+// or the only one; when the input holds several and none is named, the
+// error is a *MultiSessionError that lists them.
+//
+// Some traces are folders of files (an OpenHands V1 conversation). Their
+// formats are DirFormats: ReadFile and ReadFileAll given a folder try those
+// formats only, and read one session from it.
+//
+// Every built-in format is a Describer: its FormatInfo says what writes the
+// format and how it is recorded, the detection rule in words, and what its
+// files are usually called. Registry.Infos lists them for a registry
+// (retrievaltest formats prints that list).
+//
 // # Formats
 //
-// Read detects the format from the first bytes of the input (Options.Format
-// forces one by name):
+// Tool names stay as the trace spells them (ToolCall.Name: "Read",
+// "read_file", "str_replace_editor", "mcp__docs__lookup"); mapping them to
+// retrieval categories is a taxonomy's job, in package events. Arguments are
+// raw JSON, an object wherever the trace has structured arguments (a JSON
+// string holding an object is decoded to that object); a shell tool keeps
+// its command line under "command", as the agent wrote it (a string, or an
+// argv array). Where a trace has no tool name of its own, the entry below
+// says how the call is named.
 //
-//   - "claude-code": Claude Code session JSONL (~/.claude/projects/*/*.jsonl).
-//     Tool calls are tool_use blocks of assistant messages, joined to
-//     tool_result blocks by id. Subagent (Task) work is inline, on lines
-//     marked isSidechain; each such call names the Task call that started
-//     it in ParentID.
+//   - "claude-code": Claude Code session JSONL
+//     (~/.claude/projects/<project>/<session-id>.jsonl). Tool calls are
+//     tool_use blocks of assistant messages, joined to tool_result blocks
+//     by id. Subagent (Task) work is inline, on lines marked isSidechain;
+//     each such call names the Task call that started it in ParentID.
 //   - "claude-stream-json": the output of claude -p --output-format
 //     stream-json --verbose (Harbor's agent/claude-code.txt). The first
 //     line lists the available tools; subagent lines carry
 //     parent_tool_use_id; the result line holds the final answer.
+//   - "codex": Codex CLI rollout files
+//     (~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl), written for
+//     every session, interactive or codex exec: the current
+//     {timestamp, type, payload} layout and the older one (a first
+//     {id, timestamp, instructions} line, then bare items). Tool calls are
+//     function_call items (a namespaced name is namespace then name, as
+//     Codex flattens it), custom_tool_call items (the freeform apply_patch,
+//     given as {"input": patch}), local_shell_call ("local_shell") and
+//     web_search_call ("web_search") items, joined to their *_output items
+//     by call_id. Shell outputs are unwrapped from Codex's exit-code
+//     wrappers, and a non-zero exit code marks the call IsError. A Codex
+//     subagent writes a rollout file of its own, so no call is Subagent.
+//   - "codex-exec-json": the standard output of codex exec --json
+//     (thread.started, item.started/updated/completed, turn.completed).
+//     Items are named as the rollout names their tools, so one taxonomy
+//     serves both: command_execution is "shell" with
+//     {"command": "<string>"}, file_change is "apply_patch" with
+//     {"changes": [...]} (paths and kinds, no patch text), mcp_tool_call is
+//     "<server>__<tool>", todo_list updates are "update_plan" calls. A call's
+//     ID is its item id. The stream records no timestamps: prefer the
+//     rollout when both exist.
+//   - "otel": OpenTelemetry traces that follow the GenAI semantic
+//     conventions, as OTLP/JSON: one ExportTraceServiceRequest document, or
+//     JSON Lines of requests as the OpenTelemetry Collector's file exporter
+//     writes them. Each trace id is one session (Session.ID, in lower-case
+//     hex). Tool calls are execute_tool spans and the tool_call parts of
+//     chat spans' gen_ai.input/output.messages, joined to their
+//     tool_call_response parts by id; a call that both describe is read
+//     once, and calls are ordered by the time they were issued. Calls inside
+//     an invoke_agent span that runs under a tool call are subagent calls
+//     whose ParentID is that call. A file of OTLP logs is read for the
+//     tool-call events of Gemini CLI (gemini_cli.tool_call) and Claude Code
+//     (claude_code.tool_result), one session per session.id; those events
+//     say which tool ran with what arguments and whether it failed, not
+//     what it returned, so a successful call has no result.
 //   - "atif": Harbor ATIF trajectory.json, ATIF-v1.2 to v1.7. Results are
 //     joined from observation.results[].source_call_id (or by position
-//     when a result names no call); sidechain steps and embedded subagent
-//     trajectories (v1.7) are subagent calls; copied-context steps are
-//     skipped.
+//     when a result names no call); when Harbor kept the tool's raw result
+//     (extra.tool_result_metadata.raw_tool_result), that is the result
+//     text. Sidechain steps and embedded subagent trajectories (v1.7) are
+//     subagent calls (a subagent_trajectory_ref may be one object or an
+//     array); copied-context steps are skipped.
+//   - "gemini-cli": Gemini CLI chat recordings
+//     (~/.gemini/tmp/<project-hash>/chats/session-*.jsonl, and the older
+//     session-*.json document; the first line tells the two apart). The
+//     line format is applied the way Gemini CLI loads it: a message record
+//     with a known id replaces that message in place, "$set" updates the
+//     session (a "$set" of "messages" replaces them all) and "$rewindTo"
+//     drops the named message and every message after it. Calls are the
+//     toolCalls of gemini messages, results their functionResponse output;
+//     status error or cancelled is IsError. A recording of kind "subagent"
+//     (a subagent's own file) has subagent calls, with no ParentID.
+//   - "mini-swe-agent": mini-swe-agent trajectories (*.traj.json,
+//     trajectory_format mini-swe-agent-1 and -1.1). In text mode the one
+//     bash block of an assistant message (found with the trajectory's own
+//     action_regex when it records one) is a call named "bash" with
+//     {"command": …}, and the next user message its result; in
+//     tool-calling mode tool_calls are joined to role "tool" replies by
+//     tool_call_id. A non-zero return code or an exception is IsError;
+//     instance_id is the session's Task.
 //   - "tool-calls": tool-call records, {"toolCalls":[{tool, arguments,
 //     result, timestamp}]} or a bare array of the same objects. Arguments
 //     may be an object or a JSON-encoded string; key spellings are
 //     forgiving (tool, toolName, tool_name).
+//   - "openhands": an OpenHands V0 event list (save_trajectory_path in
+//     config.toml, or the GUI's trajectory export): a JSON array of actions
+//     and observations. An action with tool_call_metadata, or a tool action
+//     the agent issued (run, read, edit, browse, delegate, …), is a call
+//     named by the metadata's function_name (execute_bash,
+//     str_replace_editor, …), else by its action type; its arguments are
+//     the model's tool-call arguments when the response is recorded, else
+//     the event's args. Its result is the observation whose cause is the
+//     action's id (or with the same tool_call_id); an error or
+//     user_rejected observation, or a non-zero extras.metadata.exit_code,
+//     is IsError. Calls between a delegate action and its observation are
+//     the sub-agent's.
+//   - "openhands-v1": a conversation of the OpenHands V1 agent SDK and CLI,
+//     stored as a folder (~/.openhands/conversations/<id>/: base_state.json,
+//     events/event-NNNNN-<id>.json read in numeric order, sub-agents under
+//     subagents/<id>/), or its events as JSON Lines or a JSON array.
+//     ActionEvents are calls named by tool_name (terminal, file_editor, …),
+//     joined by tool_call_id to the ObservationEvent, AgentErrorEvent or
+//     UserRejectObservation that answers them. A sub-agent's calls follow
+//     the delegate call issued last before its first event, their ParentID.
+//   - "openhands-eval": the OpenHands evaluation harness's output.jsonl,
+//     one task instance a line ({instance_id, instruction, history,
+//     metrics, …}). Each line is a session whose Task is the instance_id;
+//     its history is read as V0 events, or as V1 events when they have a
+//     "kind".
+//   - "swe-agent": the .traj file SWE-agent writes per instance, before and
+//     since 1.0. Each trajectory step with a non-empty action is a call
+//     whose result is the step's observation. The action is a command
+//     line: a call is named by its first word when that is one of
+//     SWE-agent's own commands (open, goto, scroll_down, edit, find_file,
+//     search_dir, search_file, str_replace_editor, submit, …), else "bash",
+//     with {"command": "<the whole action>"}; in function-calling runs (1.x)
+//     it takes the id, function name and arguments of the model's tool call
+//     that the history records for the step. A file without a trajectory (a
+//     demonstration) is read from its history. Task is the problem
+//     statement's id, Answer the submitted patch.
 //
-// A Registry holds the formats; DefaultRegistry has the four above, and a
-// caller can Register its own Format.
+// A Registry holds formats and tries them in registration order; the
+// built-in detection rules are written not to overlap, so that order
+// matters only for a caller's own formats. DefaultRegistry has every format above, and a caller can Register
+// its own Format (one with a built-in's name replaces it).
 //
 // # Tokens and time
 //
-// Claude Code repeats a message's usage on every content-block line of the
-// message; it is counted once per message id. ATIF prompt_tokens already
-// include cached tokens; they are not added again. ToolCall.CumulativeTokens
-// is the run's token count up to and including the turn that issued the
-// call; Session.Start is the earliest timestamp, from which elapsed times
-// are measured. Both are absent (nil, zero) when the trace does not record
-// them, never guessed.
+// ToolCall.CumulativeTokens is the run's token count up to and including
+// the model turn that issued the call, Session.Usage the run's total, and
+// Session.Start the earliest timestamp, from which elapsed times are
+// measured. Each is absent (nil, zero) when the trace does not record it,
+// never guessed. Usage.InputTokens includes the cached prompt tokens;
+// CacheReadTokens and CacheCreationTokens say how much of it was cached and
+// are never added again. What each format records:
+//
+//   - Claude Code repeats a message's usage on every content-block line of
+//     the message; it is counted once per message id. Anthropic's
+//     input_tokens excludes the cache, so both cache fields are added to
+//     InputTokens.
+//   - Codex writes the session's running total (total_token_usage) on
+//     token_count events, repeatedly; totals are taken, never summed.
+//     input_tokens already includes cached_input_tokens (CacheReadTokens).
+//     A rollout call's CumulativeTokens is the total as of the next input
+//     the model received after the call; a codex exec --json call's is the
+//     running total on the turn.completed of its turn, and its calls have
+//     no Time.
+//   - OpenTelemetry's gen_ai.usage.input_tokens already includes cached
+//     tokens (gen_ai.usage.cache_read.input_tokens is that part); a span
+//     whose descendants also carry usage (an invoke_agent span that sums
+//     its model calls) is not counted again. A log event's call Time is the
+//     event's time minus its duration.
+//   - ATIF prompt_tokens already include cached_tokens; final_metrics give
+//     the usage when no step has metrics.
+//   - Gemini CLI's tokens.input already includes tokens.cached; tool-use
+//     prompt tokens count as input and thoughts as output, so a message
+//     counts its total once, however often it was rewritten.
+//   - mini-swe-agent records each model response's usage in
+//     extra.response; prompt_tokens already include the cached tokens.
+//   - OpenHands attaches running totals (accumulated_token_usage) to the
+//     actions of a model response (V0) or to "stats" state updates (V1,
+//     summed over the agent's and the condenser's LLMs); prompt_tokens
+//     already include cache reads and writes. OpenHands timestamps carry no
+//     zone and are read as UTC.
+//   - SWE-agent records run totals only (info.model_stats tokens_sent and
+//     tokens_received): Session.Usage, and no call has CumulativeTokens. Its
+//     trajectories carry no timestamps.
 //
 // # Robustness
 //
-// Readers stream: memory grows with the calls kept, not with the size of
-// the file, and a single line of any length is read (Options.MaxResultBytes
-// bounds what is kept of each result). A malformed or truncated line is
-// skipped with a Warning naming the source and line; an empty input is
-// ErrEmpty; an input in no known format is a *FormatError naming the
-// formats tried and what the input looked like (text, compressed data, a
-// JSON object with its keys), and suggesting a forced format only when that
-// reader would read tool calls from it. No input makes a reader panic.
+// Readers stream: memory grows with the calls kept (with the spans, for
+// OpenTelemetry), not with the size of the file, and a single line or record
+// of any length is read (Options.MaxResultBytes bounds what is kept of each
+// result). A malformed or truncated record is skipped with a Warning naming
+// the source and line, and a file cut short (the agent was stopped while
+// writing) is read up to its last complete record. An empty input is
+// ErrEmpty; an input in no known format is a *FormatError naming the formats
+// tried and what the input looked like (text, compressed data, a JSON object
+// with its keys), and suggesting a forced format only when that reader would
+// read tool calls from it. A forced format that finds no record of its own
+// is an error naming the file and what was expected. No input makes a reader
+// panic; a reader that does is reported as an error naming the source.
 package trace

@@ -10,7 +10,7 @@ import (
 // calls the agent made plus what the trace says about the run itself.
 type Session struct {
 	// Format is the name of the reader that produced the session
-	// ("claude-code", "claude-stream-json", "otel", "atif", "tool-calls").
+	// ("claude-code", "codex", "otel", "openhands-eval", …).
 	Format string `json:"format"`
 	// Source names where the trace came from, usually its file name; it is
 	// the name used in warnings.
