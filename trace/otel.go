@@ -73,7 +73,7 @@ func (OTel) Name() string { return "otel" }
 // Info describes the format.
 func (OTel) Info() FormatInfo {
 	return FormatInfo{
-		Writer:    "agents instrumented with the OpenTelemetry GenAI conventions, exported as OTLP/JSON (the Collector's file exporter, or retrievaltest collect)",
+		Writer:    "agents instrumented with the OpenTelemetry GenAI conventions, exported as OTLP/JSON by the OpenTelemetry Collector's file exporter",
 		Detection: `a JSON object whose first key is "resourceSpans", "resourceLogs" or "resourceMetrics"`,
 		Example:   "traces.jsonl",
 	}
