@@ -18,4 +18,3 @@ func fifo(t *testing.T) string {
 	}
 	return p
 }
-
