@@ -305,6 +305,30 @@ func TestParseDiffErrors(t *testing.T) {
 			want:     "malformed hunk header",
 		},
 		{
+			name:     "a hunk span whose last line is past the largest int names its line",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1,1 +9223372036854775807,2 @@\n-a\n+b\n+c\n",
+			wantLine: 3,
+			want:     `hunk span "+9223372036854775807,2": its last line, 9223372036854775807 + 2 - 1, is past the largest line number`,
+		},
+		{
+			name:     "an old span whose last line is past the largest int names its line",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -9223372036854775800,9 +1,1 @@\n-a\n+b\n",
+			wantLine: 3,
+			want:     `hunk span "-9223372036854775800,9"`,
+		},
+		{
+			name:     "a hunk start that an int cannot hold names its line",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1 +99999999999999999999 @@\n-a\n+b\n",
+			wantLine: 3,
+			want:     "99999999999999999999 is larger than the largest line number",
+		},
+		{
+			name:     "a negative hunk count is malformed",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1 +1,-2 @@\n-a\n+b\n",
+			wantLine: 3,
+			want:     "malformed hunk header",
+		},
+		{
 			name:     "a hunk span with lines starting at line 0",
 			diff:     "--- a/x.go\n+++ b/x.go\n@@ -0,1 +0,1 @@\n-a\n+b\n",
 			wantLine: 3,
