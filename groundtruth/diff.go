@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -412,9 +413,13 @@ func (p *diffParser) finish() error {
 			}
 			p.t.Chunks = append(p.t.Chunks, events.LineRange{Path: path, Start: h.newStart, End: h.newStart + h.newN - 1})
 		case h.oldN > 0:
+			// A pure deletion is placed on the old path when it is
+			// touched (a deleted or renamed file); in a plain diff
+			// between two names ("--- x.orig", "+++ x") the file
+			// touched is the new one, and the chunk goes there.
 			path := f.oldPath
-			if path == "" {
-				path = f.newPath
+			if !slices.Contains(touched, path) {
+				path = touched[len(touched)-1]
 			}
 			p.t.Chunks = append(p.t.Chunks, events.LineRange{Path: path, Start: h.oldStart, End: h.oldStart + h.oldN - 1})
 		}

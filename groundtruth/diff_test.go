@@ -124,6 +124,12 @@ index 0000000..3e4f5a6
 			wantChunks: []events.LineRange{lr("server/routes.py", 30, 32), lr("server/routes.py", 88, 91)},
 		},
 		{
+			name:       "a pure deletion in a plain diff between two names falls on the file it touches",
+			diff:       "--- conf.ini.orig\n+++ conf.ini\n@@ -4,2 +3,0 @@\n-a\n-b\n",
+			wantFiles:  []string{"conf.ini"},
+			wantChunks: []events.LineRange{lr("conf.ini", 4, 5)},
+		},
+		{
 			name: "binary files count as touched without chunks",
 			diff: `diff --git a/web/static/logo.png b/web/static/logo.png
 index 5a5a5a5..6b6b6b6 100644
