@@ -151,6 +151,11 @@ func Open(name string, limit int64) (io.ReadCloser, error) {
 	limit = orNoLimit(limit)
 	info, err := os.Stat(name)
 	if err != nil {
+		// Say "open", as os.Open would: the caller asked to read.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open"
+		}
 		return nil, err
 	}
 	if err := check(name, info, limit, false); err != nil {
