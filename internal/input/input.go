@@ -161,7 +161,7 @@ func Open(name string, limit int64) (io.ReadCloser, error) {
 	if err := check(name, info, limit, false); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(name)
+	f, err := openFile(name)
 	if err != nil {
 		return nil, err
 	}
