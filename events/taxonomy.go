@@ -4,7 +4,6 @@ import (
 	"embed"
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -84,16 +84,27 @@ func DefaultTaxonomy() *Taxonomy {
 	return t
 }
 
+// maxInput is the caller's override of the taxonomy file size limit.
+var maxInput input.Max
+
+// SetMaxInputSize sets, in bytes, the largest taxonomy file LoadTaxonomy
+// reads; a larger one is an error. Zero restores the default, 64 MiB. It is
+// safe to call concurrently with loading.
+func SetMaxInputSize(n int64) { maxInput.Set(n) }
+
 // LoadTaxonomy builds a taxonomy from built-in profiles (all of them when
 // profiles is empty) and user taxonomy files. Rules of the user files come
 // first, so a user file overrides or extends the profiles.
+//
+// A taxonomy file must be a regular file (a named pipe, a device or a
+// socket is refused) of at most 64 MiB; see SetMaxInputSize.
 func LoadTaxonomy(profiles []string, files ...string) (*Taxonomy, error) {
 	if len(profiles) == 0 {
 		profiles = ProfileNames()
 	}
 	var rules []Rule
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := input.ReadFile(f, maxInput.Or(input.ConfigLimit))
 		if err != nil {
 			return nil, err
 		}

@@ -14,6 +14,9 @@ import (
 type EvalOptions struct {
 	// Registry holds the expectation types; nil means DefaultRegistry().
 	Registry *Registry
+	// MaxInputSize bounds, in bytes, each trace file read (see
+	// MeasureOptions.MaxInputSize); zero means trace.DefaultMaxInputSize.
+	MaxInputSize int64
 }
 
 // Evaluate measures every run of the scenario and checks every
@@ -33,6 +36,8 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		Taxonomy: s.Taxonomy,
 		Truth:    s.GroundTruth,
 		Symbols:  symbols,
+		// The trace files' limit; the others are bounded where read.
+		MaxInputSize: opts.MaxInputSize,
 	}
 	runs := make([]*Run, 0, len(s.Traces))
 	for _, t := range s.Traces {

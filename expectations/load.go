@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -22,7 +23,16 @@ import (
 type LoadOptions struct {
 	// Registry holds the expectation types; nil means DefaultRegistry().
 	Registry *Registry
+	// MaxInputSize bounds, in bytes, the scenario file; zero means
+	// DefaultMaxScenarioSize. The files a scenario names are bounded by
+	// the packages that read them: traces by EvalOptions.MaxInputSize,
+	// ground truth by groundtruth.SetMaxInputSize, taxonomy files by
+	// events.SetMaxInputSize, symbol files by metrics.SetMaxInputSize.
+	MaxInputSize int64
 }
+
+// DefaultMaxScenarioSize is the default LoadOptions.MaxInputSize: 64 MiB.
+const DefaultMaxScenarioSize = input.ConfigLimit
 
 // scenarioKeys are the keys of a scenario file this package interprets.
 var scenarioKeys = []string{
@@ -31,9 +41,10 @@ var scenarioKeys = []string{
 }
 
 // Load reads and validates a scenario file. All problems of the file are
-// reported together as Errors.
+// reported together as Errors. The file must be a regular file (a named
+// pipe, a device or a socket is refused) no larger than opts.MaxInputSize.
 func Load(file string, opts LoadOptions) (*Scenario, error) {
-	data, err := os.ReadFile(file)
+	data, err := input.ReadFile(file, input.Or(opts.MaxInputSize, DefaultMaxScenarioSize))
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}

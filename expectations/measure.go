@@ -22,6 +22,9 @@ type MeasureOptions struct {
 	Truth    *groundtruth.Truth
 	// Symbols are identifiers the index knows (for guessing).
 	Symbols []string
+	// MaxInputSize bounds, in bytes, the trace file (trace.Options's
+	// field of the same name); zero means trace.DefaultMaxInputSize.
+	MaxInputSize int64
 }
 
 // A Run is one trace of a scenario with everything measured from it; it is
@@ -47,7 +50,7 @@ type Run struct {
 // analysis with opts.Symbols; an expectation that needs other options
 // measures again from Run.Document.
 func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID})
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize})
 	var multi *trace.MultiSessionError
 	if errors.As(err, &multi) && multi.Want == "" {
 		return nil, fmt.Errorf("trace %w; name one with trace_id", err)

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // Sources that mark the golden entries of dataset rows: files edited by the
@@ -68,7 +68,7 @@ type datasetRange struct {
 // A case whose rows name no golden file gets a Truth with no files.
 func LoadDataset(path string) (map[string]*Truth, error) {
 	files := []string{path}
-	info, err := os.Stat(path)
+	info, err := input.Stat(path)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ type dataset struct {
 }
 
 func (d *dataset) read(name string) error {
-	f, err := os.Open(name)
+	f, err := input.Open(name, maxInput.Or(input.DataLimit))
 	if err != nil {
 		return err
 	}

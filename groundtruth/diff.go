@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -318,11 +320,17 @@ func parseHunkHeader(l string) (hunk, error) {
 		return hunk{}, errors.New(want)
 	}
 	var h hunk
-	var err1, err2 error
-	h.oldStart, h.oldN, err1 = parseSpan(oldSpan)
-	h.newStart, h.newN, err2 = parseSpan(newSpan)
-	if err1 != nil || err2 != nil {
-		return hunk{}, errors.New(want)
+	var err error
+	for _, sp := range []struct {
+		text         string
+		start, count *int
+	}{{"-" + oldSpan, &h.oldStart, &h.oldN}, {"+" + newSpan, &h.newStart, &h.newN}} {
+		if *sp.start, *sp.count, err = parseSpan(sp.text[1:]); err != nil {
+			if errors.Is(err, errNotDigits) {
+				return hunk{}, errors.New(want)
+			}
+			return hunk{}, fmt.Errorf("hunk span %q: %v", sp.text, err)
+		}
 	}
 	// A span with lines starts at line 1 or later; git writes start 0 only
 	// for an empty side ("-0,0" of a new file).
@@ -332,20 +340,39 @@ func parseHunkHeader(l string) (hunk, error) {
 	return h, nil
 }
 
+// parseSpan parses "start[,count]": decimal numbers, start >= 0 and
+// count >= 0, whose last line (start+count-1) is a line number an int
+// holds, so that no chunk end wraps around.
 func parseSpan(s string) (start, n int, err error) {
 	a, b, hasCount := strings.Cut(s, ",")
-	start, err = strconv.Atoi(a)
-	if err != nil || start < 0 || strings.HasPrefix(a, "+") {
-		return 0, 0, errors.New("bad start")
+	if start, err = parseLineNumber(a); err != nil {
+		return 0, 0, err
 	}
 	n = 1
 	if hasCount {
-		n, err = strconv.Atoi(b)
-		if err != nil || n < 0 || strings.HasPrefix(b, "+") {
-			return 0, 0, errors.New("bad count")
+		if n, err = parseLineNumber(b); err != nil {
+			return 0, 0, err
 		}
 	}
+	if n > 0 && start > math.MaxInt-(n-1) {
+		return 0, 0, fmt.Errorf("its last line, %d + %d - 1, is past the largest line number %d", start, n, math.MaxInt)
+	}
 	return start, n, nil
+}
+
+var errNotDigits = errors.New("not a number of decimal digits")
+
+// parseLineNumber parses a line number or count of a hunk header: decimal
+// digits only (no sign), that fit an int.
+func parseLineNumber(s string) (int, error) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, errNotDigits
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s is larger than the largest line number %d", s, math.MaxInt)
+	}
+	return v, nil
 }
 
 // finish records the file section in progress.
@@ -386,9 +413,13 @@ func (p *diffParser) finish() error {
 			}
 			p.t.Chunks = append(p.t.Chunks, events.LineRange{Path: path, Start: h.newStart, End: h.newStart + h.newN - 1})
 		case h.oldN > 0:
+			// A pure deletion is placed on the old path when it is
+			// touched (a deleted or renamed file); in a plain diff
+			// between two names ("--- x.orig", "+++ x") the file
+			// touched is the new one, and the chunk goes there.
 			path := f.oldPath
-			if path == "" {
-				path = f.newPath
+			if !slices.Contains(touched, path) {
+				path = touched[len(touched)-1]
 			}
 			p.t.Chunks = append(p.t.Chunks, events.LineRange{Path: path, Start: h.oldStart, End: h.oldStart + h.oldN - 1})
 		}

@@ -124,6 +124,12 @@ index 0000000..3e4f5a6
 			wantChunks: []events.LineRange{lr("server/routes.py", 30, 32), lr("server/routes.py", 88, 91)},
 		},
 		{
+			name:       "a pure deletion in a plain diff between two names falls on the file it touches",
+			diff:       "--- conf.ini.orig\n+++ conf.ini\n@@ -4,2 +3,0 @@\n-a\n-b\n",
+			wantFiles:  []string{"conf.ini"},
+			wantChunks: []events.LineRange{lr("conf.ini", 4, 5)},
+		},
+		{
 			name: "binary files count as touched without chunks",
 			diff: `diff --git a/web/static/logo.png b/web/static/logo.png
 index 5a5a5a5..6b6b6b6 100644
@@ -301,6 +307,30 @@ func TestParseDiffErrors(t *testing.T) {
 		{
 			name:     "a hunk header without the closing @@",
 			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1 +1\n-a\n+b\n",
+			wantLine: 3,
+			want:     "malformed hunk header",
+		},
+		{
+			name:     "a hunk span whose last line is past the largest int names its line",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1,1 +9223372036854775807,2 @@\n-a\n+b\n+c\n",
+			wantLine: 3,
+			want:     `hunk span "+9223372036854775807,2": its last line, 9223372036854775807 + 2 - 1, is past the largest line number`,
+		},
+		{
+			name:     "an old span whose last line is past the largest int names its line",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -9223372036854775800,9 +1,1 @@\n-a\n+b\n",
+			wantLine: 3,
+			want:     `hunk span "-9223372036854775800,9"`,
+		},
+		{
+			name:     "a hunk start that an int cannot hold names its line",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1 +99999999999999999999 @@\n-a\n+b\n",
+			wantLine: 3,
+			want:     "99999999999999999999 is larger than the largest line number",
+		},
+		{
+			name:     "a negative hunk count is malformed",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1 +1,-2 @@\n-a\n+b\n",
 			wantLine: 3,
 			want:     "malformed hunk header",
 		},

@@ -50,7 +50,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -58,6 +57,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 )
 
@@ -126,7 +126,7 @@ func (t *Truth) add(f File) {
 
 // LoadFile reads a ground-truth file (see the package documentation).
 func LoadFile(name string) (*Truth, error) {
-	data, err := os.ReadFile(name)
+	data, err := input.ReadFile(name, maxInput.Or(input.TruthLimit))
 	if err != nil {
 		return nil, err
 	}

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // ErrNoGroundTruth is returned, wrapped, by LoadTaskDir for a task folder
@@ -41,8 +42,12 @@ func (e *ParseError) Error() string {
 //   - anything else: a ground-truth file ([LoadFile]).
 //
 // Whatever the loader, paths come back normalized and duplicates merged.
+//
+// Only regular files are read (a named pipe, a device or a socket is
+// refused; a symbolic link is judged by its target), and none larger than
+// its limit (see [SetMaxInputSize]).
 func Load(spec string) (*Truth, error) {
-	info, err := os.Stat(spec)
+	info, err := input.Stat(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +56,7 @@ func Load(spec string) (*Truth, error) {
 	}
 	switch strings.ToLower(filepath.Ext(spec)) {
 	case ".patch", ".diff":
-		f, err := os.Open(spec)
+		f, err := input.Open(spec, maxInput.Or(input.DataLimit))
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +65,7 @@ func Load(spec string) (*Truth, error) {
 	case ".jsonl":
 		return LoadSWEBench(spec, "")
 	case ".json":
-		data, err := os.ReadFile(spec)
+		data, err := input.ReadFile(spec, maxInput.Or(input.TruthLimit))
 		if err != nil {
 			return nil, err
 		}
@@ -71,6 +76,17 @@ func Load(spec string) (*Truth, error) {
 	}
 	return LoadFile(spec)
 }
+
+// maxInput is the caller's override of the size limits.
+var maxInput input.Max
+
+// SetMaxInputSize sets, in bytes, the largest file the loaders of this
+// package read; a larger one is an error, not read past the limit. Zero
+// restores the defaults: 256 MiB for a ground-truth document read whole (a
+// JSON, YAML or text file, a file of a task folder, a SWE-bench instance
+// object) and 1 GiB for line-oriented files (diffs, SWE-bench instance
+// files, dataset rows). It is safe to call concurrently with loading.
+func SetMaxInputSize(n int64) { maxInput.Set(n) }
 
 // isSWEBenchInstance reports whether data is a JSON object with the two
 // keys that make it a SWE-bench instance. Anything else, including JSON

@@ -7,8 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // sweInstance holds the keys of a SWE-bench instance the loaders use. The
@@ -37,7 +38,7 @@ func ParseSWEBench(name string, data []byte) (*Truth, error) {
 // empty instanceID picks the only instance and is an error when there are
 // several.
 func LoadSWEBench(path, instanceID string) (*Truth, error) {
-	f, err := os.Open(path)
+	f, err := input.Open(path, maxInput.Or(input.DataLimit))
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 )
 
@@ -85,7 +85,7 @@ var taskSources = []taskSource{
 // a less trusted source. A folder where no file names a file gives an
 // error wrapping ErrNoGroundTruth that lists what was looked for.
 func LoadTaskDir(dir string) (*Truth, error) {
-	info, err := os.Stat(dir)
+	info, err := input.Stat(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func LoadTaskDir(dir string) (*Truth, error) {
 	var tried []string
 	for _, s := range taskSources {
 		name := filepath.Join(dir, filepath.FromSlash(s.rel))
-		data, err := os.ReadFile(name)
+		data, err := input.ReadFile(name, maxInput.Or(input.TruthLimit))
 		if errors.Is(err, fs.ErrNotExist) {
 			tried = append(tried, s.rel+" (absent)")
 			continue

@@ -4,9 +4,19 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	inputfile "github.com/agentretrieval/agentretrieval/internal/input"
 )
+
+// maxInput is the caller's override of the input size limit.
+var maxInput inputfile.Max
+
+// SetMaxInputSize sets, in bytes, the largest symbol file LoadSymbols
+// reads; a larger one is an error. Zero restores the default, 1 GiB. It is
+// safe to call concurrently with loading. (Qrels and run files are read by
+// the caller, from any io.Reader.)
+func SetMaxInputSize(n int64) { maxInput.Set(n) }
 
 // LoadSymbols reads an index symbol file: the identifiers the semantic
 // index knows, which a text search should not have to guess. Two forms are
@@ -16,9 +26,11 @@ import (
 //   - a ctags file (Universal or Exuberant ctags `tags` output): the symbol
 //     is the first tab-separated field, and `!_TAG_` header lines are skipped.
 //
-// Duplicates are dropped; order is kept.
+// Duplicates are dropped; order is kept. The file must be a regular file (a
+// named pipe, a device or a socket is refused) of at most 1 GiB; see
+// SetMaxInputSize.
 func LoadSymbols(name string) ([]string, error) {
-	f, err := os.Open(name)
+	f, err := inputfile.Open(name, maxInput.Or(inputfile.DataLimit))
 	if err != nil {
 		return nil, err
 	}

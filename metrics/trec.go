@@ -128,13 +128,22 @@ func ParseQrels(r io.Reader, name string) (Qrels, error) {
 	return qrels, nil
 }
 
+// parseGrade reads a relevance grade. Whether written as an integer or a
+// decimal, it must lie within ±math.MaxInt32, so that no grade depends on
+// the width of an int and sums of grades stay exact.
 func parseGrade(s string) (int, error) {
-	if g, err := strconv.Atoi(s); err == nil {
-		return g, nil
+	if g, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if g < -math.MaxInt32 || g > math.MaxInt32 {
+			return 0, fmt.Errorf("%w: relevance %s is outside ±%d", ErrMalformedLine, s, math.MaxInt32)
+		}
+		return int(g), nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxInt32 {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
 		return 0, fmt.Errorf("%w: relevance %q is not an integer", ErrMalformedLine, s)
+	}
+	if math.IsInf(f, 0) || math.Abs(f) > math.MaxInt32 {
+		return 0, fmt.Errorf("%w: relevance %s is outside ±%d", ErrMalformedLine, s, math.MaxInt32)
 	}
 	return int(f), nil // truncates toward zero, like C's atol
 }
@@ -159,7 +168,10 @@ func ParseTRECRun(r io.Reader, name string) (*TRECRun, error) {
 		}
 		query, doc := fields[0], fields[2]
 		score, err := strconv.ParseFloat(fields[4], 64)
-		if err != nil || math.IsNaN(score) {
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(score, 0) {
+			return fmt.Errorf("%w: score %s is beyond the range of a float64 (±1.8e308)", ErrMalformedLine, fields[4])
+		}
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(score) {
 			return fmt.Errorf("%w: score %q is not a number", ErrMalformedLine, fields[4])
 		}
 		key := [2]string{query, doc}

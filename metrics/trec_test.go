@@ -143,6 +143,33 @@ func TestParseRejectsBadLinesNamingFileAndLine(t *testing.T) {
 			message: `words.qrels:2: malformed line: relevance "high" is not an integer`,
 		},
 		{
+			name: "a relevance written as an integer beyond the range of a grade",
+			parse: func(t *testing.T) error {
+				_, err := metrics.ParseQrels(strings.NewReader("q 0 d 1\nq 0 e 9223372036854775807\n"), "huge.qrels")
+				return err
+			},
+			target:  metrics.ErrMalformedLine,
+			message: "huge.qrels:2: malformed line: relevance 9223372036854775807 is outside ±2147483647",
+		},
+		{
+			name: "a negative relevance beyond the range of a grade",
+			parse: func(t *testing.T) error {
+				_, err := metrics.ParseQrels(strings.NewReader("q 0 e -3000000000\n"), "negative.qrels")
+				return err
+			},
+			target:  metrics.ErrMalformedLine,
+			message: "negative.qrels:1: malformed line: relevance -3000000000 is outside ±2147483647",
+		},
+		{
+			name: "a relevance too large for any integer",
+			parse: func(t *testing.T) error {
+				_, err := metrics.ParseQrels(strings.NewReader("q 0 e 99999999999999999999999\n"), "overflow.qrels")
+				return err
+			},
+			target:  metrics.ErrMalformedLine,
+			message: "overflow.qrels:1: malformed line: relevance 99999999999999999999999 is outside ±2147483647",
+		},
+		{
 			name: "a document judged twice for one query",
 			parse: func(t *testing.T) error {
 				_, err := metrics.ParseQrels(strings.NewReader("q 0 d 1\nq 0 e 0\nq 1 d 2\n"), "twice.qrels")
@@ -168,6 +195,15 @@ func TestParseRejectsBadLinesNamingFileAndLine(t *testing.T) {
 			},
 			target:  metrics.ErrMalformedLine,
 			message: `nan.run:1: malformed line: score "NaN" is not a number`,
+		},
+		{
+			name: "a run score beyond the range of a float64",
+			parse: func(t *testing.T) error {
+				_, err := metrics.ParseTRECRun(strings.NewReader("q Q0 d 1 -1e400 r\n"), "huge.run")
+				return err
+			},
+			target:  metrics.ErrMalformedLine,
+			message: "huge.run:1: malformed line: score -1e400 is beyond the range of a float64",
 		},
 		{
 			name: "a run line with five fields",

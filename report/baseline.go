@@ -7,10 +7,10 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // BaselineVersion is the version of the baseline file format this package
@@ -99,10 +99,20 @@ func WriteBaseline(path string, b *Baseline) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return writeJSON(w, &out) })
 }
 
+// maxInput is the caller's override of the input size limit.
+var maxInput input.Max
+
+// SetMaxInputSize sets, in bytes, the largest baseline file ReadBaseline
+// reads; a larger one is an error. Zero restores the default, 64 MiB. It is
+// safe to call concurrently with reading.
+func SetMaxInputSize(n int64) { maxInput.Set(n) }
+
 // ReadBaseline reads a baseline file, rejecting a file of another version
 // with an error that wraps ErrBaselineVersion and names the file.
+//
+// The file must be a regular file of at most 64 MiB; see SetMaxInputSize.
 func ReadBaseline(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(path, maxInput.Or(input.ConfigLimit))
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,11 @@ type Options struct {
 	// Progress, when set, is called by EvaluateAll as each scenario
 	// finishes, with its result or the error that stopped it.
 	Progress func(s *expectations.Scenario, res *expectations.ScenarioResult, err error)
+	// MaxInputSize, when positive, bounds in bytes every scenario file and
+	// every trace file read; zero keeps the defaults of
+	// expectations.LoadOptions and trace.Options. Ground truth, taxonomy
+	// and symbol files are bounded by their packages' SetMaxInputSize.
+	MaxInputSize int64
 }
 
 // Check loads the scenario files that patterns name and evaluates them.
@@ -67,7 +72,7 @@ func CheckWith(opts Options, patterns ...string) ([]*expectations.ScenarioResult
 
 // evaluate evaluates one loaded scenario, naming its file in errors.
 func evaluate(opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry})
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
 	if err != nil {
 		// Trace errors usually name the trace only; say which scenario
 		// needed it, unless the error already does.
@@ -89,7 +94,7 @@ func load(opts Options, patterns []string) ([]*expectations.Scenario, error) {
 	}
 	var scenarios []*expectations.Scenario
 	for _, f := range files {
-		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry})
+		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -64,7 +64,7 @@ func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
 	var out []*expectations.Scenario
 	var errs []error
 	for _, f := range files {
-		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry})
+		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
 		if err != nil {
 			var list expectations.Errors
 			if errors.As(err, &list) {

@@ -41,6 +41,9 @@ type StepOptions struct {
 	// Registry holds the expectation types of scenario files; nil means
 	// expectations.DefaultRegistry().
 	Registry *expectations.Registry
+	// MaxInputSize, when positive, bounds in bytes every trace and
+	// scenario file the steps read (as Options.MaxInputSize does).
+	MaxInputSize int64
 }
 
 // RegisterSteps registers the retrieval steps of StepCatalogue on sc,
@@ -156,6 +159,8 @@ func (r *stepRunner) measured(st *stepState) (*expectations.Run, error) {
 		Taxonomy: st.taxonomy,
 		Truth:    st.truth,
 		Symbols:  st.symbols,
+
+		MaxInputSize: r.opts.MaxInputSize,
 	})
 	if err != nil {
 		return nil, err
@@ -442,11 +447,11 @@ func (r *stepRunner) defs() []stepDef {
 // scenarioPasses loads and evaluates a scenario file and checks its
 // expectations of type typ ("" for all).
 func (r *stepRunner) scenarioPasses(ctx context.Context, file, typ string) error {
-	s, err := expectations.Load(file, expectations.LoadOptions{Registry: r.opts.Registry})
+	s, err := expectations.Load(file, expectations.LoadOptions{Registry: r.opts.Registry, MaxInputSize: r.opts.MaxInputSize})
 	if err != nil {
 		return err
 	}
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: r.opts.Registry})
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: r.opts.Registry, MaxInputSize: r.opts.MaxInputSize})
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -331,10 +331,22 @@ func WriteSummary(path string, s *Summary) error {
 // an unknown major version.
 var ErrSummaryVersion = errors.New("unsupported run summary schema_version")
 
+// maxInput is the caller's override of the input size limit.
+var maxInput input.Max
+
+// SetMaxInputSize sets, in bytes, the largest result.json of a trial and
+// the largest run summary this package reads; a larger one is an error (a
+// result.json is then reported as unreadable). Zero restores the default,
+// 64 MiB. Trial traces are bounded by Options.Trace.MaxInputSize. It is
+// safe to call concurrently with reading.
+func SetMaxInputSize(n int64) { maxInput.Set(n) }
+
 // ReadSummary reads run_retrieval_summary.json, rejecting an unknown major
 // version.
+//
+// The file must be a regular file of at most 64 MiB; see SetMaxInputSize.
 func ReadSummary(path string) (*Summary, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(path, maxInput.Or(input.ConfigLimit))
 	if err != nil {
 		return nil, err
 	}

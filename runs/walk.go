@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // OutDir is the folder, directly under the run, that Evaluate writes its
@@ -111,7 +113,7 @@ func isTrialDir(dir string) bool {
 	if info, err := os.Stat(filepath.Join(dir, "agent")); err == nil && info.IsDir() {
 		return true
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	data, err := input.ReadFile(filepath.Join(dir, "result.json"), maxInput.Or(input.ConfigLimit))
 	if err != nil {
 		return false
 	}
@@ -160,7 +162,7 @@ func (t *Trial) readResult() {
 		task, id = t.Folder[:i], t.Folder[i+2:]
 	}
 	t.Task, t.ID = task, id
-	data, err := os.ReadFile(filepath.Join(t.Dir, "result.json"))
+	data, err := input.ReadFile(filepath.Join(t.Dir, "result.json"), maxInput.Or(input.ConfigLimit))
 	if errors.Is(err, os.ErrNotExist) {
 		t.Warnings = append(t.Warnings, "no result.json: task name from the folder name, no reward")
 		return

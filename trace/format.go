@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // DetectSize is how many leading bytes of a trace a Format's Detect sees.
@@ -84,7 +86,17 @@ type Options struct {
 	// Task or ID equals it. Empty means the input must hold one session
 	// (Read), or all are returned (ReadAll).
 	SessionID string
+	// MaxInputSize bounds, in bytes, what ReadFile and ReadFileAll read:
+	// a trace file, standard input, and each file of a trace stored as a
+	// folder. A larger input is an error, not read past the limit. Zero
+	// means DefaultMaxInputSize.
+	MaxInputSize int64
 }
+
+// DefaultMaxInputSize is the default Options.MaxInputSize: 4 GiB.
+const DefaultMaxInputSize = input.TraceLimit
+
+func (o *Options) maxInputSize() int64 { return input.Or(o.MaxInputSize, DefaultMaxInputSize) }
 
 // ErrEmpty is returned (wrapped) for an input with no content.
 var ErrEmpty = errors.New("trace is empty")
@@ -259,7 +271,9 @@ func ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 }
 
 // ReadFile reads the trace in the named file or folder; "-" reads standard
-// input. See Read.
+// input. See Read. Only regular files are read: a named pipe, a device or
+// a socket is refused (a symbolic link is judged by its target), and so is
+// an input larger than opts.MaxInputSize.
 func ReadFile(name string, opts Options) (*Session, error) {
 	all, err := readFileAll(name, &opts, true)
 	if err != nil {
@@ -287,9 +301,9 @@ func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
 		opts.Source = name
 	}
 	if name == "-" {
-		return readAll(os.Stdin, opts, one)
+		return readAll(input.LimitReader(os.Stdin, "-", opts.maxInputSize()), opts, one)
 	}
-	info, err := os.Stat(name)
+	info, err := input.Stat(name)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +314,7 @@ func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
 		}
 		return []*Session{s}, nil
 	}
-	f, err := os.Open(name)
+	f, err := input.Open(name, opts.maxInputSize())
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
@@ -221,7 +222,7 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 		src = "."
 	}
 	s := &Session{Format: "openhands-v1", Source: src, Agent: "openhands"}
-	b, err := ohV1ReadConversation(fsys, ".", src, s, opts.MaxResultBytes)
+	b, err := ohV1ReadConversation(fsys, ".", src, s, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +234,7 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 			}
 			dir := path.Join("subagents", e.Name())
 			sub := &Session{Source: path.Join(src, dir)}
-			sb, err := ohV1ReadConversation(fsys, dir, sub.Source, sub, opts.MaxResultBytes)
+			sb, err := ohV1ReadConversation(fsys, dir, sub.Source, sub, &opts)
 			if err != nil {
 				s.Warnf(0, "skipped the sub-agent conversation %s: %v", dir, err)
 				continue
@@ -248,11 +249,13 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 
 // ohV1ReadConversation reads base_state.json and the event files of the
 // conversation stored in dir.
-func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, max int) (*ohV1Builder, error) {
-	b := newOHV1Builder(s, max)
-	state, stateErr := fs.ReadFile(fsys, path.Join(dir, "base_state.json"))
+func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options) (*ohV1Builder, error) {
+	b := newOHV1Builder(s, opts.MaxResultBytes)
+	state, stateErr := input.ReadFileFS(fsys, path.Join(dir, "base_state.json"), opts.maxInputSize())
 	if stateErr == nil {
 		b.baseState(state, path.Join(src, "base_state.json"))
+	} else if !errors.Is(stateErr, fs.ErrNotExist) {
+		s.Warnings = append(s.Warnings, Warning{Source: path.Join(src, "base_state.json"), Message: "skipped the conversation state: " + stateErr.Error()})
 	}
 	files := ohV1EventFiles(fsys, path.Join(dir, "events"))
 	if len(files) == 0 && stateErr != nil {
@@ -260,7 +263,7 @@ func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, max int) (*oh
 	}
 	for _, f := range files {
 		name := path.Join(dir, "events", f.name)
-		data, err := fs.ReadFile(fsys, name)
+		data, err := input.ReadFileFS(fsys, name, opts.maxInputSize())
 		if err != nil {
 			s.Warnings = append(s.Warnings, Warning{Source: path.Join(src, "events", f.name), Message: "skipped the event file: " + err.Error()})
 			continue

@@ -51,9 +51,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
 		target     = fs.Float64("target", report.DefaultSemanticTarget, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1]")
 	)
+	maxInput := addMaxInputFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer maxInput.apply()()
 	fail := failer("check", stderr)
 	switch {
 	case fs.NArg() == 0:
@@ -88,7 +90,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fail("%v", err)
 	}
-	scenarios, loadErrs := retrievaltest.LoadAll(files, retrievaltest.Options{})
+	scenarios, loadErrs := retrievaltest.LoadAll(files, retrievaltest.Options{MaxInputSize: int64(*maxInput)})
 	for _, e := range loadErrs {
 		fmt.Fprintln(stderr, e)
 	}
@@ -108,7 +110,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(scenarios))
-	results, evalErrs := retrievaltest.EvaluateAll(ctx, scenarios, retrievaltest.Options{Jobs: *jobs,
+	results, evalErrs := retrievaltest.EvaluateAll(ctx, scenarios, retrievaltest.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput),
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := "pass"
 			if err != nil {

@@ -40,9 +40,11 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	baseName := fs.String("baseline-config", "", "baseline configuration `NAME` (default: the one starting with \"baseline\")")
 	candName := fs.String("candidate-config", "", "candidate configuration `NAME` (default: the other one)")
 	list := fs.String("metrics", strings.Join(runs.DefaultCompareMetrics, ","), "metrics to compare, comma-separated `LIST`")
+	maxInput := addMaxInputFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer maxInput.apply()()
 	fail := failer("compare", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -22,6 +22,7 @@ func runEvents(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer tf.maxInput.apply()()
 	fail := failer("events", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

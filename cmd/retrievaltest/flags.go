@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -20,6 +21,7 @@ import (
 type eventFlags struct {
 	profile, taxonomy, prefixes *string
 	foldCase                    *bool
+	maxInput                    *maxInputFlag
 }
 
 func addEventFlags(fs *flag.FlagSet) *eventFlags {
@@ -28,6 +30,7 @@ func addEventFlags(fs *flag.FlagSet) *eventFlags {
 		taxonomy: fs.String("taxonomy", "", "a taxonomy `FILE` whose rules override the profiles"),
 		prefixes: fs.String("prefixes", "", "workspace path prefixes to strip, comma-separated (default: "+strings.Join(events.DefaultWorkspacePrefixes, ",")+")"),
 		foldCase: fs.Bool("fold-case", false, "compare paths case-insensitively"),
+		maxInput: addMaxInputFlag(fs),
 	}
 }
 
@@ -141,7 +144,7 @@ func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) 
 	}
 	opts.Paths.CWD = *f.cwd
 	opts.Provenance.ConfigName, opts.Provenance.TaskName = *f.config, *f.task
-	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID}}
+	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.maxInput.orTrace()}}
 	if *f.gt != "" {
 		truth, err := groundtruth.Load(*f.gt)
 		switch {
@@ -172,7 +175,7 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 	var all []*trace.Session
 	var err error
 	if name == "-" {
-		all, err = trace.ReadAll(stdin, topts)
+		all, err = trace.ReadAll(input.LimitReader(stdin, name, topts.MaxInputSize), topts)
 	} else {
 		all, err = trace.ReadFileAll(name, topts)
 	}

@@ -33,6 +33,7 @@ func runMetrics(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer tf.maxInput.apply()()
 	fail := failer("metrics", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -38,9 +38,11 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	maxReg := fs.Float64("max-regression", 0, "largest allowed worsening of a figure against the baseline, in its units (0.05 for a ratio, 1 for steps)")
 	writeBase := fs.String("write-baseline", "", "write the run's figures to baseline `FILE`")
 	only := fs.String("config", "", "report only this configuration `NAME`")
+	maxInput := addMaxInputFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer maxInput.apply()()
 	fail := failer("report", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -61,6 +61,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer ef.maxInput.apply()()
 	fail := failer("run-dir", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -90,7 +91,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Benchmark:       *benchmark,
 		Events:          eopts,
 		Metrics:         mopts,
-		Trace:           trace.Options{SessionID: *traceID},
+		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.maxInput.orTrace()},
 		Warn: func(t *runs.Trial, w string) {
 			fmt.Fprintf(stderr, "warning: %s: %s\n", t.Rel, w)
 		},

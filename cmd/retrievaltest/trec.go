@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agentretrieval/agentretrieval/internal/getopt"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -37,6 +37,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	perQuery := fs.Bool("q", false, "print the figures of every query before the summary (trec_eval -q)")
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
 	level := fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant; does not change ndcg (trec_eval -l)")
+	maxInput := addMaxInputFlag(fs)
 	var measures []string
 	fs.Func("m", "a measure to print, `NAME[.k1,k2,...]` with cutoffs for P, recall, success and ndcg_cut; repeatable (trec_eval -m)", func(v string) error {
 		measures = append(measures, v)
@@ -72,20 +73,22 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		// trec_eval would count unjudged documents as relevant there.
 		return fail("-l %d: the level must be 0 or more", *level)
 	}
+	defer maxInput.apply()()
+	limit := input.Or(int64(*maxInput), input.DataLimit)
 	ms, err := metrics.ParseTRECMeasures(measures)
 	if err != nil {
 		return fail("-m: %v", err)
 	}
 
 	var qrels metrics.Qrels
-	if err := readFile(files[0], stdin, func(r io.Reader, name string) (err error) {
+	if err := readFile(files[0], stdin, limit, func(r io.Reader, name string) (err error) {
 		qrels, err = metrics.ParseQrels(r, name)
 		return err
 	}); err != nil {
 		return fail("qrels: %v", err)
 	}
 	var run *metrics.TRECRun
-	if err := readFile(files[1], stdin, func(r io.Reader, name string) (err error) {
+	if err := readFile(files[1], stdin, limit, func(r io.Reader, name string) (err error) {
 		run, err = metrics.ParseTRECRun(r, name)
 		return err
 	}); err != nil {
@@ -106,12 +109,13 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // readFile calls parse on the named file, or on stdin for "-" (named
-// "<stdin>" in error messages).
-func readFile(path string, stdin io.Reader, parse func(io.Reader, string) error) error {
+// "<stdin>" in error messages), reading at most limit bytes. Only a
+// regular file is opened: a named pipe or a device is refused.
+func readFile(path string, stdin io.Reader, limit int64, parse func(io.Reader, string) error) error {
 	if path == "-" {
-		return parse(stdin, "<stdin>")
+		return parse(input.LimitReader(stdin, "<stdin>", limit), "<stdin>")
 	}
-	f, err := os.Open(path)
+	f, err := input.Open(path, limit)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	defer tf.maxInput.apply()()
 	fail := failer("trec-export", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

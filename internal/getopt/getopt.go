@@ -13,8 +13,12 @@ import (
 // positional arguments. switches lists the letters of the one-letter
 // boolean flags, valued those of the one-letter flags that take a value.
 // Everything after "--" is positional. Errors are the flag package's.
+//
+// A word that names a flag of fs with a longer name ("-max-input-size")
+// is that flag, not a cluster of one-letter ones.
 func Parse(fs *flag.FlagSet, args []string, switches, valued string) ([]string, error) {
-	return interspersed(fs, split(args, switches, valued))
+	long := func(a string) bool { return len(a) > 2 && fs.Lookup(a[1:]) != nil }
+	return interspersed(fs, split(args, switches, valued, long))
 }
 
 // interspersed parses flags wherever they stand among the positional
@@ -42,13 +46,13 @@ func interspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // value glued to its flag becomes two arguments, and a cluster of switches
 // one argument per switch. Arguments after "--", and anything it does not
 // recognise, pass unchanged.
-func split(args []string, switches, valued string) []string {
+func split(args []string, switches, valued string, long func(string) bool) []string {
 	var out []string
 	for i, a := range args {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") {
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") || long(a) {
 			out = append(out, a)
 			continue
 		}

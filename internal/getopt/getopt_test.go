@@ -52,3 +52,17 @@ func TestParseReportsAnUnknownFlag(t *testing.T) {
 	_, err := Parse(fs, []string{"qrels", "-qx", "run"}, "q", "")
 	assert.ErrorContains(t, err, "flag provided but not defined: -qx", "an unknown letter leaves the cluster whole")
 }
+
+func TestParseReadsALongFlagThatStartsWithAValuedLetter(t *testing.T) {
+	t.Parallel()
+	fs := flag.NewFlagSet("trec", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var m []string
+	fs.Func("m", "", func(v string) error { m = append(m, v); return nil })
+	size := fs.String("max-input-size", "", "")
+	pos, err := Parse(fs, []string{"qrels", "-max-input-size", "1GiB", "run", "-mmap"}, "", "m")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"qrels", "run"}, pos)
+	assert.Equal(t, "1GiB", *size)
+	assert.Equal(t, []string{"map"}, m)
+}

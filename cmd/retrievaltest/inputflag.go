@@ -1,0 +1,63 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/input"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/report"
+	"github.com/agentretrieval/agentretrieval/runs"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// maxInputFlag is -max-input-size: one size that, when given, bounds every
+// input a command reads, whatever its kind; zero keeps each kind's default.
+type maxInputFlag int64
+
+func (m *maxInputFlag) String() string {
+	if m == nil || *m == 0 {
+		return ""
+	}
+	return input.FormatSize(int64(*m))
+}
+
+func (m *maxInputFlag) Set(s string) error {
+	n, err := input.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*m = maxInputFlag(n)
+	return nil
+}
+
+func addMaxInputFlag(fs *flag.FlagSet) *maxInputFlag {
+	m := new(maxInputFlag)
+	fs.Var(m, "max-input-size", "largest input file read, of any kind, as a `SIZE` such as 64MiB or 8GiB (default: "+
+		input.FormatSize(input.TraceLimit)+" for a trace, "+input.FormatSize(input.DataLimit)+" for a diff, dataset, symbol, qrels or run file, "+
+		input.FormatSize(input.TruthLimit)+" for another ground-truth file, "+input.FormatSize(input.ConfigLimit)+" for a scenario, taxonomy, result.json, summary or baseline)")
+	return m
+}
+
+// orTrace returns the limit of a trace: the flag's, or the default.
+func (m *maxInputFlag) orTrace() int64 { return input.Or(int64(*m), trace.DefaultMaxInputSize) }
+
+// apply sets the limit of every package that reads inputs, when the flag
+// was given, and returns the function that restores the defaults. (The
+// limits of those packages are process-wide; a command sets them for its
+// run.) Trace and scenario limits are options, set by the commands.
+func (m *maxInputFlag) apply() (restore func()) {
+	if *m == 0 {
+		return func() {}
+	}
+	setters := []func(int64){groundtruth.SetMaxInputSize, events.SetMaxInputSize, metrics.SetMaxInputSize, runs.SetMaxInputSize, report.SetMaxInputSize}
+	for _, set := range setters {
+		set(int64(*m))
+	}
+	return func() {
+		for _, set := range setters {
+			set(0)
+		}
+	}
+}

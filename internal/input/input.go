@@ -1,0 +1,343 @@
+// Package input opens the files the tool reads (traces, ground truth,
+// diffs, taxonomies, scenarios, symbol, qrels and run files, run results)
+// so that no input can hang a run or exhaust its memory:
+//
+//   - only regular files are read: a named pipe (FIFO), a device or a
+//     socket is refused with an error naming the path and what it is,
+//     because reading one may never end (a FIFO with no writer) or never
+//     reach end of file (/dev/zero). A symbolic link is followed and judged
+//     by its target. Standard input, which callers accept as "-", is read
+//     through [LimitReader] instead;
+//   - every read is bounded: a file larger than its limit is refused before
+//     it is read when its size is known, and a file that grows past the
+//     limit while being read (or standard input) fails at the limit with a
+//     [TooLargeError], instead of reading on.
+//
+// The default limit depends on what the input is (see the constants); the
+// public packages let a caller raise them, and the command-line tool has a
+// -max-input-size flag that sets all of them.
+package input
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// Units of size.
+const (
+	KiB int64 = 1 << 10
+	MiB int64 = 1 << 20
+	GiB int64 = 1 << 30
+	TiB int64 = 1 << 40
+)
+
+// Default limits, by kind of input.
+const (
+	// TraceLimit bounds a trace file, each file of a trace stored as a
+	// folder, and a trial's trace in a run: agent traces of hundreds of
+	// megabytes are common, and they are streamed.
+	TraceLimit = 4 * GiB
+	// DataLimit bounds line-oriented data: unified diffs, SWE-bench
+	// instance files (JSON Lines), dataset files, TREC qrels and run files,
+	// index symbol files.
+	DataLimit = 1 * GiB
+	// TruthLimit bounds a ground-truth document read whole (a JSON, YAML
+	// or text list of files, a task folder's files, a SWE-bench instance
+	// object): about four million paths.
+	TruthLimit = 256 * MiB
+	// ConfigLimit bounds small documents written by hand or by the tool:
+	// scenario files, taxonomy files, a trial's result.json, run summaries.
+	ConfigLimit = 64 * MiB
+)
+
+// Flag is the command-line flag that raises every limit; errors name it so
+// that a user knows what to do.
+const Flag = "-max-input-size"
+
+// ErrNotRegular and ErrTooLarge are matched, with errors.Is, by
+// *NotRegularError and *TooLargeError.
+var (
+	ErrNotRegular = errors.New("not a regular file")
+	ErrTooLarge   = errors.New("input larger than its size limit")
+)
+
+// A NotRegularError reports an input that is not a regular file.
+type NotRegularError struct {
+	Path string
+	// What says what the path is: "a named pipe (FIFO)", "a character
+	// device", …
+	What string
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s: is %s, not a regular file; only regular files are read (pipe data to standard input with -)", e.Path, e.What)
+}
+
+// Is makes errors.Is(err, ErrNotRegular) true.
+func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+// A TooLargeError reports an input larger than its limit.
+type TooLargeError struct {
+	Path  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s: larger than the input size limit of %s; raise it with %s", e.Path, FormatSize(e.Limit), Flag)
+}
+
+// Is makes errors.Is(err, ErrTooLarge) true.
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// describe says what a non-regular file is.
+func describe(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a block device"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeIrregular != 0:
+		return "a special file"
+	}
+	return "not a file"
+}
+
+// check refuses a file that is neither regular nor, with dirOK, a folder,
+// and one whose size is known to exceed limit.
+func check(name string, info fs.FileInfo, limit int64, dirOK bool) error {
+	mode := info.Mode()
+	switch {
+	case mode.IsRegular():
+		if info.Size() > limit {
+			return &TooLargeError{Path: name, Limit: limit}
+		}
+		return nil
+	case mode.IsDir():
+		if dirOK {
+			return nil
+		}
+		return fmt.Errorf("%s: is a folder, not a file", name)
+	}
+	return &NotRegularError{Path: name, What: describe(mode)}
+}
+
+// Stat is os.Stat (a symbolic link is judged by its target) that also
+// refuses a path that is neither a regular file nor a folder. Callers that
+// accept a folder use it before choosing how to read the path.
+func Stat(name string) (fs.FileInfo, error) {
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(name, info, 1<<62, true); err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+// Open opens the named regular file for reading; reads fail with a
+// *TooLargeError past limit bytes. A non-positive limit is no limit.
+func Open(name string, limit int64) (io.ReadCloser, error) {
+	limit = orNoLimit(limit)
+	info, err := os.Stat(name)
+	if err != nil {
+		// Say "open", as os.Open would: the caller asked to read.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open"
+		}
+		return nil, err
+	}
+	if err := check(name, info, limit, false); err != nil {
+		return nil, err
+	}
+	f, err := openFile(name)
+	if err != nil {
+		return nil, err
+	}
+	// The path may have been replaced between the two calls: judge what
+	// was opened.
+	if info, err = f.Stat(); err == nil {
+		err = check(name, info, limit, false)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &file{Reader: LimitReader(f, name, limit), f: f}, nil
+}
+
+type file struct {
+	io.Reader
+	f *os.File
+}
+
+func (f *file) Close() error { return f.f.Close() }
+
+// ReadFile reads the named regular file whole, refusing one larger than
+// limit bytes. A non-positive limit is no limit.
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, err := Open(name, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// ReadFileFS is ReadFile on a file of fsys (a trace stored as a folder,
+// read through os.DirFS).
+func ReadFileFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	limit = orNoLimit(limit)
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(name, info, limit, false); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err == nil {
+		err = check(name, info, limit, false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(LimitReader(f, name, limit))
+}
+
+// LimitReader returns a reader of r that fails with a *TooLargeError,
+// naming name, once more than limit bytes would be read. The bytes up to
+// the limit are returned. A non-positive limit is no limit.
+func LimitReader(r io.Reader, name string, limit int64) io.Reader {
+	return &limitReader{r: r, name: name, left: orNoLimit(limit), limit: orNoLimit(limit)}
+}
+
+type limitReader struct {
+	r     io.Reader
+	name  string
+	left  int64 // bytes that may still be read
+	limit int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if l.left <= 0 {
+		// Read one byte more than allowed to tell a file of exactly
+		// the limit from a longer one.
+		var one [1]byte
+		n, err := l.r.Read(one[:])
+		if n > 0 {
+			return 0, &TooLargeError{Path: l.name, Limit: l.limit}
+		}
+		return 0, err
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+func orNoLimit(limit int64) int64 {
+	if limit <= 0 {
+		return 1<<63 - 1
+	}
+	return limit
+}
+
+// A Max is a caller's override of a package's default limits, safe for
+// concurrent use; the zero value keeps the defaults.
+type Max struct{ n atomic.Int64 }
+
+// Set overrides the defaults with n bytes; zero or less restores them.
+func (m *Max) Set(n int64) { m.n.Store(max(n, 0)) }
+
+// Or returns the override, or def when none is set.
+func (m *Max) Or(def int64) int64 {
+	if n := m.n.Load(); n > 0 {
+		return n
+	}
+	return def
+}
+
+// Or returns n when positive, else def: a zero options field means the
+// default.
+func Or(n, def int64) int64 {
+	if n > 0 {
+		return n
+	}
+	return def
+}
+
+// FormatSize writes n bytes in the largest binary unit that divides it
+// ("4 GiB", "64 MiB", "1000 bytes").
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{TiB, "TiB"}, {GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ParseSize reads a size: a whole number of bytes, optionally followed by a
+// binary unit (KiB, MiB, GiB, TiB, or K, M, G, T; B for bytes), with or
+// without a space: "64MiB", "2 GiB", "1048576".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("size %q: want a whole number of bytes with an optional unit (64MiB, 2GiB)", s)
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: too large", s)
+	}
+	unit := strings.TrimSpace(t[i:])
+	var mult int64
+	switch strings.ToLower(unit) {
+	case "", "b":
+		mult = 1
+	case "k", "kib":
+		mult = KiB
+	case "m", "mib":
+		mult = MiB
+	case "g", "gib":
+		mult = GiB
+	case "t", "tib":
+		mult = TiB
+	default:
+		return 0, fmt.Errorf("size %q: unknown unit %q (want B, KiB, MiB, GiB or TiB)", s, unit)
+	}
+	if n > (1<<63-1)/mult {
+		return 0, fmt.Errorf("size %q: too large", s)
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("size %q: must be more than 0", s)
+	}
+	return n * mult, nil
+}

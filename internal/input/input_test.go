@@ -1,0 +1,177 @@
+package input
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func devZero(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	return "/dev/zero"
+}
+
+func write(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
+	link := func(t *testing.T, target string) string {
+		p := filepath.Join(t.TempDir(), "link")
+		if err := os.Symlink(target, p); err != nil {
+			t.Skipf("symlink: %v", err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		path func(t *testing.T) string
+		what string
+	}{
+		{"a named pipe is refused without being opened", fifo, "a named pipe (FIFO)"},
+		{"a character device is refused", devZero, "a character device"},
+		{"a symbolic link to a named pipe is judged by its target", func(t *testing.T) string { return link(t, fifo(t)) }, "a named pipe (FIFO)"},
+		{"a symbolic link to a device is judged by its target", func(t *testing.T) string { return link(t, devZero(t)) }, "a character device"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := tt.path(t)
+			for _, read := range []func() error{
+				func() error { _, err := ReadFile(p, MiB); return err },
+				func() error { _, err := Open(p, MiB); return err },
+				func() error { _, err := ReadFileFS(os.DirFS(filepath.Dir(p)), filepath.Base(p), MiB); return err },
+			} {
+				err := read()
+				if !errors.Is(err, ErrNotRegular) {
+					t.Fatalf("got %v, want a not-a-regular-file error", err)
+				}
+				if !strings.Contains(err.Error(), tt.what) {
+					t.Errorf("error %q does not say the path is %s", err, tt.what)
+				}
+			}
+		})
+	}
+}
+
+func TestStatAcceptsFilesAndFoldersOnly(t *testing.T) {
+	t.Parallel()
+	if _, err := Stat(t.TempDir()); err != nil {
+		t.Errorf("folder: %v", err)
+	}
+	if _, err := Stat(write(t, "f", "x")); err != nil {
+		t.Errorf("file: %v", err)
+	}
+	p := fifo(t)
+	if _, err := Stat(p); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), p) {
+		t.Errorf("FIFO: got %v, want an error naming %s", err, p)
+	}
+}
+
+func TestReadFileEnforcesTheLimit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		content string
+		limit   int64
+		wantErr bool
+	}{
+		{"a file of exactly the limit is read", "12345", 5, false},
+		{"a file one byte over the limit is refused", "123456", 5, true},
+		{"a non-positive limit is no limit", strings.Repeat("x", 1000), 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := write(t, "f", tt.content)
+			data, err := ReadFile(p, tt.limit)
+			if tt.wantErr {
+				var tl *TooLargeError
+				if !errors.As(err, &tl) || tl.Path != p || tl.Limit != tt.limit {
+					t.Fatalf("got %v, want a too-large error naming %s and the limit", err, p)
+				}
+				if !strings.Contains(err.Error(), Flag) {
+					t.Errorf("error %q does not say how to raise the limit", err)
+				}
+				return
+			}
+			if err != nil || string(data) != tt.content {
+				t.Fatalf("got %q, %v; want the content", data, err)
+			}
+		})
+	}
+}
+
+func TestLimitReaderStopsAStreamAtTheLimit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		r       io.Reader
+		limit   int64
+		want    string
+		wantErr bool
+	}{
+		{"a stream shorter than the limit is read whole", strings.NewReader("abc"), 4, "abc", false},
+		{"a stream of exactly the limit is read whole", iotest.OneByteReader(strings.NewReader("abcd")), 4, "abcd", false},
+		{"an endless stream fails at the limit", zeros{}, 1000, strings.Repeat("\x00", 1000), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := io.ReadAll(LimitReader(tt.r, "-", tt.limit))
+			if (err != nil) != tt.wantErr || (tt.wantErr && !errors.Is(err, ErrTooLarge)) {
+				t.Fatalf("error %v, want error: %v", err, tt.wantErr)
+			}
+			if string(got) != tt.want {
+				t.Errorf("read %d bytes, want %d", len(got), len(tt.want))
+			}
+		})
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+func TestParseSizeReadsUnits(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"64MiB", 64 * MiB}, {"2GiB", 2 * GiB}, {"2 GiB", 2 * GiB}, {"512k", 512 * KiB},
+		{"1048576", MiB}, {"10B", 10}, {"1TiB", TiB},
+	}
+	for _, tt := range tests {
+		if got, err := ParseSize(tt.in); err != nil || got != tt.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "MiB", "-1MiB", "0", "1.5GiB", "3 parsecs", "9999999999999999999", "9000000TiB"} {
+		if got, err := ParseSize(bad); err == nil {
+			t.Errorf("ParseSize(%q) = %d, want an error", bad, got)
+		}
+	}
+}
+
+func TestFormatSizeUsesTheLargestUnitThatDivides(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int64]string{4 * GiB: "4 GiB", 64 * MiB: "64 MiB", 1536 * MiB: "1536 MiB", 1000: "1000 bytes", 3 * KiB: "3 KiB"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
