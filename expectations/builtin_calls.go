@@ -317,3 +317,18 @@ func callText(c callView) string {
 	}
 	return s + ")"
 }
+
+// ParseCallPattern reads a call pattern written as a plain string, as a
+// scenario's short form does: a tool name or glob, class:NAME or
+// category:NAME. It fails for a malformed glob or an unknown class or
+// category.
+func ParseCallPattern(s string) (CallPattern, error) {
+	p := CallPattern{Tool: strings.TrimSpace(s)}
+	if _, err := path.Match(p.Tool, ""); err != nil {
+		return p, fmt.Errorf("%q is not a glob: %v", s, err)
+	}
+	if err := p.validate(fmt.Sprintf("%q", s), false); err != nil {
+		return p, err
+	}
+	return p, nil
+}

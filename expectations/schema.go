@@ -221,6 +221,7 @@ func valueSchema(t reflect.Type, lim limits) obj {
 		o := obj{"type": "object", "properties": props, "additionalProperties": false}
 		if spec.shorthand != nil {
 			short := valueSchema(spec.shorthand.typ, spec.shorthand.lim)
+			short["type"] = []string{"string", "number", "boolean"} // any scalar, read as its text
 			short["description"] = "short for {" + spec.shorthand.key + ": …}"
 			return obj{"anyOf": []any{short, o}}
 		}
