@@ -20,8 +20,11 @@ var commonKeys = []string{"type", "description", "flaky"}
 // names a key that means the same, and `format:"…"` checks a string:
 // "regexp" (compiles), "glob" (path.Match syntax) or "file" (a path,
 // resolved against the scenario file's folder and required to exist; the
-// field receives the resolved path). Decoding is strict: a key no field
-// names is an error at its line and column.
+// field receives the resolved path). A nested struct may tag one string
+// field `shorthand:"true"`: the struct may then be written as a plain
+// value, which fills that field (`first: Grep` for `first: {tool: Grep}`).
+// Decoding is strict: a key no field names is an error at its line and
+// column.
 type Type struct {
 	Name        string
 	Description string
