@@ -68,12 +68,7 @@ func checkBefore(b *Before, run *Run) Outcome {
 	}
 	if b.SameFile {
 		o.Threshold = fmt.Sprintf("every %s preceded by a %s on the same file", then, a)
-		var bad []string
-		for _, bc := range bs {
-			if !precededOnFile(bc, as, paths) {
-				bad = append(bad, callText(bc))
-			}
-		}
+		bad := unprecededOnFile(calls, b, paths)
 		if len(bad) > 0 {
 			o.Status = Fail
 			o.Message = fmt.Sprintf("%s without a %s on the same file before: %s", plural1(len(bad), "call", "calls"), a, strings.Join(bad, ", "))
@@ -113,26 +108,32 @@ func checkBefore(b *Before, run *Run) Outcome {
 	return o
 }
 
-// precededOnFile reports whether some call of as, before b, names one of
-// b's files. A B call that names no file has nothing to be judged on and
-// passes.
-func precededOnFile(b callView, as []callView, paths events.PathNormalizer) bool {
-	if len(b.files) == 0 {
-		return true
-	}
-	for _, a := range as {
-		if a.step >= b.step {
-			break
-		}
-		for _, fa := range a.files {
-			for _, fb := range b.files {
-				if paths.Key(fa) == paths.Key(fb) {
-					return true
+// unprecededOnFile walks the calls once and names every then call that
+// names a file but follows no first call naming one of its files. A call
+// that matches both does not precede itself.
+func unprecededOnFile(calls []callView, b *Before, paths events.PathNormalizer) []string {
+	seen := map[string]bool{}
+	var bad []string
+	for _, c := range calls {
+		if b.Then.matches(c, paths) && len(c.files) > 0 {
+			ok := false
+			for _, f := range c.files {
+				if seen[paths.Key(f)] {
+					ok = true
+					break
 				}
+			}
+			if !ok {
+				bad = append(bad, callText(c))
+			}
+		}
+		if b.First.matches(c, paths) {
+			for _, f := range c.files {
+				seen[paths.Key(f)] = true
 			}
 		}
 	}
-	return false
+	return bad
 }
 
 func stepsOf(cs []callView) []int {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentretrieval/agentretrieval/events"
 )
@@ -122,15 +123,73 @@ type callView struct {
 	name     string
 	class    string
 	category string
-	// args is the decoded argument object; nil when the call has none or
-	// they are not an object.
-	args map[string]any
-	// argsKey is the arguments as canonical JSON (keys sorted), for
-	// comparing two calls.
+	// lazy holds the arguments, decoded the first time a check needs them.
+	lazy *lazyArgs
+	// argsKey stands for the arguments' key when lazy is nil.
 	argsKey string
 	// files are the normalized files the call named.
 	files  []string
 	failed bool
+}
+
+// lazyArgs are a call's raw arguments, decoded once on first use: most
+// checks look at no argument, and decoding every call of a long trace
+// would dominate their cost.
+type lazyArgs struct {
+	raw  json.RawMessage
+	done bool
+	// v is the decoded arguments; m the same when they are an object.
+	v any
+	m map[string]any
+	// key is the arguments as canonical JSON (keys sorted), for
+	// comparing two calls; made on first use.
+	key    string
+	keyed  bool
+	broken bool
+}
+
+func (l *lazyArgs) load() {
+	if l.done {
+		return
+	}
+	l.done = true
+	if len(l.raw) == 0 {
+		return
+	}
+	if err := json.Unmarshal(l.raw, &l.v); err != nil {
+		l.broken = true
+		return
+	}
+	l.m, _ = l.v.(map[string]any)
+}
+
+// arguments returns the call's argument object, nil when it has none.
+func (c callView) arguments() map[string]any {
+	if c.lazy == nil {
+		return nil
+	}
+	c.lazy.load()
+	return c.lazy.m
+}
+
+// key returns the call's arguments as canonical JSON: two calls with the
+// same arguments in another key order have the same key.
+func (c callView) key() string {
+	l := c.lazy
+	if l == nil {
+		return c.argsKey
+	}
+	if !l.keyed {
+		l.keyed = true
+		l.load()
+		l.key = string(l.raw)
+		if !l.broken && len(l.raw) > 0 {
+			if b, err := json.Marshal(l.v); err == nil { // map keys come out sorted
+				l.key = string(b)
+			}
+		}
+	}
+	return l.key
 }
 
 // callViews lists the run's calls with their classification (from the
@@ -151,16 +210,13 @@ func callViews(run *Run) (calls []callView, paths events.PathNormalizer, ok bool
 		if run.Session == nil {
 			return
 		}
-		i, found := byIndex[v.step]
-		if !found {
-			return
+		if i, found := byIndex[v.step]; found {
+			v.lazy = &lazyArgs{raw: run.Session.Calls[i].Arguments}
 		}
-		c := &run.Session.Calls[i]
-		v.args = c.ArgumentsMap()
-		v.argsKey = canonicalJSON(c.Arguments)
 	}
 	switch {
 	case run.Document != nil && run.Document.Coverage.TraceSource != nil:
+		calls = make([]callView, 0, len(run.Document.Events))
 		for _, ev := range run.Document.Events {
 			v := callView{
 				step: ev.StepIndex, name: ev.ToolName, class: string(ev.ToolClass), category: string(ev.ToolCategory),
@@ -171,6 +227,7 @@ func callViews(run *Run) (calls []callView, paths events.PathNormalizer, ok bool
 		}
 		return calls, paths, true
 	case run.Session != nil:
+		calls = make([]callView, 0, len(run.Session.Calls))
 		for _, c := range run.Session.Calls {
 			v := callView{step: c.Index, name: c.Name, failed: c.IsError}
 			withArgs(&v)
@@ -179,21 +236,6 @@ func callViews(run *Run) (calls []callView, paths events.PathNormalizer, ok bool
 		return calls, paths, true
 	}
 	return nil, paths, false
-}
-
-func canonicalJSON(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	b, err := json.Marshal(v) // map keys come out sorted
-	if err != nil {
-		return string(raw)
-	}
-	return string(b)
 }
 
 // matches reports whether the call matches the pattern.
@@ -210,17 +252,18 @@ func (p CallPattern) matches(c callView, paths events.PathNormalizer) bool {
 	if r.Category != "" && r.Category != c.category {
 		return false
 	}
-	if r.Match == "ignore" {
+	if r.Match == "ignore" || len(r.Args) == 0 && r.Match != "exact" {
 		return true
 	}
+	args := c.arguments()
 	for k, m := range r.Args {
-		v, ok := c.args[k]
+		v, ok := args[k]
 		if !ok || !m.matches(v, paths) {
 			return false
 		}
 	}
 	if r.Match == "exact" {
-		for k := range c.args {
+		for k := range args {
 			if _, listed := r.Args[k]; !listed {
 				return false
 			}
@@ -265,12 +308,28 @@ func (m ArgMatcher) matchesText(s string) bool {
 		return false
 	}
 	if m.Regex != "" {
-		re, err := regexp.Compile(m.Regex)
+		re, err := compiledRegexp(m.Regex)
 		if err != nil || !re.MatchString(s) {
 			return false
 		}
 	}
 	return true
+}
+
+// regexps caches the compiled argument regexps: a pattern is matched
+// against every call of a run, and every run of a scenario.
+var regexps sync.Map // string → *regexp.Regexp
+
+func compiledRegexp(expr string) (*regexp.Regexp, error) {
+	if re, ok := regexps.Load(expr); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	regexps.Store(expr, re)
+	return re, nil
 }
 
 // globMatch matches a slash-separated name against a glob whose folders

@@ -112,7 +112,7 @@ func checkErrors(e *CallErrors, run *Run) Outcome {
 		retries := max(len(loop)-1, 0)
 		c := numberCheck("retries of a failing call", ptr(float64(retries)), nil, intPtrToFloat(e.MaxRetries), false, "")
 		if len(loop) > 1 {
-			c.detail = fmt.Sprintf("%s %s failed %d times in a row at %s", loop[0].name, argsSummary(loop[0].argsKey), len(loop), stepsText(stepsOf(loop)))
+			c.detail = fmt.Sprintf("%s %s failed %d times in a row at %s", loop[0].name, argsSummary(loop[0].key()), len(loop), stepsText(stepsOf(loop)))
 			cs.evidenceOf("retry loop: " + c.detail)
 		}
 		cs.add(c)
@@ -130,7 +130,7 @@ func longestRetryLoop(calls []callView) []callView {
 		case !c.failed:
 			cur = nil
 			continue
-		case len(cur) > 0 && cur[0].name == c.name && cur[0].argsKey == c.argsKey:
+		case len(cur) > 0 && cur[0].name == c.name && cur[0].key() == c.key():
 			cur = append(cur, c)
 		default:
 			cur = []callView{c}
