@@ -32,7 +32,13 @@ func beforeType() Type {
 			if err := b.First.validate("first", false); err != nil {
 				return err
 			}
-			return b.Then.validate("then", false)
+			if err := b.Then.validate("then", false); err != nil {
+				return err
+			}
+			if b.First.String() == b.Then.String() {
+				return fmt.Errorf("first and then are the same pattern %s: a call cannot come before itself", b.First)
+			}
+			return nil
 		},
 	}
 }

@@ -48,6 +48,7 @@ func TestBeforeRejectsRulesThatCannotWork(t *testing.T) {
 		{"same_file in mode first", []string{"first: Read", "then: Edit", "mode: first", "same_file: true"}, "give mode: every"},
 		{"an unknown category", []string{`first: "category:file_reed"`, "then: Edit"}, "did you mean file_read?"},
 		{"an unknown mode", []string{"first: Read", "then: Edit", "mode: all"}, "unknown value"},
+		{"the same pattern twice", []string{"first: Read", "then: {tool: Read}"}, "a call cannot come before itself"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -40,6 +40,14 @@ func sequenceType() Type {
 					return err
 				}
 			}
+			if m := s.mode(); m == modeInOrder || m == modeSuperset {
+				for i := range s.Calls {
+					if lo, hi := s.bounds(i); lo > 0 || hi >= 0 {
+						return nil
+					}
+				}
+				return fmt.Errorf("every expected call has min 0 and no max: no run can fail %s", m)
+			}
 			return nil
 		},
 	}

@@ -108,6 +108,9 @@ func TestSequenceRejectsPatternsThatCannotWork(t *testing.T) {
 		{"a matcher with nothing", "calls: [{tool: Bash, args: {command: {}}}]", "give a glob or a regex"},
 		{"an unknown mode", "mode: in-order", "did you mean in_order?"},
 		{"a bad regex", `calls: [{tool: Bash, args: {command: {regex: "("}}}]`, "not a regular expression"},
+		{"only optional calls", "calls: [{tool: Bash, min: 0}]", "no run can fail in_order"},
+		{"a list where a call goes", "calls: [[Bash]]", "calls[0]: expected a string (its tool) or a mapping with keys tool, class, category, args, match, min, max, got a list"},
+		{"an unknown key in a call", "calls: [{tool: Bash, arg: {command: x}}]", "did you mean args?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
