@@ -119,10 +119,17 @@ func checkOrdered(s *Sequence, calls []callView, paths events.PathNormalizer) Ou
 	matched := make([][]int, n)
 	cur, count := 0, 0
 	threshold := fmt.Sprintf("all %d expected calls in order (%s)", n, s.mode())
-	failAt := func(why string) Outcome {
+	// failAt fails the walk; at is the call where it stopped (nil at the
+	// end of the trace) and want the expected call it was waiting for.
+	failAt := func(at *callView, want int, why string) Outcome {
 		o := Outcome{Status: Fail, Threshold: threshold}
 		o.Measured = fmt.Sprintf("%d of %d expected calls matched", satisfied(s, matched), n)
 		o.Evidence = sequenceEvidence(s, matched)
+		where := "the end of the trace"
+		if at != nil {
+			where = callText(*at)
+		}
+		o.Evidence = append(o.Evidence, fmt.Sprintf("matching stopped at %s, waiting for %s", where, s.expectedText(want)))
 		o.Message = why
 		return o
 	}
@@ -148,20 +155,24 @@ func checkOrdered(s *Sequence, calls []callView, paths events.PathNormalizer) Ou
 			count++
 			matched[cur] = append(matched[cur], c.step)
 		case exact:
-			return failAt(fmt.Sprintf("matching stopped at %s: it matches neither %s%s", callText(c), s.expectedText(cur), nextText(s, cur)))
+			want := cur
+			if lo, _ := s.bounds(cur); count >= lo && cur+1 < n {
+				want = cur + 1
+			}
+			return failAt(&c, want, fmt.Sprintf("matching stopped at %s: it matches neither %s%s", callText(c), s.expectedText(cur), nextText(s, cur)))
 		default:
 			continue
 		}
 		if _, hi := s.bounds(cur); hi >= 0 && count > hi {
-			return failAt(fmt.Sprintf("matching stopped at %s: %s matched %d calls, required %s", callText(c), s.expectedText(cur), count, countText(s.bounds(cur))))
+			return failAt(&c, cur, fmt.Sprintf("matching stopped at %s: %s matched %d calls, required %s", callText(c), s.expectedText(cur), count, countText(s.bounds(cur))))
 		}
 	}
 	if lo, _ := s.bounds(cur); count < lo {
-		return failAt(fmt.Sprintf("%s matched %d calls, required %s (%s)", s.expectedText(cur), count, countText(s.bounds(cur)), stoppedText(calls, matched, cur)))
+		return failAt(nil, cur, fmt.Sprintf("%s matched %d calls, required %s (%s)", s.expectedText(cur), count, countText(s.bounds(cur)), stoppedText(calls, matched, cur)))
 	}
 	for j := cur + 1; j < n; j++ {
 		if lo, _ := s.bounds(j); lo > 0 {
-			return failAt(fmt.Sprintf("matching stopped at %s: it never came (%s)", s.expectedText(j), stoppedText(calls, matched, j)))
+			return failAt(nil, j, fmt.Sprintf("matching stopped at %s: it never came (%s)", s.expectedText(j), stoppedText(calls, matched, j)))
 		}
 	}
 	o := Outcome{Status: Pass, Threshold: threshold, Measured: fmt.Sprintf("%d of %d expected calls matched", n, n)}

@@ -49,6 +49,33 @@ func TestSequenceJudgesTheOrderOfCalls(t *testing.T) {
 	}
 }
 
+func TestSequenceEvidenceNamesWhereMatchingStopped(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"a gap in exact mode", []string{"mode: exact", "calls: [aura_search, file.read, file.write]"}, []string{
+			"expected call 1 of 3 {tool: aura_search} matched step 0",
+			"expected call 2 of 3 {tool: file.read} matched step 1",
+			"matching stopped at step 2 (Bash), waiting for expected call 3 of 3 {tool: file.write}",
+		}},
+		{"a call that never came", []string{"calls: [file.read, grep_search, file.write]"}, []string{
+			"expected call 1 of 3 {tool: file.read} matched step 1",
+			"matching stopped at the end of the trace, waiting for expected call 2 of 3 {tool: grep_search}",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := only(t, evalInline(t, exp(checkoutFix, "sequence", tt.lines...)))
+			assert.Equal(t, Fail, r.Status)
+			assert.Equal(t, tt.want, r.Evidence)
+		})
+	}
+}
+
 func TestSequenceMatchesArguments(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

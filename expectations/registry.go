@@ -64,7 +64,8 @@ func NewRegistry() *Registry {
 
 // DefaultRegistry returns a new registry with the built-in types
 // (index_usage, retrieval, line_coverage, patterns, tools, utilization,
-// budget, answer, sequence, before, errors) and the live-run types of the harness (skipped).
+// budget, answer, sequence, before, errors) and the live-run types of the
+// harness (skipped).
 func DefaultRegistry() *Registry {
 	r := NewRegistry()
 	for _, t := range builtinTypes() {
