@@ -81,6 +81,9 @@ func checkBefore(b *Before, run *Run) Outcome {
 			return o
 		}
 		o.Message = fmt.Sprintf("every %s (%d) has a %s on the same file before it", then, len(bs), a)
+		if len(bs) == 0 {
+			o.Message = fmt.Sprintf("no %s call: nothing to precede", then)
+		}
 		return o
 	}
 	switch mode {
@@ -109,6 +112,9 @@ func checkBefore(b *Before, run *Run) Outcome {
 			o.Message = fmt.Sprintf("%s with no %s before: %s", plural1(len(early), then+" call", then+" calls"), a, strings.Join(early, ", "))
 		} else {
 			o.Message = fmt.Sprintf("every %s (%d) has a %s before it", then, len(bs), a)
+			if len(bs) == 0 {
+				o.Message = fmt.Sprintf("no %s call: nothing to precede", then)
+			}
 		}
 	}
 	return o

@@ -18,7 +18,7 @@ func TestBeforeJudgesWhichCallsComeFirst(t *testing.T) {
 		{"a semantic search before the first read passes", []string{`first: "class:semantic"`, `then: "category:file_read"`}, Pass, "precedes the first"},
 		{"the first write after the first test run fails", []string{"first: file.write", "then: Bash"}, Fail, "the first {tool: file.write} at step 5 (file.write services/checkout/discount.go) comes after the first {tool: Bash} at step 2 (Bash)"},
 		{"a then that never comes fails in mode first", []string{"first: aura_search", "then: grep_search"}, Fail, "no {tool: grep_search} call"},
-		{"a then that never comes passes in mode every", []string{"first: aura_search", "then: grep_search", "mode: every"}, Pass, ""},
+		{"a then that never comes passes in mode every", []string{"first: aura_search", "then: grep_search", "mode: every"}, Pass, "no {tool: grep_search} call: nothing to precede"},
 		{"a first that never comes fails", []string{"first: grep_search", "then: file.read"}, Fail, "no {tool: grep_search} call before the first"},
 		{"every B after the first A passes", []string{"first: {category: file_read}", "then: {class: edit}", "mode: every"}, Pass, "every {class: edit} (1)"},
 		{"a B before the first A fails in mode every", []string{"first: file.write", "then: Bash", "mode: every"}, Fail, "3 {tool: Bash} calls with no {tool: file.write} before: step 2 (Bash), step 3 (Bash), step 4 (Bash)"},

@@ -253,7 +253,9 @@
 // call (a run without then calls passes). same_file: true (with mode
 // every or no mode) judges each file apart: every then call that names a
 // file needs an earlier first call that names one of the same files ("no
-// edit before the first read of that file"). min and max are errors here.
+// edit before the first read of that file"); a call that creates a file
+// counts too, so narrow then (then: Edit) where new files are expected.
+// min and max are errors here.
 //
 // errors (CallErrors) — the calls the trace marks as failed: max_failed
 // (in all), failed (a tool name or glob to {min, max}), failed_by_class
