@@ -13,6 +13,9 @@ func builtinTypes() []Type {
 		utilizationType(),
 		budgetType(),
 		answerType(),
+		sequenceType(),
+		beforeType(),
+		errorsType(),
 	}
 }
 

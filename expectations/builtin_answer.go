@@ -16,9 +16,9 @@ const defaultEntityPattern = `\b[A-Z][A-Z0-9]*-\d+(?:-\d+)*\b`
 // Answer are the parameters of the answer expectation: correct-first
 // keyword grading of the agent's final answer.
 type Answer struct {
-	Required       []string   `yaml:"required" doc:"keywords that must all appear (case-insensitive)"`
-	Paraphrases    [][]string `yaml:"paraphrases" doc:"acceptable alternatives: the answer is correct when any one keyword set appears in full"`
-	Incorrect      []string   `yaml:"incorrect" doc:"patterns that fail the answer, counted only when the correct answer is missing"`
+	Required       []string   `yaml:"required" alias:"correct_keywords" doc:"keywords that must all appear (case-insensitive)"`
+	Paraphrases    [][]string `yaml:"paraphrases" alias:"acceptable_paraphrases" doc:"acceptable alternatives: the answer is correct when any one keyword set appears in full"`
+	Incorrect      []string   `yaml:"incorrect" alias:"incorrect_patterns" doc:"patterns that fail the answer, counted only when the correct answer is missing"`
 	EntityPatterns []string   `yaml:"entity_patterns" doc:"regular expressions for entity IDs (INC-\\d{4}-\\d{3})" format:"regexp"`
 	Entities       []string   `yaml:"entities" doc:"entity IDs the answer must name"`
 	MinScore       *float64   `yaml:"min_score" doc:"lowest share of required keywords present" min:"0" max:"1"`

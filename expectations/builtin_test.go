@@ -64,6 +64,21 @@ func TestEveryBuiltinTypePassesAndFails(t *testing.T) {
 		{"answer-fail.yaml", Fail,
 			"answer measured incorrect, required all required keywords (names $1.2M, an incorrect answer, and not the correct one; missing $1.5M)",
 			"incorrect"},
+		{"sequence-pass.yaml", Pass, "the 3 expected calls came in order (in_order)", "3 of 3 expected calls matched"},
+		{"sequence-fail.yaml", Fail,
+			`matching stopped at step 2 (Bash): it matches neither expected call 2 of 3 {category: file_read, args: {path: "**/checkout/*.go"}} ` +
+				`nor expected call 3 of 3 {class: edit, args: {path: "**/checkout/*.go"}}`,
+			"2 of 3 expected calls matched"},
+		{"before-pass.yaml", Pass,
+			"every {class: edit} (1) has a {category: file_read} on the same file before it",
+			"{category: file_read} at step 1, {class: edit} at step 5"},
+		{"before-fail.yaml", Fail,
+			"the first {class: edit} at step 5 (file.write services/checkout/discount.go) comes after the first {tool: Bash} at step 2 (Bash)",
+			"{class: edit} at step 5, {tool: Bash} at steps 2–4, 6"},
+		{"errors-pass.yaml", Pass,
+			`failed edit calls 0, required ≤ 0; retries of a failing call 2, required ≤ 2 (Bash {"command":"go test ./services/checkout/..."} failed 3 times in a row at steps 2–4)`,
+			"failed edit calls 0; retries of a failing call 2"},
+		{"errors-fail.yaml", Fail, "failed calls measured 3, required ≤ 1", "3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -185,14 +185,17 @@ func (d *decoder) value(n ast.Node, v reflect.Value, lim limits, name string) bo
 		v.Set(m)
 		return good
 	case k == reflect.Struct:
-		es, ok := d.entries(n)
-		if !ok {
-			d.at(n, "%s: expected %s, got %s", name, describeType(v.Type()), d.kindOf(n))
-			return false
-		}
 		spec, err := specOf(v.Type())
 		if err != nil { // checked at registration
 			d.at(n, "%s: %v", name, err)
+			return false
+		}
+		es, ok := d.entries(n)
+		if _, scalar := d.scalarText(n); !ok && scalar && spec.shorthand != nil {
+			return d.value(n, v.FieldByIndex(spec.shorthand.index), spec.shorthand.lim, name)
+		}
+		if !ok {
+			d.at(n, "%s: expected %s, got %s", name, describeType(v.Type()), d.kindOf(n))
 			return false
 		}
 		before := len(d.errs)
@@ -346,6 +349,9 @@ func describeType(t reflect.Type) string {
 		return "a mapping of names to " + plural(describeType(t.Elem()))
 	case k == reflect.Struct:
 		if spec, err := specOf(t); err == nil {
+			if spec.shorthand != nil {
+				return "a string (its " + spec.shorthand.key + ") or a mapping with keys " + strings.Join(spec.keys(), ", ")
+			}
 			return "a mapping with keys " + strings.Join(spec.keys(), ", ")
 		}
 		return "a mapping"
@@ -371,6 +377,8 @@ func plural(s string) string {
 	switch {
 	case s == "true or false":
 		return "booleans"
+	case strings.HasPrefix(s, "a string (its "):
+		return strings.Replace(strings.Replace(s, "a string (its ", "strings (their ", 1), ") or a mapping", ") or mappings", 1)
 	case strings.HasPrefix(s, "a list of "):
 		return "lists of " + strings.TrimPrefix(s, "a list of ")
 	case strings.HasPrefix(s, "a mapping"):

@@ -62,6 +62,14 @@
 //	    flaky: true                # reported, never failing
 //	    required: [ErrExpired, token.go]
 //	    incorrect: [ErrInvalid]
+//	  - type: sequence
+//	    calls: ["class:semantic", {category: file_read, args: {file_path: "**/auth/*.go"}}, Edit]
+//	  - type: before
+//	    first: "category:file_read"
+//	    then: "class:edit"
+//	    same_file: true
+//	  - type: errors
+//	    max_retries: 1
 //
 // # Scenario keys
 //
@@ -203,6 +211,66 @@
 // expressions; default \b[A-Z][A-Z0-9]*-\d+(?:-\d+)*\b, which finds
 // INC-2024-089 and CVE-2024-12345) and compared exactly, so INC-2024-08
 // does not match inside INC-2024-089.
+//
+// sequence (Sequence) — the order and arguments of the calls against an
+// expected list, calls, of call patterns (below), in a mode: in_order
+// (the calls appear in this order, other calls between them allowed;
+// default), exact (the trace is these calls and nothing else, in order),
+// unordered (the trace is these calls in any order), subset (every call of
+// the trace matches one of them) or superset (each appears, in any order,
+// other calls allowed). min and max bound the calls that match one
+// expected call: by default at least 1; at most max(min, 1) in exact and
+// unordered modes; min 0 in subset mode. In the ordered modes an expected
+// call collects the calls that match it until a call matches the next
+// one (once min is met), a call matching neither is a gap (in_order) or
+// stops the match (exact); in the other modes a call counts for every
+// expected call it matches. The evidence lists the steps each expected
+// call matched, and a failure names the step where matching stopped and
+// the expected call it was waiting for.
+//
+// A call pattern matches a call when every key given matches: tool (a
+// name or path.Match glob), class (semantic, file_level, edit, other) and
+// category (file_read, file_search, symbol_navigation, code_search,
+// commit_search, deep_search, file_write, other) as the taxonomy gave
+// them, and args. Written as a plain string it is the tool, or
+// class:NAME or category:NAME: "class:semantic". args maps argument names
+// to matchers: a string is a glob the whole value must match (* within a
+// folder, ** across any number of folders, none included; a value without
+// wildcards must be equal), {regex: RE} must find a match in the value,
+// {glob, regex} both. A string argument that names a file is also
+// compared after path normalization (see package events), so
+// "**/checkout/*.go" matches /repo/services/checkout/discount.go; numbers
+// and booleans compare by their text, a list matches when any item does,
+// an object by its JSON text. match says how args apply: partial (the
+// listed arguments match; default), exact (and the call has no other
+// argument), ignore (arguments are not looked at). An empty pattern is an
+// error: it would match every call.
+//
+// before (Before) — first and then, two call patterns: in mode first
+// (default) both occur and the first call matching first precedes the
+// first call matching then; in mode every, every then call has a first
+// call before it, which is to say no then call before the first first
+// call (a run without then calls passes). same_file: true (with mode
+// every or no mode) judges each file apart: every then call that names a
+// file needs an earlier first call that names one of the same files ("no
+// edit before the first read of that file"); a call that creates a file
+// counts too, so narrow then (then: Edit) where new files are expected.
+// min and max are errors here.
+//
+// errors (CallErrors) — the calls the trace marks as failed: max_failed
+// (in all), failed (a tool name or glob to {min, max}), failed_by_class
+// (a class to {min, max}), max_retries (a retry loop is the same call,
+// same tool and same arguments as canonical JSON, failing several times
+// in a row; max_retries N allows N repeats after its first failure).
+//
+// answer also accepts the grading rubric's key names: correct_keywords
+// for required, acceptable_paraphrases for paraphrases (each a keyword
+// set) and incorrect_patterns for incorrect; giving both spellings of one
+// key is an error.
+//
+// An expectation key whose value is a mapping with a shorthand field (a
+// call pattern's tool, an argument matcher's glob) may be written as that
+// plain value; the JSON Schema says so with anyOf.
 //
 // # Judging
 //

@@ -2,6 +2,7 @@ package expectations
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -171,6 +172,33 @@ func keyCases() []keyCase {
 		passFail("answer.incorrect", exp(answerTrace, "answer", "required: [$1.5M, budget]", "min_score: 0.5"), exp(answerTrace, "answer", "required: [$1.5M, budget]", "min_score: 0.5", "incorrect: [$1.2M]")),
 		passFail("answer.entities", exp(answerTrace, "answer", "entities: [INC-2024-089]"), exp(answerTrace, "answer", "entities: [INC-2024-102]")),
 		passFail("answer.entity_patterns", exp(answerTrace, "answer", "entities: [INC-2024-089]"), exp(answerTrace, "answer", "entities: [INC-2024-089]", `entity_patterns: ['CVE-\d{4}-\d+']`)),
+		// The grading rubric's key names.
+		passFail("answer.correct_keywords", exp(answerTrace, "answer", "correct_keywords: [$1.4M]"), exp(answerTrace, "answer", "correct_keywords: [$1.5M]")),
+		passFail("answer.acceptable_paraphrases", exp(answerTrace, "answer", "required: [$1.5M]", "acceptable_paraphrases: [[1.4M, budget]]"), exp(answerTrace, "answer", "required: [$1.5M]")),
+		passFail("answer.incorrect_patterns", exp(answerTrace, "answer", "required: [$1.5M, budget]", "min_score: 0.5"), exp(answerTrace, "answer", "required: [$1.5M, budget]", "min_score: 0.5", "incorrect_patterns: [$1.2M]")),
+
+		// sequence, before, errors on checkoutFix: aura_search, file.read
+		// of discount.go, three identical failing Bash calls, file.write of
+		// discount.go, a passing Bash.
+		passFail("sequence.calls", exp(checkoutFix, "sequence", "calls: [aura_search, file.write]"), exp(checkoutFix, "sequence", "calls: [file.write, aura_search]")),
+		passFail("sequence.mode", exp(checkoutFix, "sequence", "calls: [aura_search, file.write]"), exp(checkoutFix, "sequence", "mode: exact", "calls: [aura_search, file.write]")),
+		passFail("call.tool", exp(checkoutFix, "sequence", "calls: [{tool: file.read}, {tool: file.write}]"), exp(checkoutFix, "sequence", "calls: [{tool: file.write}, {tool: file.read}]")),
+		passFail("call.class", exp(checkoutFix, "sequence", "calls: [{class: semantic}, file.read]"), exp(checkoutFix, "sequence", "calls: [{class: edit}, file.read]")),
+		passFail("call.category", exp(checkoutFix, "sequence", "calls: [{category: code_search}, file.read]"), exp(checkoutFix, "sequence", "calls: [{category: file_write}, file.read]")),
+		passFail("call.args", exp(checkoutFix, "sequence", "calls: [{tool: file.read}]"), exp(checkoutFix, "sequence", `calls: [{tool: file.read, args: {path: "**/billing/*.go"}}]`)),
+		passFail("call.match", exp(checkoutFix, "sequence", `calls: [{tool: file.write, args: {path: "**/discount.go"}}]`), exp(checkoutFix, "sequence", `calls: [{tool: file.write, args: {path: "**/discount.go"}, match: exact}]`)),
+		passFail("call.min", exp(checkoutFix, "sequence", "calls: [{tool: Bash, min: 4}]"), exp(checkoutFix, "sequence", "calls: [{tool: Bash, min: 5}]")),
+		passFail("call.max", exp(checkoutFix, "sequence", "calls: [file.read, {tool: Bash, max: 3}, file.write]"), exp(checkoutFix, "sequence", "calls: [file.read, {tool: Bash, max: 2}, file.write]")),
+		passFail("arg.glob", exp(checkoutFix, "sequence", `calls: [{tool: file.read, args: {path: {glob: "**/checkout/*.go"}}}]`), exp(checkoutFix, "sequence", `calls: [{tool: file.read, args: {path: {glob: "**/billing/*.go"}}}]`)),
+		passFail("arg.regex", exp(checkoutFix, "sequence", `calls: [{tool: aura_search, args: {query: {regex: rounding}}}]`), exp(checkoutFix, "sequence", `calls: [{tool: aura_search, args: {query: {regex: ^rounding}}}]`)),
+		passFail("before.first", exp(checkoutFix, "before", "first: file.read", "then: file.write"), exp(checkoutFix, "before", "first: Bash", "then: file.read")),
+		passFail("before.then", exp(checkoutFix, "before", "first: file.read", "then: file.write"), exp(checkoutFix, "before", "first: file.read", "then: aura_search")),
+		passFail("before.mode", exp(checkoutFix, "before", "first: aura_search", "then: grep_search", "mode: every"), exp(checkoutFix, "before", "first: aura_search", "then: grep_search")),
+		passFail("before.same_file", exp(checkoutFix, "before", "first: Bash", "then: {class: edit}", "mode: every"), exp(checkoutFix, "before", "first: Bash", "then: {class: edit}", "same_file: true")),
+		passFail("errors.max_failed", exp(checkoutFix, "errors", "max_failed: 3"), exp(checkoutFix, "errors", "max_failed: 2")),
+		passFail("errors.failed", exp(checkoutFix, "errors", "failed: {Bash: {max: 3}}"), exp(checkoutFix, "errors", "failed: {Bash: {max: 2}}")),
+		passFail("errors.failed_by_class", exp(checkoutFix, "errors", "failed_by_class: {other: {max: 3}}"), exp(checkoutFix, "errors", "failed_by_class: {other: {max: 2}}")),
+		passFail("errors.max_retries", exp(checkoutFix, "errors", "max_retries: 2"), exp(checkoutFix, "errors", "max_retries: 1")),
 	}
 	// The harness's keys are kept, not interpreted: each shows up in
 	// Scenario.Harness.
@@ -241,6 +269,15 @@ func TestEveryKeyHasACase(t *testing.T) {
 		want = append(want, "harness."+k)
 	}
 	want = append(want, "runs.min_pass_rate", "runs.at_least", "bound.min", "bound.max")
+	// The keys of a call pattern (sequence's calls, before's first and
+	// then) and of an argument matcher.
+	for prefix, params := range map[string]any{"call": CallPattern{}, "arg": ArgMatcher{}} {
+		spec, err := specOf(reflect.TypeOf(params))
+		require.NoError(t, err)
+		for _, k := range spec.keys() {
+			want = append(want, prefix+"."+k)
+		}
+	}
 	reg := DefaultRegistry()
 	for _, name := range reg.Names() {
 		typ, _ := reg.Lookup(name)

@@ -166,7 +166,7 @@ func TestEachProblemIsReportedAtItsPlace(t *testing.T) {
 			f + `:5:17: must_call[0]: "[a" is not a glob: syntax error in pattern`},
 		{"an expectation without a type",
 			grepFirst + "expectations:\n  - max_calls: 3\n",
-			f + ":4:5: expectations[0] has no type (known: answer, budget, build_succeeds, command_succeeds, compiles, file_contains, file_exists, file_not_contains, index_usage, line_coverage, patterns, retrieval, tests_pass, tools, utilization)"},
+			f + ":4:5: expectations[0] has no type (known: answer, before, budget, build_succeeds, command_succeeds, compiles, errors, file_contains, file_exists, file_not_contains, index_usage, line_coverage, patterns, retrieval, sequence, tests_pass, tools, utilization)"},
 		{"an empty expectations list",
 			grepFirst + "expectations: []\n",
 			f + ":3:15: expectations is empty: a scenario must check something"},

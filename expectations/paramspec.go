@@ -45,6 +45,10 @@ type paramSpec struct {
 	fields []*paramField
 	byKey  map[string]*paramField
 	inline *paramField
+	// shorthand is the string field a scalar fills when the struct is
+	// written as a plain value (tag `shorthand:"true"`): `first: Grep`
+	// for `first: {tool: Grep}`.
+	shorthand *paramField
 }
 
 // keys lists the struct's keys and aliases.
@@ -106,6 +110,15 @@ func specOf(t reflect.Type, reserved ...string) (*paramSpec, error) {
 			s.inline = f
 		} else if name == "" {
 			return nil, fmt.Errorf("%s.%s: the yaml tag names no key", t, sf.Name)
+		}
+		if sf.Tag.Get("shorthand") == "true" {
+			if sf.Type.Kind() != reflect.String || f.inline {
+				return nil, fmt.Errorf("%s.%s: only a string field can be the shorthand", t, sf.Name)
+			}
+			if s.shorthand != nil {
+				return nil, fmt.Errorf("%s.%s: a struct can have one shorthand field", t, sf.Name)
+			}
+			s.shorthand = f
 		}
 		var err error
 		if f.lim, err = parseLimits(sf); err != nil {

@@ -20,8 +20,11 @@ var commonKeys = []string{"type", "description", "flaky"}
 // names a key that means the same, and `format:"…"` checks a string:
 // "regexp" (compiles), "glob" (path.Match syntax) or "file" (a path,
 // resolved against the scenario file's folder and required to exist; the
-// field receives the resolved path). Decoding is strict: a key no field
-// names is an error at its line and column.
+// field receives the resolved path). A nested struct may tag one string
+// field `shorthand:"true"`: the struct may then be written as a plain
+// value, which fills that field (`first: Grep` for `first: {tool: Grep}`).
+// Decoding is strict: a key no field names is an error at its line and
+// column.
 type Type struct {
 	Name        string
 	Description string
@@ -61,7 +64,8 @@ func NewRegistry() *Registry {
 
 // DefaultRegistry returns a new registry with the built-in types
 // (index_usage, retrieval, line_coverage, patterns, tools, utilization,
-// budget, answer) and the live-run types of the harness (skipped).
+// budget, answer, sequence, before, errors) and the live-run types of the
+// harness (skipped).
 func DefaultRegistry() *Registry {
 	r := NewRegistry()
 	for _, t := range builtinTypes() {

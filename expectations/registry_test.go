@@ -110,8 +110,8 @@ func TestTheDefaultRegistryNamesItsTypes(t *testing.T) {
 	t.Parallel()
 	reg := DefaultRegistry()
 	assert.Equal(t, []string{
-		"answer", "budget", "build_succeeds", "command_succeeds", "compiles", "file_contains", "file_exists",
-		"file_not_contains", "index_usage", "line_coverage", "patterns", "retrieval", "tests_pass", "tools", "utilization",
+		"answer", "before", "budget", "build_succeeds", "command_succeeds", "compiles", "errors", "file_contains", "file_exists",
+		"file_not_contains", "index_usage", "line_coverage", "patterns", "retrieval", "sequence", "tests_pass", "tools", "utilization",
 	}, reg.Names())
 	typ, ok := reg.Lookup("index_usage")
 	require.True(t, ok)

@@ -218,7 +218,14 @@ func valueSchema(t reflect.Type, lim limits) obj {
 				props[f.key].(obj)["description"] = f.doc
 			}
 		}
-		return obj{"type": "object", "properties": props, "additionalProperties": false}
+		o := obj{"type": "object", "properties": props, "additionalProperties": false}
+		if spec.shorthand != nil {
+			short := valueSchema(spec.shorthand.typ, spec.shorthand.lim)
+			short["type"] = []string{"string", "number", "boolean"} // any scalar, read as its text
+			short["description"] = "short for {" + spec.shorthand.key + ": …}"
+			return obj{"anyOf": []any{short, o}}
+		}
+		return o
 	}
 	return obj{}
 }

@@ -424,6 +424,65 @@ func (r *stepRunner) defs() []stepDef {
 			},
 		},
 		{
+			pattern: `^the agent calls "([^"]*)" before "([^"]*)"$`,
+			doc:     "both were called and the first call matching the first pattern precedes the first matching the second (a tool name or glob, class:NAME or category:NAME)",
+			example: `Then the agent calls "class:semantic" before "category:file_read"`,
+			fn: func(ctx context.Context, first, then string) (context.Context, error) {
+				return r.before(ctx, first, then, "first")
+			},
+		},
+		{
+			pattern: `^every "([^"]*)" call comes after a "([^"]*)" call$`,
+			doc:     "no call matching the first pattern comes before the first call matching the second",
+			example: `Then every "class:edit" call comes after a "category:file_read" call`,
+			fn: func(ctx context.Context, then, first string) (context.Context, error) {
+				return r.before(ctx, first, then, "every")
+			},
+		},
+		{
+			pattern: `^the agent's calls match (in_order|exact|unordered|subset|superset):$`,
+			doc:     "the calls match the table's patterns (one a row) in the sequence mode",
+			example: "Then the agent's calls match in_order:\n  | class:semantic |\n  | Edit |",
+			fn: func(ctx context.Context, mode string, tbl *godog.Table) (context.Context, error) {
+				ctx, st := state(ctx)
+				if tbl == nil || len(tbl.Rows) == 0 {
+					return ctx, errors.New("the table of calls is empty")
+				}
+				seq := &expectations.Sequence{Mode: mode}
+				for _, row := range tbl.Rows {
+					if len(row.Cells) != 1 {
+						return ctx, errors.New("the table of calls has one column: a tool name or glob, class:NAME or category:NAME")
+					}
+					p, err := expectations.ParseCallPattern(row.Cells[0].Value)
+					if err != nil {
+						return ctx, err
+					}
+					seq.Calls = append(seq.Calls, p)
+				}
+				run, err := r.measured(st)
+				if err != nil {
+					return ctx, err
+				}
+				return ctx, checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "sequence", Params: seq})
+			},
+		},
+		{
+			pattern: `^at most ([0-9]+) calls? fails?$`,
+			doc:     "no more than N tool calls failed",
+			example: `Then at most 0 calls fail`,
+			fn: thenArg(r, func(run *expectations.Run, n int) error {
+				return checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "errors", Params: &expectations.CallErrors{MaxFailed: &n}})
+			}),
+		},
+		{
+			pattern: `^no failing call is retried more than ([0-9]+) times? in a row$`,
+			doc:     "the same failing call (same tool, same arguments) is not repeated more than N times right after itself",
+			example: `Then no failing call is retried more than 1 time in a row`,
+			fn: thenArg(r, func(run *expectations.Run, n int) error {
+				return checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "errors", Params: &expectations.CallErrors{MaxRetries: &n}})
+			}),
+		},
+		{
 			pattern: `^the "([^"]*)" expectations of scenario "([^"]*)" pass$`,
 			doc:     "every expectation of that type in the scenario file holds (flaky ones may fail; skipped ones are logged)",
 			example: `Then the "index_usage" expectations of scenario "../scenarios/add-coupon-support.yaml" pass`,
@@ -442,6 +501,24 @@ func (r *stepRunner) defs() []stepDef {
 			},
 		},
 	}
+}
+
+// before checks a before expectation built from two short-form patterns.
+func (r *stepRunner) before(ctx context.Context, first, then, mode string) (context.Context, error) {
+	ctx, st := state(ctx)
+	a, err := expectations.ParseCallPattern(first)
+	if err != nil {
+		return ctx, err
+	}
+	b, err := expectations.ParseCallPattern(then)
+	if err != nil {
+		return ctx, err
+	}
+	run, err := r.measured(st)
+	if err != nil {
+		return ctx, err
+	}
+	return ctx, checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "before", Params: &expectations.Before{First: a, Then: b, Mode: mode}})
 }
 
 // scenarioPasses loads and evaluates a scenario file and checks its

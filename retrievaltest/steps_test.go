@@ -80,6 +80,13 @@ func TestSteps(t *testing.T) {
 		{name: "a check without a trace says how to give one", steps: []string{"Then the agent is not fishing"}, wantFail: true, want: []string{`Given the trace "PATH"`}},
 		{name: "an unknown taxonomy profile is an error", steps: []string{coupon, `And the taxonomy profile "auro"`}, wantFail: true, want: []string{`unknown taxonomy profile "auro"`}},
 		{name: "a missing trace is an error", steps: []string{`Given the trace "no-such.jsonl"`, "When the trace is measured"}, wantFail: true, want: []string{"no-such.jsonl"}},
+		{name: "a call before another", steps: []string{expiry, `Then the agent calls "class:semantic" before "category:file_read"`, `And every "class:edit" call comes after a "Read" call`}},
+		{name: "a call after another fails with both steps", steps: []string{expiry, `Then the agent calls "Bash" before "class:edit"`}, wantFail: true, want: []string{"step 4 (Bash)", "step 3 (Edit"}},
+		{name: "an unknown class in a pattern is an error", steps: []string{expiry, `Then the agent calls "class:semantik" before "Read"`}, wantFail: true, want: []string{"did you mean semantic?"}},
+		{name: "calls in order from a table", steps: []string{expiry, "Then the agent's calls match in_order:\n      | class:semantic |\n      | Edit |"}},
+		{name: "calls out of exact order fail where matching stopped", steps: []string{expiry, "Then the agent's calls match exact:\n      | class:semantic |\n      | Read |\n      | Edit |"}, wantFail: true, want: []string{"matching stopped at step 2 (Grep"}},
+		{name: "a retry loop over its bound fails", steps: []string{`Given the trace "../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then no failing call is retried more than 1 time in a row"}, wantFail: true, want: []string{"measured 2", "≤ 1"}},
+		{name: "failed calls over their bound fail", steps: []string{`Given the trace "../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then at most 2 calls fail"}, wantFail: true, want: []string{"failed calls measured 3"}},
 		{name: "a step no definition matches fails under Strict", steps: []string{coupon, "Then the agent is brilliant"}, wantFail: true, want: []string{"undefined"}},
 	}
 	for _, tt := range tests {
