@@ -281,7 +281,7 @@ func TestGeminiDocumentCutShortKeepsItsMessages(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "gemini-cli", s.Format)
 	require.Len(t, s.Calls, 1)
-	assert.Equal(t, []string{"t:6: session is cut short or malformed (unexpected EOF); kept the 1 messages read before it"}, geminiWarnings(s))
+	assert.Equal(t, []string{"t:6: session is cut short or malformed (unexpected end of input); kept the 1 messages read before it"}, geminiWarnings(s))
 }
 
 func TestGeminiDetect(t *testing.T) {

@@ -11,7 +11,8 @@ import (
 
 // This file holds jsonDoc, the streaming reader of the whole-document JSON
 // formats that hold many records in one array (OpenHands event lists,
-// SWE-agent trajectories). It walks the few outer containers itself and
+// SWE-agent trajectories, older Gemini CLI sessions, mini-swe-agent
+// trajectories). It walks the few outer containers itself and
 // hands each record to the caller as the bytes of one complete value, checked
 // by jsonscan, so that a reader decodes only the fields it keeps. Memory is
 // bounded by the largest record, not by the document.
@@ -284,6 +285,22 @@ func (d *jsonDoc) Skip() error {
 	return err
 }
 
+// RecordError turns an error from decoding raw, a value Value returned that
+// starts on line, into a jsonDocError that stops the document: a type error
+// names what was expected there.
+func (d *jsonDoc) RecordError(line int, raw []byte, err error, what string) error {
+	var se *jsonscan.SyntaxError
+	var te *jsonscan.TypeError
+	switch {
+	case errors.As(err, &se):
+		at := min(max(se.Offset, 0), len(raw))
+		return &jsonDocError{Line: line + bytes.Count(raw[:at], []byte{'\n'}), Err: err}
+	case errors.As(err, &te):
+		return &jsonDocError{Line: line, Err: fmt.Errorf("expected %s, found %s", what, te.Found)}
+	}
+	return &jsonDocError{Line: line, Err: err}
+}
+
 // End reports what follows the root value: nothing, or a note about the
 // data that was ignored and the line where it starts.
 func (d *jsonDoc) End() (note string, line int) {
@@ -291,4 +308,23 @@ func (d *jsonDoc) End() (note string, line int) {
 		return "", 0
 	}
 	return "ignored data after the end of the document", d.Line()
+}
+
+// jsonValueKind names the kind of JSON value that starts with c.
+func jsonValueKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "a number"
+	}
+	return "text that is not JSON"
 }

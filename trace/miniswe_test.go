@@ -88,7 +88,7 @@ func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 			want: []atifRow{
 				{Name: "bash", Args: `{"command":"ls -la"}`, Result: obs("0", "hello.py\n"), HasResult: true, Time: miniUnix(1760000300), Cum: 740},
 			},
-			warnings: []string{"truncated.traj.json:81: trajectory is cut short or malformed (unexpected EOF); kept the 4 messages read before it"},
+			warnings: []string{"truncated.traj.json:81: trajectory is cut short or malformed (unexpected end of input); kept the 4 messages read before it"},
 		},
 	}
 	for _, tt := range tests {
