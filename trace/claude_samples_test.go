@@ -12,13 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// claudeSamplesDir holds real traces shared by the project's helpers; the
-// tests that read it skip when it is absent.
-const claudeSamplesDir = "../../shared/samples"
-
 func claudeSampleFiles(t *testing.T, dir string) []string {
 	t.Helper()
-	root := filepath.Join(claudeSamplesDir, dir)
+	root := filepath.Join(samplesDir, dir)
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no samples at %s", root)
 	}
@@ -178,7 +174,7 @@ func claudeNameCounts(calls []ToolCall) map[string]int {
 func TestClaudeSampleWithParallelTasks(t *testing.T) {
 	t.Parallel()
 	claudeSampleFiles(t, "claude-code-jsonl")
-	file := filepath.Join(claudeSamplesDir, "claude-code-jsonl", "dkimuson-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 
@@ -213,7 +209,7 @@ func TestClaudeSampleWithParallelTasks(t *testing.T) {
 func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 	t.Parallel()
 	claudeSampleFiles(t, "claude-code-jsonl")
-	file := filepath.Join(claudeSamplesDir, "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 	require.Len(t, sess.Calls, 167)
@@ -230,7 +226,7 @@ func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 	t.Parallel()
 	claudeSampleFiles(t, "claude-stream-json")
-	file := filepath.Join(claudeSamplesDir, "claude-stream-json", "skillsbench-exoplanet-claude-code-v2.1.19.stream.jsonl")
+	file := filepath.Join(samplesDir, "claude-stream-json", "skillsbench-exoplanet-claude-code-v2.1.19.stream.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 
@@ -261,7 +257,7 @@ func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 func TestClaudeStreamSampleAnswerComesFromTheResultLine(t *testing.T) {
 	t.Parallel()
 	claudeSampleFiles(t, "claude-stream-json")
-	sess, err := ReadFile(filepath.Join(claudeSamplesDir, "claude-stream-json", "charlieyou-basic_query-v2.1.7.ndjson"), Options{})
+	sess, err := ReadFile(filepath.Join(samplesDir, "claude-stream-json", "charlieyou-basic_query-v2.1.7.ndjson"), Options{})
 	require.NoError(t, err)
 	assert.Empty(t, sess.Calls)
 	assert.Equal(t, "4", sess.Answer)

@@ -47,7 +47,7 @@ func TestGeminiSamplesMatchAGenericCount(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			file := filepath.Join(atifSamplesDir, "gemini-cli", tt.file)
+			file := filepath.Join(samplesDir, "gemini-cli", tt.file)
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
 			var doc geminiGenericSession
@@ -97,7 +97,7 @@ func TestGeminiSamplesMatchAGenericCount(t *testing.T) {
 func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 	t.Parallel()
 	atifSamples(t, "gemini-cli/*.json")
-	file := filepath.Join(atifSamplesDir, "gemini-cli", "skillsbench-gemini3pro-offer-letter.session.json")
+	file := filepath.Join(samplesDir, "gemini-cli", "skillsbench-gemini3pro-offer-letter.session.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	var doc struct {

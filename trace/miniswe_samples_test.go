@@ -54,7 +54,7 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			file := filepath.Join(atifSamplesDir, "mini-swe-agent", tt.file)
+			file := filepath.Join(samplesDir, "mini-swe-agent", tt.file)
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
 			var doc miniGenericTrajectory
@@ -110,7 +110,7 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 func TestMiniSWEAgentSampleToolRepliesAreJoinedByID(t *testing.T) {
 	t.Parallel()
 	atifSamples(t, "mini-swe-agent/*.json")
-	file := filepath.Join(atifSamplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json")
+	file := filepath.Join(samplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	var doc miniGenericTrajectory

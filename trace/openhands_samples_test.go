@@ -10,16 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sharedSamples holds real traces kept next to the repository (see
-// shared/samples/README.md); tests that use it skip when it is absent.
-const sharedSamples = "../../shared/samples"
-
 // The real OpenHands event lists read with the calls, names and results
 // that a plain decoding of the file finds: actions with tool_call_metadata
 // are calls, and an observation whose cause is a call's id is its result.
 func TestOpenHandsSamples(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(sharedSamples, "openhands")
+	dir := filepath.Join(samplesDir, "openhands")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no samples at %s", dir)
 	}

@@ -16,7 +16,7 @@ import (
 // every one with its observation.
 func TestSWEAgentSamples(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(sharedSamples, "swe-agent")
+	dir := filepath.Join(samplesDir, "swe-agent")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no samples at %s", dir)
 	}
