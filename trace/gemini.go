@@ -286,7 +286,7 @@ func (gr *geminiReader) documentFields(d *jsonDoc) error {
 			}
 			d.peek()
 			line := d.Line()
-			raw, err := d.Value()
+			raw, err := d.Frame()
 			if err != nil {
 				return err
 			}

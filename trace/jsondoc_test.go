@@ -61,8 +61,8 @@ func TestDocumentReadersDoNotDependOnBufferSizes(t *testing.T) {
 }
 
 // readArray reads the elements of a one-array document with the given
-// buffer size, stopping at the first error.
-func readArray(doc string, size int) ([]string, error) {
+// buffer size, by Value or (frame) by Frame, stopping at the first error.
+func readArray(doc string, size int, frame bool) ([]string, error) {
 	d := newJSONDocSize(iotest.HalfReader(strings.NewReader(doc)), size)
 	if _, err := d.Open(); err != nil {
 		return nil, err
@@ -73,7 +73,11 @@ func readArray(doc string, size int) ([]string, error) {
 		if err != nil || !more {
 			return got, err
 		}
-		v, err := d.Value()
+		read := d.Value
+		if frame {
+			read = d.Frame
+		}
+		v, err := read()
 		if err != nil {
 			return got, err
 		}
@@ -95,10 +99,12 @@ func TestJSONDocFramesValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			for _, size := range []int{1, 3, 64} {
-				got, err := readArray(tt.doc, size)
-				require.NoError(t, err)
-				assert.Equal(t, tt.want, got, "a buffer of %d", size)
+			for _, frame := range []bool{false, true} {
+				for _, size := range []int{1, 3, 64} {
+					got, err := readArray(tt.doc, size, frame)
+					require.NoError(t, err)
+					assert.Equal(t, tt.want, got, "a buffer of %d, Frame %v", size, frame)
+				}
 			}
 		})
 	}
@@ -121,7 +127,37 @@ func TestJSONDocReportsTheLineWhereTheDocumentBreaks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := readArray(tt.doc, 64)
+			_, err := readArray(tt.doc, 64, false)
+			var de *jsonDocError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, tt.line, de.Line)
+			assert.Contains(t, de.Err.Error(), tt.err)
+			assert.Equal(t, tt.truncated, de.Truncated)
+		})
+	}
+}
+
+// Frame does not check a value, so its errors are those of the framing
+// alone: the end of input, and what cannot start a value.
+func TestJSONDocFrameReportsWhereFramingBreaks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, doc string
+		want      []string
+		line      int
+		err       string
+		truncated bool
+	}{
+		{"a string cut by the end of input", "[\n  \"abc", nil, 2, "unexpected end of input", true},
+		{"an object cut by the end of input", "[\n  {\"a\": [1,\n", nil, 3, "unexpected end of input", true},
+		{"a closing bracket where a value starts", "[\n  1,\n]", []string{"1"}, 3, "invalid character ']' (expected a value)", false},
+		{"a bad byte inside an object is left to the decoder", "[{\"a\": x}, \n,]", []string{`{"a": x}`}, 2, "invalid character ','", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := readArray(tt.doc, 4, true)
+			assert.Equal(t, tt.want, got)
 			var de *jsonDocError
 			require.ErrorAs(t, err, &de)
 			assert.Equal(t, tt.line, de.Line)

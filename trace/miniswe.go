@@ -278,7 +278,7 @@ func (mr *miniReader) messageList(line int) error {
 		}
 		d.peek()
 		line := d.Line()
-		raw, err := d.Value()
+		raw, err := d.Frame()
 		if err != nil {
 			return err
 		}
