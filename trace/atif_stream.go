@@ -231,20 +231,7 @@ func atifJSONKind(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return "nothing"
 	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
+	return jsonValueKind(raw[0])
 }
 
 // atifTypeMessage turns a decoding error into a message a user can act on:
