@@ -12,17 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func atifSamples(t *testing.T, pattern string) []string {
-	t.Helper()
-	if _, err := os.Stat(samplesDir); err != nil {
-		t.Skipf("no shared samples at %s", samplesDir)
-	}
-	files, err := filepath.Glob(filepath.Join(samplesDir, pattern))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "no sample matches %s", pattern)
-	return files
-}
-
 // atifGenericStep is an ATIF step decoded generically, independently of
 // the reader, to cross-check it.
 type atifGenericStep struct {
@@ -53,7 +42,7 @@ func atifGenericSteps(t *testing.T, file string) []atifGenericStep {
 
 func TestATIFSamplesAreReadAndJoined(t *testing.T) {
 	t.Parallel()
-	for _, file := range atifSamples(t, "atif/*.json") {
+	for _, file := range sampleFiles(t, "atif/*.json") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
 			s, err := ReadFile(file, Options{})
@@ -107,7 +96,7 @@ func TestATIFSamplesAreReadAndJoined(t *testing.T) {
 
 func TestATIFSampleCallsMatchAGenericCount(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "atif/*.json")
+	sampleFiles(t, "atif/*.json")
 	tests := []struct {
 		file  string
 		calls int
@@ -149,7 +138,7 @@ func TestATIFSampleCallsMatchAGenericCount(t *testing.T) {
 
 func TestATIFSampleTokensFollowTheSpec(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "atif/*.json")
+	sampleFiles(t, "atif/*.json")
 	// The invalid-JSON terminus-2 run: agent steps 682+100, 785+50, 850+30,
 	// 100+20 (no cached tokens). Calls are in steps 3, 4 and 5.
 	s, err := ReadFile(filepath.Join(samplesDir, "atif", "harbor-golden-terminus2-hello-world-invalid-json.trajectory.json"), Options{})

@@ -12,18 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func claudeSampleFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	root := filepath.Join(samplesDir, dir)
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("no samples at %s", root)
-	}
-	files, err := filepath.Glob(filepath.Join(root, "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	return files
-}
-
 // claudeGenericCall is a tool_use found by decoding a line into generic
 // maps with encoding/json, independently of the reader under test.
 type claudeGenericCall struct {
@@ -124,7 +112,7 @@ func TestClaudeSamplesReadWithoutWarnings(t *testing.T) {
 		{"claude-code-jsonl", ClaudeCode{}},
 		{"claude-stream-json", ClaudeStreamJSON{}},
 	} {
-		for _, file := range claudeSampleFiles(t, dir.name) {
+		for _, file := range sampleFiles(t, dir.name+"/*") {
 			t.Run(filepath.Base(file), func(t *testing.T) {
 				t.Parallel()
 				sess, err := ReadFile(file, Options{})
@@ -173,7 +161,7 @@ func claudeNameCounts(calls []ToolCall) map[string]int {
 
 func TestClaudeSampleWithParallelTasks(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-code-jsonl")
+	sampleFiles(t, "claude-code-jsonl"+"/*")
 	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -208,7 +196,7 @@ func TestClaudeSampleWithParallelTasks(t *testing.T) {
 
 func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-code-jsonl")
+	sampleFiles(t, "claude-code-jsonl"+"/*")
 	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -225,7 +213,7 @@ func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 
 func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-stream-json")
+	sampleFiles(t, "claude-stream-json"+"/*")
 	file := filepath.Join(samplesDir, "claude-stream-json", "skillsbench-exoplanet-claude-code-v2.1.19.stream.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -256,7 +244,7 @@ func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 
 func TestClaudeStreamSampleAnswerComesFromTheResultLine(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-stream-json")
+	sampleFiles(t, "claude-stream-json"+"/*")
 	sess, err := ReadFile(filepath.Join(samplesDir, "claude-stream-json", "charlieyou-basic_query-v2.1.7.ndjson"), Options{})
 	require.NoError(t, err)
 	assert.Empty(t, sess.Calls)

@@ -48,7 +48,7 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 		{"deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json", 48, 47, map[string]int{"bash": 48}},
 		{"harbor-rfc-mini-swe-agent-trajectory.json", 3, 3, map[string]int{"bash": 3}},
 	}
-	files := atifSamples(t, "mini-swe-agent/*.json")
+	files := sampleFiles(t, "mini-swe-agent/*.json")
 	require.Len(t, files, len(tests), "every mini-swe-agent sample is pinned")
 	block := regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```")
 	for _, tt := range tests {
@@ -109,7 +109,7 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 
 func TestMiniSWEAgentSampleToolRepliesAreJoinedByID(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "mini-swe-agent/*.json")
+	sampleFiles(t, "mini-swe-agent/*.json")
 	file := filepath.Join(samplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)

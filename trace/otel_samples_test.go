@@ -71,7 +71,7 @@ func otelGenericCount(t *testing.T, file string) (traces []string, spans, genAI,
 // user that the file is broken, when it only is not an agent's trace.
 func TestOTelSpecificationExampleIsASessionWithoutCalls(t *testing.T) {
 	t.Parallel()
-	for _, file := range atifSamples(t, "otel/*.json") {
+	for _, file := range sampleFiles(t, "otel/*.json") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
 			traces, spans, genAI, tools := otelGenericCount(t, file)
