@@ -316,10 +316,7 @@ func TestCodexMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 	assert.Equal(t, "ok", s.Calls[0].Result)
 	assert.True(t, s.Calls[0].Time.IsZero())
 	assert.False(t, s.Calls[1].HasResult)
-	var got []string
-	for _, w := range s.Warnings {
-		got = append(got, w.String())
-	}
+	got := warningStrings(s)
 	assert.Equal(t, []string{
 		"r.jsonl:2: invalid JSON: invalid character 'o' at offset 1 (expected literal null); line skipped",
 		"r.jsonl:3: expected a JSON object, found array; line skipped",

@@ -10,24 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// samplesDir holds real traces of public agents, one folder a format (see
-// its README.md); tests that use it skip when it is absent.
-const samplesDir = "../../shared/samples"
-
-// sampleFiles returns the samples matching pattern below samplesDir,
-// skipping the test when there are no samples; it fails when none
-// matches.
-func sampleFiles(t *testing.T, pattern string) []string {
-	t.Helper()
-	if _, err := os.Stat(samplesDir); err != nil {
-		t.Skipf("no samples at %s", samplesDir)
-	}
-	files, err := filepath.Glob(filepath.Join(samplesDir, pattern))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "no sample matches %s", pattern)
-	return files
-}
-
 // byName names the format of a file from its name: the first suffix that
 // matches wins, and the empty suffix matches every name. A format of ""
 // says that the file is not a trace: no detector may accept it.

@@ -100,7 +100,7 @@ func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 			for _, w := range tt.warnings {
 				want = append(want, filepath.Join(miniFixtures, w))
 			}
-			assert.Equal(t, want, geminiWarnings(s))
+			assert.Equal(t, want, warningStrings(s))
 		})
 	}
 }
@@ -192,7 +192,7 @@ func TestMiniSWEAgentActions(t *testing.T) {
 			}
 			assert.Equal(t, tt.commands, cmds)
 			var got []string
-			for _, w := range geminiWarnings(s) {
+			for _, w := range warningStrings(s) {
 				got = append(got, w)
 			}
 			require.Len(t, got, len(tt.warnings), "%q", got)
