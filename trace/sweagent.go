@@ -420,7 +420,7 @@ func (rd *sweReader) parseMessage() {
 				sc.Skip()
 			}
 		case "tool_calls":
-			m.calls = ohReadToolCalls(r, "tool_calls", nil)
+			m.calls = ohReadToolCalls(r, &sweToolCallFields, nil)
 		case "tool_call_ids":
 			if !r.array("tool_call_ids") {
 				continue
