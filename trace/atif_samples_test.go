@@ -126,12 +126,8 @@ func TestATIFSampleCallsMatchAGenericCount(t *testing.T) {
 
 			s, err := ReadFile(file, Options{Format: "atif"})
 			require.NoError(t, err)
-			got := map[string]int{}
-			for _, c := range s.Calls {
-				got[c.Name]++
-			}
 			assert.Len(t, s.Calls, tt.calls)
-			assert.Equal(t, generic, got)
+			assert.Equal(t, generic, nameCounts(s.Calls))
 		})
 	}
 }

@@ -150,18 +150,9 @@ func TestClaudeSamplesReadWithoutWarnings(t *testing.T) {
 	}
 }
 
-// claudeNameCounts is the multiset of tool names, as a map.
-func claudeNameCounts(calls []ToolCall) map[string]int {
-	m := map[string]int{}
-	for _, c := range calls {
-		m[c.Name]++
-	}
-	return m
-}
-
 func TestClaudeSampleWithParallelTasks(t *testing.T) {
 	t.Parallel()
-	sampleFiles(t, "claude-code-jsonl"+"/*")
+	sampleFiles(t, "claude-code-jsonl/*")
 	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -172,7 +163,7 @@ func TestClaudeSampleWithParallelTasks(t *testing.T) {
 		want[c.name]++
 	}
 	assert.Equal(t, map[string]int{"TodoWrite": 5, "Glob": 3, "Task": 3, "Read": 3, "Bash": 5, "Edit": 1, "MultiEdit": 1}, want)
-	assert.Equal(t, want, claudeNameCounts(sess.Calls))
+	assert.Equal(t, want, nameCounts(sess.Calls))
 	require.Len(t, sess.Calls, 21)
 
 	// Of the two parallel Task calls the first failed (no prompt), so both
@@ -196,7 +187,7 @@ func TestClaudeSampleWithParallelTasks(t *testing.T) {
 
 func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 	t.Parallel()
-	sampleFiles(t, "claude-code-jsonl"+"/*")
+	sampleFiles(t, "claude-code-jsonl/*")
 	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -213,7 +204,7 @@ func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 
 func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 	t.Parallel()
-	sampleFiles(t, "claude-stream-json"+"/*")
+	sampleFiles(t, "claude-stream-json/*")
 	file := filepath.Join(samplesDir, "claude-stream-json", "skillsbench-exoplanet-claude-code-v2.1.19.stream.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -223,7 +214,7 @@ func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 		want[c.name]++
 	}
 	assert.Equal(t, map[string]int{"Read": 2, "TodoWrite": 1, "Bash": 4, "Write": 1}, want)
-	assert.Equal(t, want, claudeNameCounts(sess.Calls))
+	assert.Equal(t, want, nameCounts(sess.Calls))
 	require.Len(t, sess.Calls, 8)
 
 	last := sess.Calls[7]
@@ -244,7 +235,7 @@ func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 
 func TestClaudeStreamSampleAnswerComesFromTheResultLine(t *testing.T) {
 	t.Parallel()
-	sampleFiles(t, "claude-stream-json"+"/*")
+	sampleFiles(t, "claude-stream-json/*")
 	sess, err := ReadFile(filepath.Join(samplesDir, "claude-stream-json", "charlieyou-basic_query-v2.1.7.ndjson"), Options{})
 	require.NoError(t, err)
 	assert.Empty(t, sess.Calls)

@@ -74,7 +74,7 @@ func codexCountRollout(t *testing.T, file string) codexGenericCount {
 
 func TestCodexSamplesAreReadAndJoined(t *testing.T) {
 	t.Parallel()
-	files := sampleFiles(t, "codex"+"/*")
+	files := sampleFiles(t, "codex/*")
 	// What the samples README states, checked against the independent
 	// count too.
 	stated := map[string]struct {

@@ -36,3 +36,12 @@ func warningStrings(s *Session) []string {
 	}
 	return out
 }
+
+// nameCounts is the multiset of the calls' tool names, as a map.
+func nameCounts(calls []ToolCall) map[string]int {
+	m := map[string]int{}
+	for _, c := range calls {
+		m[c.Name]++
+	}
+	return m
+}
