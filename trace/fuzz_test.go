@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -125,4 +126,23 @@ func fuzzCheckResultLimit(t *testing.T, format Format, data []byte, s *Session) 
 		assert.Equal(t, s.Calls[i].IsError, c.IsError)
 	}
 	assert.Equal(t, len(s.Warnings), len(cut.Warnings))
+}
+
+// fuzzSameRead fails when a read with a small buffer differs from a read
+// with the usual one: a streaming reader must not depend on where its
+// buffer cuts the input.
+func fuzzSameRead(t *testing.T, s *Session, err error, small *Session, smallErr error) {
+	t.Helper()
+	if (err == nil) != (smallErr == nil) {
+		t.Fatalf("errors differ with a small buffer: %v / %v", err, smallErr)
+	}
+	if err != nil {
+		if err.Error() != smallErr.Error() {
+			t.Fatalf("errors differ with a small buffer:\n%v\n%v", err, smallErr)
+		}
+		return
+	}
+	if !reflect.DeepEqual(s, small) {
+		t.Fatalf("sessions differ with a small buffer:\n%+v\n%+v", s, small)
+	}
 }

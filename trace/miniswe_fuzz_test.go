@@ -14,5 +14,7 @@ func FuzzMiniSWEAgent(f *testing.F) {
 		MiniSWEAgent{}.Detect(data)
 		s, err := MiniSWEAgent{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
 		fuzzCheckRead(t, s, err, 16)
+		small, smallErr := miniSWEReadDoc(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
+		fuzzSameRead(t, s, err, small, smallErr)
 	})
 }

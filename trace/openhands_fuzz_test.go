@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"testing/fstest"
 )
@@ -13,25 +12,6 @@ import (
 // variants of each (one with its event ids repeated), to the seed corpus.
 func openHandsFuzzSeeds(f *testing.F, pattern string) {
 	fuzzSeeds(f, pattern, []func([]byte) []byte{fuzzCut, fuzzCutByOne, fuzzBrackets, fuzzReplace(`"id": 3`, `"id": 1`)})
-}
-
-// fuzzSameRead fails when a read with a small buffer differs from a read
-// with the usual one: a streaming reader must not depend on where its
-// buffer cuts the input.
-func fuzzSameRead(t *testing.T, s *Session, err error, small *Session, smallErr error) {
-	t.Helper()
-	if (err == nil) != (smallErr == nil) {
-		t.Fatalf("errors differ with a small buffer: %v / %v", err, smallErr)
-	}
-	if err != nil {
-		if err.Error() != smallErr.Error() {
-			t.Fatalf("errors differ with a small buffer:\n%v\n%v", err, smallErr)
-		}
-		return
-	}
-	if !reflect.DeepEqual(s, small) {
-		t.Fatalf("sessions differ with a small buffer:\n%+v\n%+v", s, small)
-	}
 }
 
 func FuzzOpenHands(f *testing.F) {
