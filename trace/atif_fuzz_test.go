@@ -2,51 +2,15 @@ package trace
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 )
 
 // atifFuzzSeeds adds every fixture of a testdata folder, and broken
-// variants of it (cut in half, cut by one byte, brackets swapped), to the
-// seed corpus.
+// variants of it, to the seed corpus.
 func atifFuzzSeeds(f *testing.F, dir string) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "traces", dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no fixtures in %s: %v", dir, err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		f.Add(data[:len(data)/2])
-		f.Add(data[:len(data)-1])
-		f.Add(bytes.ReplaceAll(data, []byte("["), []byte("{")))
-		f.Add(bytes.ReplaceAll(data, []byte(`"`), []byte(`'`)))
-	}
-}
-
-// atifFuzzCheck fails when a reader broke its contract on any input: it
-// returns a session or an error, never both and never neither, and the
-// calls are indexed in order.
-func atifFuzzCheck(t *testing.T, s *Session, err error) {
-	t.Helper()
-	if err != nil {
-		if s != nil {
-			t.Fatalf("both a session and an error: %v", err)
-		}
-		return
-	}
-	if s == nil {
-		t.Fatal("neither a session nor an error")
-	}
-	for i, c := range s.Calls {
-		if c.Index != i {
-			t.Fatalf("Calls[%d].Index = %d", i, c.Index)
-		}
-	}
+	fuzzSeeds(f, filepath.Join("..", "testdata", "traces", dir, "*.json"),
+		[]func([]byte) []byte{fuzzCut, fuzzCutByOne, fuzzBrackets, fuzzReplace(`"`, `'`)})
 }
 
 func FuzzATIF(f *testing.F) {
@@ -58,6 +22,6 @@ func FuzzATIF(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ATIF{}.Detect(data)
 		s, err := ATIF{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
-		atifFuzzCheck(t, s, err)
+		fuzzCheckRead(t, s, err, 0)
 	})
 }

@@ -12,21 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// atifSamplesDir holds real traces shared between projects; tests that use
-// it skip when it is absent.
-var atifSamplesDir = filepath.Join("..", "..", "shared", "samples")
-
-func atifSamples(t *testing.T, pattern string) []string {
-	t.Helper()
-	if _, err := os.Stat(atifSamplesDir); err != nil {
-		t.Skipf("no shared samples at %s", atifSamplesDir)
-	}
-	files, err := filepath.Glob(filepath.Join(atifSamplesDir, pattern))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "no sample matches %s", pattern)
-	return files
-}
-
 // atifGenericStep is an ATIF step decoded generically, independently of
 // the reader, to cross-check it.
 type atifGenericStep struct {
@@ -57,7 +42,7 @@ func atifGenericSteps(t *testing.T, file string) []atifGenericStep {
 
 func TestATIFSamplesAreReadAndJoined(t *testing.T) {
 	t.Parallel()
-	for _, file := range atifSamples(t, "atif/*.json") {
+	for _, file := range sampleFiles(t, "atif/*.json") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
 			s, err := ReadFile(file, Options{})
@@ -111,7 +96,7 @@ func TestATIFSamplesAreReadAndJoined(t *testing.T) {
 
 func TestATIFSampleCallsMatchAGenericCount(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "atif/*.json")
+	sampleFiles(t, "atif/*.json")
 	tests := []struct {
 		file  string
 		calls int
@@ -127,7 +112,7 @@ func TestATIFSampleCallsMatchAGenericCount(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			file := filepath.Join(atifSamplesDir, "atif", tt.file)
+			file := filepath.Join(samplesDir, "atif", tt.file)
 			generic := map[string]int{}
 			for _, st := range atifGenericSteps(t, file) {
 				if st.IsCopiedContext {
@@ -141,22 +126,18 @@ func TestATIFSampleCallsMatchAGenericCount(t *testing.T) {
 
 			s, err := ReadFile(file, Options{Format: "atif"})
 			require.NoError(t, err)
-			got := map[string]int{}
-			for _, c := range s.Calls {
-				got[c.Name]++
-			}
 			assert.Len(t, s.Calls, tt.calls)
-			assert.Equal(t, generic, got)
+			assert.Equal(t, generic, nameCounts(s.Calls))
 		})
 	}
 }
 
 func TestATIFSampleTokensFollowTheSpec(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "atif/*.json")
+	sampleFiles(t, "atif/*.json")
 	// The invalid-JSON terminus-2 run: agent steps 682+100, 785+50, 850+30,
 	// 100+20 (no cached tokens). Calls are in steps 3, 4 and 5.
-	s, err := ReadFile(filepath.Join(atifSamplesDir, "atif", "harbor-golden-terminus2-hello-world-invalid-json.trajectory.json"), Options{})
+	s, err := ReadFile(filepath.Join(samplesDir, "atif", "harbor-golden-terminus2-hello-world-invalid-json.trajectory.json"), Options{})
 	require.NoError(t, err)
 	require.Len(t, s.Calls, 3)
 	var cum []int64
@@ -167,25 +148,4 @@ func TestATIFSampleTokensFollowTheSpec(t *testing.T) {
 	assert.Equal(t, []int64{782 + 835, 782 + 835 + 880, 782 + 835 + 880 + 120}, cum)
 	// final_metrics of the file: 2417 prompt, 200 completion.
 	assert.Equal(t, &Usage{InputTokens: 2417, OutputTokens: 200}, s.Usage)
-}
-
-func TestATIFOtherAgentsSamplesAreNotDetected(t *testing.T) {
-	t.Parallel()
-	var files []string
-	for _, pattern := range []string{
-		"openhands/*.json", "swe-agent/*.traj", "mini-swe-agent/*.json", "gemini-cli/*.json",
-		"otel/*.json", "codex/*.jsonl", "claude-code-jsonl/*.jsonl", "claude-stream-json/*",
-	} {
-		files = append(files, atifSamples(t, pattern)...)
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			prefix := trimLeading(data[:min(len(data), DetectSize)])
-			assert.False(t, ATIF{}.Detect(prefix), "ATIF claims it")
-			assert.False(t, ToolCalls{}.Detect(prefix), "tool-calls claims it")
-		})
-	}
 }

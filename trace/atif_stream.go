@@ -18,6 +18,8 @@ import (
 // JSON readers, ATIF and ToolCalls: a json.Decoder walked token by token so
 // that only one step (or one record) is in memory at a time, plus line
 // numbers for warnings, which json.Decoder does not track.
+// It stays apart from jsonDoc (jsondoc.go): both readers decode steps into
+// structs with encoding/json, whose type errors are their warnings.
 
 // atifLineIndex wraps the decoder's input and remembers where newlines are,
 // so that a byte offset from json.Decoder.InputOffset can be turned into a
@@ -229,20 +231,7 @@ func atifJSONKind(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return "nothing"
 	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
+	return jsonValueKind(raw[0])
 }
 
 // atifTypeMessage turns a decoding error into a message a user can act on:

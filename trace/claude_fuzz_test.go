@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,42 +15,22 @@ import (
 // claudeFuzzSeeds adds every fixture of the given suffix and a few broken
 // lines to the corpus.
 func claudeFuzzSeeds(f *testing.F, suffix string) {
-	files, err := filepath.Glob(filepath.Join(claudeFixtures, "*"+suffix))
-	require.NoError(f, err)
-	require.NotEmpty(f, files)
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		require.NoError(f, err)
-		f.Add(data)
-	}
-	for _, seed := range []string{
-		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/a"}}]}}` + "\n" + `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}]}]}}`,
+	fuzzSeeds(f, filepath.Join(claudeFixtures, "*"+suffix), nil,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/a"}}]}}`+"\n"+`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}]}]}}`,
 		`{"type":"assistant","isSidechain":true,"parentUuid":null,"uuid":"u","message":{"id":"m","usage":{"input_tokens":1,"output_tokens":2}}}`,
 		`{"type":"system","subtype":"init","tools":["Read",1]}`,
 		`{"type":"user","message":{"content":"\ud83d`,
 		`{"type":"result","result":"done","usage":{"output_tokens":1.5}}`,
 		"[]\n{}\nnull\n\"x\"\n{\"type\":1}",
 		"\xef\xbb\xbf{\"sessionId\":\"s\",\"type\":\"summary\"}\r\n",
-	} {
-		f.Add([]byte(seed))
-	}
+	)
 }
 
 // claudeFuzzCheck reads data with the format and checks what must hold for
 // any input: no panic, an error only when no line is a JSON object, and a
 // consistent session otherwise.
 func claudeFuzzCheck(t *testing.T, format Format, data []byte) {
-	lines := bytes.Split(data, []byte("\n"))
-	anyObject := false
-	for i, l := range lines {
-		if i == 0 {
-			l = bytes.TrimPrefix(l, []byte("\xef\xbb\xbf"))
-		}
-		l = bytes.Trim(l, " \t\r")
-		if len(l) > 0 && l[0] == '{' && json.Valid(l) {
-			anyObject = true
-		}
-	}
+	lines, anyObject := fuzzLines(data)
 
 	s, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz"})
 	if err != nil {
@@ -97,16 +76,7 @@ func claudeFuzzCheck(t *testing.T, format Format, data []byte) {
 	_, err = json.Marshal(s)
 	require.NoError(t, err)
 
-	// A result limit cuts results and changes nothing else.
-	cut, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 3})
-	require.NoError(t, err)
-	require.Len(t, cut.Calls, len(s.Calls))
-	for i, c := range cut.Calls {
-		assert.LessOrEqual(t, len(c.Result), 3)
-		assert.True(t, strings.HasPrefix(s.Calls[i].Result, c.Result), "call %d: %q is not a prefix of %q", i, c.Result, s.Calls[i].Result)
-		assert.Equal(t, s.Calls[i].HasResult, c.HasResult)
-	}
-	assert.Equal(t, len(s.Warnings), len(cut.Warnings))
+	fuzzCheckResultLimit(t, format, data, s)
 }
 
 func FuzzClaudeCode(f *testing.F) {

@@ -147,10 +147,7 @@ var claudeBenchSession = sync.OnceValue(func() []byte { return claudeGenerateSes
 func TestClaudeGeneratedSessionIsReadCompletely(t *testing.T) {
 	t.Parallel()
 	data := claudeGenerateSession(2 << 20)
-	s, err := Read(bytes.NewReader(data), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "claude-code", s.Format)
-	assert.Empty(t, s.Warnings)
+	s := readGenerated(t, data, "claude-code")
 	turns := bytes.Count(data, []byte(`"type":"tool_result"`))
 	require.Len(t, s.Calls, turns)
 	for i, c := range s.Calls {
@@ -160,34 +157,17 @@ func TestClaudeGeneratedSessionIsReadCompletely(t *testing.T) {
 }
 
 // BenchmarkClaudeCodeRead reads a generated session of over 100 MB; the
-// MB/s it reports is the reader's throughput.
+// MB/s it reports is the reader's throughput, and its cpu-MB/s the
+// baseline the other readers' are compared with on a loaded machine.
 func BenchmarkClaudeCodeRead(b *testing.B) {
-	data := claudeBenchSession()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := ClaudeCode{}.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
+	benchRead(b, ClaudeCode{}, claudeBenchSession(), Options{Source: "bench"}, -1)
 }
 
 // BenchmarkClaudeCodeReadMaxResultBytes reads the same session keeping at
 // most 1 KiB of each result: the bytes allocated per read then reflect
 // the calls kept, not the size of the file.
 func BenchmarkClaudeCodeReadMaxResultBytes(b *testing.B) {
-	data := claudeBenchSession()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := ClaudeCode{}.Read(bytes.NewReader(data), Options{Source: "bench", MaxResultBytes: 1024})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
+	benchRead(b, ClaudeCode{}, claudeBenchSession(), Options{Source: "bench", MaxResultBytes: 1024}, -1)
 }
 
 // BenchmarkClaudeLinesEncodingJSON is the baseline the reader is measured

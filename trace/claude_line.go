@@ -8,13 +8,6 @@ import (
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
-// claudeSpan locates a decoded string in claudeReader.arena.
-type claudeSpan struct {
-	off, end int
-	// set is true when the field was present and not null.
-	set bool
-}
-
 // claudeUsage is a message.usage object as Claude writes it: input_tokens
 // excludes the cached prompt tokens, which come in two fields of their own.
 type claudeUsage struct {
@@ -24,10 +17,10 @@ type claudeUsage struct {
 
 // claudeBlock is one element of message.content.
 type claudeBlock struct {
-	typ, id, name, toolUseID, text claudeSpan
+	typ, id, name, toolUseID, text lineSpan
 	// content is a tool_result's text: the string, or the text blocks of
 	// the array joined with "\n".
-	content claudeSpan
+	content lineSpan
 	// input is a tool_use's input as raw JSON; it points into the line.
 	input   []byte
 	isError bool
@@ -36,35 +29,23 @@ type claudeBlock struct {
 // claudeLine holds the fields of one line that either dialect uses. The
 // same value is reused for every line.
 type claudeLine struct {
-	typ, subtype, timestamp, uuid, parentUUID claudeSpan
-	cwd, sessionID, version, model            claudeSpan
-	parentToolUseID, result                   claudeSpan
+	typ, subtype, timestamp, uuid, parentUUID lineSpan
+	cwd, sessionID, version, model            lineSpan
+	parentToolUseID, result                   lineSpan
 	isSidechain                               bool
-	tools                                     []claudeSpan
+	tools                                     []lineSpan
 	resultUsage                               claudeUsage
 
 	hasMessage      bool
-	msgID, msgModel claudeSpan
+	msgID, msgModel lineSpan
 	usage           claudeUsage
 	// contentText is message.content when it is a plain string.
-	contentText claudeSpan
+	contentText lineSpan
 	blocks      []claudeBlock
 }
 
 func (l *claudeLine) reset() {
 	*l = claudeLine{tools: l.tools[:0], blocks: l.blocks[:0]}
-}
-
-// claudeFieldError reports a field whose JSON type is not the one the
-// format uses.
-type claudeFieldError struct {
-	Field    string
-	Expected string
-	Found    jsonscan.Kind
-}
-
-func (e *claudeFieldError) Error() string {
-	return fmt.Sprintf("field %s: expected %s, found %s", e.Field, e.Expected, e.Found)
 }
 
 // parseLine reads one line into r.line in a single pass, decoding the
@@ -74,9 +55,8 @@ func (e *claudeFieldError) Error() string {
 func (r *claudeReader) parseLine(line []byte) {
 	l := &r.line
 	l.reset()
-	r.arena = r.arena[:0]
+	r.reset(line)
 	sc := &r.sc
-	sc.Reset(line)
 	if !sc.Object() {
 		return
 	}
@@ -204,7 +184,7 @@ func (r *claudeReader) block() {
 // field use other shapes (a web search error is an object), so any other
 // kind is skipped rather than rejected. With Options.MaxResultBytes the
 // text is cut to that many bytes without decoding the rest.
-func (r *claudeReader) resultContent() claudeSpan {
+func (r *claudeReader) resultContent() lineSpan {
 	sc := &r.sc
 	max := r.opts.MaxResultBytes
 	if max <= 0 {
@@ -216,7 +196,7 @@ func (r *claudeReader) resultContent() claudeSpan {
 	case jsonscan.Array:
 	default:
 		sc.Skip()
-		return claudeSpan{}
+		return lineSpan{}
 	}
 	start := len(r.arena)
 	texts := 0
@@ -275,7 +255,7 @@ func (r *claudeReader) resultContent() claudeSpan {
 			full = fullBefore
 		}
 	}
-	return claudeSpan{off: start, end: len(r.arena), set: true}
+	return lineSpan{off: start, end: len(r.arena), set: true}
 }
 
 // toolNames reads the init line's tools, a list of tool names.
@@ -314,13 +294,13 @@ func (r *claudeReader) usage(field string) claudeUsage {
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
 		case "input_tokens":
-			u.input = r.integer(field, "input_tokens")
+			u.input = r.count(field, "input_tokens")
 		case "cache_creation_input_tokens":
-			u.cacheCreation = r.integer(field, "cache_creation_input_tokens")
+			u.cacheCreation = r.count(field, "cache_creation_input_tokens")
 		case "cache_read_input_tokens":
-			u.cacheRead = r.integer(field, "cache_read_input_tokens")
+			u.cacheRead = r.count(field, "cache_read_input_tokens")
 		case "output_tokens":
-			u.output = r.integer(field, "output_tokens")
+			u.output = r.count(field, "output_tokens")
 		default:
 			sc.Skip()
 		}
@@ -328,8 +308,10 @@ func (r *claudeReader) usage(field string) claudeUsage {
 	return u
 }
 
-// integer reads a token count; null counts as zero.
-func (r *claudeReader) integer(field, key string) int64 {
+// count reads a token count; null counts as zero. Unlike integer, it
+// joins the field's name only for an error: a usage object comes with
+// every assistant line.
+func (r *claudeReader) count(field, key string) int64 {
 	sc := &r.sc
 	if sc.Null() {
 		return 0
@@ -338,60 +320,18 @@ func (r *claudeReader) integer(field, key string) int64 {
 		r.fieldError(field+"."+key, "integer")
 		return 0
 	}
-	raw := sc.Raw()
-	v, err := strconv.ParseInt(string(raw), 10, 64)
+	v, err := strconv.ParseInt(string(sc.Raw()), 10, 64)
 	if err != nil && sc.Err() == nil {
-		sc.Fail(&claudeFieldError{Field: field + "." + key, Expected: "integer", Found: jsonscan.Number})
+		r.fail(field+"."+key, "integer", jsonscan.Number)
 	}
 	return v
 }
 
-// str reads a string field into the arena; null leaves it unset.
-func (r *claudeReader) str(field string) claudeSpan {
-	sc := &r.sc
-	if sc.Null() {
-		return claudeSpan{}
-	}
-	if sc.Peek() != jsonscan.String {
-		r.fieldError(field, "string")
-		return claudeSpan{}
-	}
-	return r.decode(-1)
-}
-
-// decode reads the string at the scanner into the arena, keeping at most
-// max bytes when max >= 0.
-func (r *claudeReader) decode(max int) claudeSpan {
-	off := len(r.arena)
-	r.arena, _ = r.sc.AppendString(r.arena, max)
-	return claudeSpan{off: off, end: len(r.arena), set: true}
-}
-
-// boolean reads a boolean field; null is false.
-func (r *claudeReader) boolean(field string) bool {
-	sc := &r.sc
-	if sc.Null() {
-		return false
-	}
-	if sc.Peek() != jsonscan.Bool {
-		r.fieldError(field, "boolean")
-		return false
-	}
-	v, _ := sc.Bool()
-	return v
-}
-
-// fieldError stops the line with a claudeFieldError for the value at the
-// scanner, or with a syntax error when no value starts there.
-func (r *claudeReader) fieldError(field, expected string) {
-	sc := &r.sc
-	k := sc.Peek()
-	if k == jsonscan.Invalid {
-		sc.Skip() // records the syntax error
-		return
-	}
+// blockField numbers the content block a field's name is in, for the
+// error about it: the block being read is the next one of the line.
+func (r *claudeReader) blockField(field string) string {
 	if strings.Contains(field, "content[]") {
 		field = strings.Replace(field, "content[]", fmt.Sprintf("content[%d]", len(r.line.blocks)), 1)
 	}
-	sc.Fail(&claudeFieldError{Field: field, Expected: expected, Found: k})
+	return field
 }

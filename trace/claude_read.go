@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,9 +19,8 @@ type claudeReader struct {
 	sess *Session
 	opts Options
 
-	sc    jsonscan.Scanner
-	line  claudeLine
-	arena []byte // decoded strings of the current line
+	lineScan
+	line claudeLine
 
 	// objects counts the lines that were JSON objects; with none, the
 	// input is not a Claude trace at all.
@@ -72,6 +70,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		msgIndex:   map[string]int{},
 		sideParent: map[string]string{},
 	}
+	cr.name = cr.blockField
 	lr := newLineReader(r)
 	for {
 		line, n, err := lr.next()
@@ -115,27 +114,11 @@ func (r *claudeReader) readLine(line []byte, n int) {
 // skipLine warns about a line that could not be used, saying whether it
 // was not JSON, not an object, or had a field of the wrong type.
 func (r *claudeReader) skipLine(line []byte, n int, err error) {
-	var se *jsonscan.SyntaxError
-	if !errors.As(err, &se) {
-		// A type problem: tell it apart from broken JSON later in the line.
-		r.sc.Reset(line)
-		r.sc.Skip()
-		r.sc.End()
-		if verr := r.sc.Err(); verr != nil {
-			err, se = verr, nil
-			errors.As(verr, &se)
-		}
-	}
-	var te *jsonscan.TypeError
-	switch {
-	case se != nil:
-		r.sess.Warnf(n, "invalid JSON: %v; line skipped", err)
-	case errors.As(err, &te):
-		r.sess.Warnf(n, "expected a JSON object, found %s; line skipped", te.Found)
-	default:
+	msg, object, _ := r.lineProblem(line, err)
+	if object {
 		r.objects++
-		r.sess.Warnf(n, "%v; line skipped", err)
 	}
+	r.sess.Warnf(n, "%s", msg)
 }
 
 // apply adds what one parsed line says to the session.
@@ -309,7 +292,7 @@ func (r *claudeReader) assistant(n int, t time.Time, sub bool, parent string) {
 		r.sess.Model = r.text(l.msgModel)
 	}
 	msg := r.noteMessage()
-	lastText := claudeSpan{}
+	lastText := lineSpan{}
 	if l.contentText.set {
 		lastText = l.contentText
 	}
@@ -482,13 +465,9 @@ func (r *claudeReader) finish() {
 	}
 }
 
-func (r *claudeReader) bytes(sp claudeSpan) []byte { return r.arena[sp.off:sp.end] }
-
-func (r *claudeReader) text(sp claudeSpan) string { return string(r.arena[sp.off:sp.end]) }
-
 // setOnce sets *dst from sp unless dst is already set: the first line that
 // names a value wins.
-func (r *claudeReader) setOnce(dst *string, sp claudeSpan) {
+func (r *claudeReader) setOnce(dst *string, sp lineSpan) {
 	if *dst == "" && sp.end > sp.off {
 		*dst = r.text(sp)
 	}

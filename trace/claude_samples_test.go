@@ -12,22 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// claudeSamplesDir holds real traces shared by the project's helpers; the
-// tests that read it skip when it is absent.
-const claudeSamplesDir = "../../shared/samples"
-
-func claudeSampleFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	root := filepath.Join(claudeSamplesDir, dir)
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("no samples at %s", root)
-	}
-	files, err := filepath.Glob(filepath.Join(root, "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	return files
-}
-
 // claudeGenericCall is a tool_use found by decoding a line into generic
 // maps with encoding/json, independently of the reader under test.
 type claudeGenericCall struct {
@@ -128,7 +112,7 @@ func TestClaudeSamplesReadWithoutWarnings(t *testing.T) {
 		{"claude-code-jsonl", ClaudeCode{}},
 		{"claude-stream-json", ClaudeStreamJSON{}},
 	} {
-		for _, file := range claudeSampleFiles(t, dir.name) {
+		for _, file := range sampleFiles(t, dir.name+"/*") {
 			t.Run(filepath.Base(file), func(t *testing.T) {
 				t.Parallel()
 				sess, err := ReadFile(file, Options{})
@@ -166,19 +150,10 @@ func TestClaudeSamplesReadWithoutWarnings(t *testing.T) {
 	}
 }
 
-// claudeNameCounts is the multiset of tool names, as a map.
-func claudeNameCounts(calls []ToolCall) map[string]int {
-	m := map[string]int{}
-	for _, c := range calls {
-		m[c.Name]++
-	}
-	return m
-}
-
 func TestClaudeSampleWithParallelTasks(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-code-jsonl")
-	file := filepath.Join(claudeSamplesDir, "claude-code-jsonl", "dkimuson-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+	sampleFiles(t, "claude-code-jsonl/*")
+	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 
@@ -188,7 +163,7 @@ func TestClaudeSampleWithParallelTasks(t *testing.T) {
 		want[c.name]++
 	}
 	assert.Equal(t, map[string]int{"TodoWrite": 5, "Glob": 3, "Task": 3, "Read": 3, "Bash": 5, "Edit": 1, "MultiEdit": 1}, want)
-	assert.Equal(t, want, claudeNameCounts(sess.Calls))
+	assert.Equal(t, want, nameCounts(sess.Calls))
 	require.Len(t, sess.Calls, 21)
 
 	// Of the two parallel Task calls the first failed (no prompt), so both
@@ -212,8 +187,8 @@ func TestClaudeSampleWithParallelTasks(t *testing.T) {
 
 func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-code-jsonl")
-	file := filepath.Join(claudeSamplesDir, "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+	sampleFiles(t, "claude-code-jsonl/*")
+	file := filepath.Join(samplesDir, "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 	require.Len(t, sess.Calls, 167)
@@ -229,8 +204,8 @@ func TestClaudeSampleWithInterleavedSidechains(t *testing.T) {
 
 func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-stream-json")
-	file := filepath.Join(claudeSamplesDir, "claude-stream-json", "skillsbench-exoplanet-claude-code-v2.1.19.stream.jsonl")
+	sampleFiles(t, "claude-stream-json/*")
+	file := filepath.Join(samplesDir, "claude-stream-json", "skillsbench-exoplanet-claude-code-v2.1.19.stream.jsonl")
 	sess, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 
@@ -239,7 +214,7 @@ func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 		want[c.name]++
 	}
 	assert.Equal(t, map[string]int{"Read": 2, "TodoWrite": 1, "Bash": 4, "Write": 1}, want)
-	assert.Equal(t, want, claudeNameCounts(sess.Calls))
+	assert.Equal(t, want, nameCounts(sess.Calls))
 	require.Len(t, sess.Calls, 8)
 
 	last := sess.Calls[7]
@@ -260,8 +235,8 @@ func TestClaudeStreamSampleCutMidRun(t *testing.T) {
 
 func TestClaudeStreamSampleAnswerComesFromTheResultLine(t *testing.T) {
 	t.Parallel()
-	claudeSampleFiles(t, "claude-stream-json")
-	sess, err := ReadFile(filepath.Join(claudeSamplesDir, "claude-stream-json", "charlieyou-basic_query-v2.1.7.ndjson"), Options{})
+	sampleFiles(t, "claude-stream-json/*")
+	sess, err := ReadFile(filepath.Join(samplesDir, "claude-stream-json", "charlieyou-basic_query-v2.1.7.ndjson"), Options{})
 	require.NoError(t, err)
 	assert.Empty(t, sess.Calls)
 	assert.Equal(t, "4", sess.Answer)

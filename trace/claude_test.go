@@ -198,10 +198,7 @@ func TestClaudeUnmatchedResultIsReported(t *testing.T) {
 func TestClaudeMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 	t.Parallel()
 	s := claudeReadFixture(t, "malformed-lines.claude.jsonl", Options{Source: "m.jsonl"})
-	var got []string
-	for _, w := range s.Warnings {
-		got = append(got, w.String())
-	}
+	got := warningStrings(s)
 	assert.Equal(t, []string{
 		"m.jsonl:2: expected a JSON object, found array; line skipped",
 		"m.jsonl:3: invalid JSON: invalid character 'o' at offset 1 (expected literal null); line skipped",
@@ -320,10 +317,7 @@ func TestClaudeDuplicateIDsAreReported(t *testing.T) {
 		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","content":"c"}]}}`,
 	)
 	require.NoError(t, err)
-	var got []string
-	for _, w := range s.Warnings {
-		got = append(got, w.String())
-	}
+	got := warningStrings(s)
 	assert.Equal(t, []string{
 		`inline.jsonl:2: second tool_use with id "t1"; call ignored`,
 		`inline.jsonl:4: second tool_result for tool_use id "t1"; ignored`,

@@ -13,20 +13,20 @@ import (
 // uses. Raw values point into the line.
 type codexExecItem struct {
 	set                                    bool
-	id, typ, command, output, status       codexSpan
-	server, tool, query, text, prompt, err codexSpan
+	id, typ, command, output, status       lineSpan
+	server, tool, query, text, prompt, err lineSpan
 	exitCode                               int64
 	hasExit                                bool
 	changes, arguments, action, items      []byte
 	receivers                              []byte
 	// result is an MCP result's text: its text content joined with "\n",
 	// or its structured content as JSON when it has no text.
-	result codexSpan
+	result lineSpan
 }
 
 // codexExecLine holds the fields of one exec event.
 type codexExecLine struct {
-	typ, threadID codexSpan
+	typ, threadID lineSpan
 	usage         codexUsage
 	item          codexExecItem
 }
@@ -214,7 +214,7 @@ func (r *codexExecReader) mcpResult() {
 	if texts == 0 && structured != nil && string(structured) != "null" {
 		s.arena = append(s.arena, structured...)
 	}
-	it.result = codexSpan{off: start, end: len(s.arena), set: true}
+	it.result = lineSpan{off: start, end: len(s.arena), set: true}
 }
 
 // apply adds what one parsed event says to the session.

@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,37 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// codexFuzzSeeds adds every fixture of the given suffix and the given
-// broken inputs to the corpus.
-func codexFuzzSeeds(f *testing.F, suffix string, seeds ...string) {
-	files, err := filepath.Glob(filepath.Join(codexFixtures, "*"+suffix))
-	require.NoError(f, err)
-	require.NotEmpty(f, files)
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		require.NoError(f, err)
-		f.Add(data)
-	}
-	for _, seed := range seeds {
-		f.Add([]byte(seed))
-	}
-}
-
 // codexFuzzCheck reads data with the format and checks what must hold for
 // any input: no panic; an error only when no line is a record of the
 // format, and then one naming the input; otherwise a consistent session.
 func codexFuzzCheck(t *testing.T, format Format, data []byte) {
-	lines := bytes.Split(data, []byte("\n"))
-	anyObject := false
-	for i, l := range lines {
-		if i == 0 {
-			l = bytes.TrimPrefix(l, []byte(bom))
-		}
-		l = bytes.Trim(l, " \t\r")
-		if len(l) > 0 && l[0] == '{' && json.Valid(l) {
-			anyObject = true
-		}
-	}
+	lines, anyObject := fuzzLines(data)
 
 	s, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz"})
 	if err != nil {
@@ -87,21 +60,11 @@ func codexFuzzCheck(t *testing.T, format Format, data []byte) {
 	_, err = json.Marshal(s)
 	require.NoError(t, err)
 
-	// A result limit cuts results and changes nothing else.
-	cut, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 3})
-	require.NoError(t, err)
-	require.Len(t, cut.Calls, len(s.Calls))
-	for i, c := range cut.Calls {
-		assert.LessOrEqual(t, len(c.Result), 3)
-		assert.True(t, strings.HasPrefix(s.Calls[i].Result, c.Result), "call %d: %q is not a prefix of %q", i, c.Result, s.Calls[i].Result)
-		assert.Equal(t, s.Calls[i].HasResult, c.HasResult)
-		assert.Equal(t, s.Calls[i].IsError, c.IsError)
-	}
-	assert.Equal(t, len(s.Warnings), len(cut.Warnings))
+	fuzzCheckResultLimit(t, format, data, s)
 }
 
 func FuzzCodex(f *testing.F) {
-	codexFuzzSeeds(f, ".rollout.jsonl",
+	fuzzSeeds(f, filepath.Join(codexFixtures, "*.rollout.jsonl"), nil,
 		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c"}}`+"\n"+
 			`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Exit code: 1\nOutput:\nno"}}`,
 		`{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":9223372036854775807,"output_tokens":1}}}}`,
@@ -115,7 +78,7 @@ func FuzzCodex(f *testing.F) {
 }
 
 func FuzzCodexExecJSON(f *testing.F) {
-	codexFuzzSeeds(f, ".exec.jsonl",
+	fuzzSeeds(f, filepath.Join(codexFixtures, "*.exec.jsonl"), nil,
 		`{"type":"item.completed","item":{"id":"i","type":"command_execution","command":"ls","aggregated_output":"\u00e9t\u00e9","exit_code":2,"status":"completed"}}`,
 		`{"type":"item.started","item":{"id":"t","type":"todo_list","items":null}}`+"\n"+`{"type":"item.completed","item":{"id":"t","type":"todo_list","items":[]}}`,
 		`{"type":"item.completed","item":{"type":"mcp_tool_call","server":"s","result":{"content":[{"type":"text","text":"a"},{"text":"b"}]}}}`,

@@ -120,10 +120,7 @@ var (
 func TestCodexGeneratedInputsAreReadCompletely(t *testing.T) {
 	t.Parallel()
 	data := codexGenerateRollout(2 << 20)
-	s, err := Read(bytes.NewReader(data), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "codex", s.Format)
-	assert.Empty(t, s.Warnings)
+	s := readGenerated(t, data, "codex")
 	require.Len(t, s.Calls, bytes.Count(data, []byte(`"type":"function_call_output"`)))
 	for i, c := range s.Calls {
 		assert.True(t, c.HasResult, "call %d", i)
@@ -132,10 +129,7 @@ func TestCodexGeneratedInputsAreReadCompletely(t *testing.T) {
 	}
 
 	data = codexGenerateExec(2 << 20)
-	s, err = Read(bytes.NewReader(data), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "codex-exec-json", s.Format)
-	assert.Empty(t, s.Warnings)
+	s = readGenerated(t, data, "codex-exec-json")
 	require.Len(t, s.Calls, bytes.Count(data, []byte(`"status":"completed"`)))
 	for i, c := range s.Calls {
 		assert.True(t, c.HasResult, "call %d", i)
@@ -145,23 +139,11 @@ func TestCodexGeneratedInputsAreReadCompletely(t *testing.T) {
 // BenchmarkCodexRead reads a generated rollout of over 100 MB; the MB/s
 // it reports is the reader's throughput.
 func BenchmarkCodexRead(b *testing.B) {
-	codexBench(b, Codex{}, codexBenchRollout())
+	benchRead(b, Codex{}, codexBenchRollout(), Options{Source: "bench"}, -1)
 }
 
 // BenchmarkCodexExecJSONRead reads a generated codex exec --json stream of
 // over 100 MB.
 func BenchmarkCodexExecJSONRead(b *testing.B) {
-	codexBench(b, CodexExecJSON{}, codexBenchExec())
-}
-
-func codexBench(b *testing.B, f Format, data []byte) {
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := f.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
+	benchRead(b, CodexExecJSON{}, codexBenchExec(), Options{Source: "bench"}, -1)
 }

@@ -14,8 +14,8 @@ import (
 // reader uses: every item type and record type share the one struct, and
 // the same value is reused for every line.
 type codexItem struct {
-	typ, timestamp, id, role, name, namespace, callID, status codexSpan
-	cwd, cliVersion, model, message                           codexSpan
+	typ, timestamp, id, role, name, namespace, callID, status lineSpan
+	cwd, cliVersion, model, message                           lineSpan
 	// instructions and recordType mark the lines of the older layout.
 	instructions, recordType bool
 	// args is a call's arguments value as raw JSON (a string for
@@ -26,13 +26,13 @@ type codexItem struct {
 	// output is a *_output item's output, decoded to text (see
 	// codexRolloutReader.output); outputFailed is set when the output says
 	// the call failed (success false).
-	output       codexSpan
+	output       lineSpan
 	outputIsText bool
 	outputFailed bool
 	// outputKind is the kind of an output of none of the shapes Codex
 	// writes (a number, say): the result is then dropped with a warning.
 	outputKind jsonscan.Kind
-	text       codexSpan // an assistant message's output_text parts, joined
+	text       lineSpan // an assistant message's output_text parts, joined
 	total      codexUsage
 	hasInfo    bool
 	hasPayload bool
@@ -183,10 +183,10 @@ func (r *codexRolloutReader) fields(it *codexItem, top bool) {
 // optionalStr reads a string field whose other kinds Codex never relies on
 // (an id, a model, a status that some record types write as objects): any
 // non-string value is skipped.
-func (r *codexRolloutReader) optionalStr() codexSpan {
+func (r *codexRolloutReader) optionalStr() lineSpan {
 	if r.s.sc.Peek() != jsonscan.String {
 		r.s.sc.Skip()
-		return codexSpan{}
+		return lineSpan{}
 	}
 	return r.s.str("")
 }
@@ -226,7 +226,7 @@ func (r *codexRolloutReader) output(it *codexItem) {
 			}
 		}
 		if !it.output.set {
-			it.output = codexSpan{off: len(s.arena), end: len(s.arena), set: true}
+			it.output = lineSpan{off: len(s.arena), end: len(s.arena), set: true}
 		}
 	case jsonscan.Null:
 		sc.Null()
@@ -242,10 +242,10 @@ func (r *codexRolloutReader) output(it *codexItem) {
 
 // messageText reads a message's content array, keeping the text of its
 // output_text parts (what an assistant says).
-func (r *codexRolloutReader) messageText() codexSpan {
+func (r *codexRolloutReader) messageText() lineSpan {
 	if r.s.sc.Peek() != jsonscan.Array {
 		r.s.sc.Skip()
-		return codexSpan{}
+		return lineSpan{}
 	}
 	return r.contentTexts(true)
 }
@@ -254,7 +254,7 @@ func (r *codexRolloutReader) messageText() codexSpan {
 // text items with "\n": output_text items only when outputOnly (a
 // message), input_text, output_text and text items otherwise (a tool
 // output). Items of other types (images) and other kinds are skipped.
-func (r *codexRolloutReader) contentTexts(outputOnly bool) codexSpan {
+func (r *codexRolloutReader) contentTexts(outputOnly bool) lineSpan {
 	s := &r.s
 	sc := &s.sc
 	start := len(s.arena)
@@ -299,7 +299,7 @@ func (r *codexRolloutReader) contentTexts(outputOnly bool) codexSpan {
 			s.arena = s.arena[:mark]
 		}
 	}
-	return codexSpan{off: start, end: len(s.arena), set: true}
+	return lineSpan{off: start, end: len(s.arena), set: true}
 }
 
 // info reads a token_count event's info: {total_token_usage, ...} or null.
@@ -542,7 +542,7 @@ func (r *codexRolloutReader) finish() {
 	}
 }
 
-func (r *codexRolloutReader) setOnce(dst *string, sp codexSpan) {
+func (r *codexRolloutReader) setOnce(dst *string, sp lineSpan) {
 	if *dst == "" && sp.end > sp.off {
 		*dst = r.s.text(sp)
 	}

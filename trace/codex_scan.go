@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,137 +11,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
-// codexSpan locates a decoded string in codexScan.arena.
-type codexSpan struct {
-	off, end int
-	// set is true when the field was present and not null.
-	set bool
-}
-
-// codexFieldError reports a field whose JSON type is not the one Codex
-// writes.
-type codexFieldError struct {
-	Field    string
-	Expected string
-	Found    jsonscan.Kind
-}
-
-func (e *codexFieldError) Error() string {
-	return fmt.Sprintf("field %s: expected %s, found %s", e.Field, e.Expected, e.Found)
-}
-
-// codexScan reads the fields of one line in place; the strings it keeps
-// are decoded into arena, which is reset for every line. Both Codex readers
-// use it.
-type codexScan struct {
-	sc    jsonscan.Scanner
-	arena []byte
-}
-
-func (s *codexScan) reset(line []byte) {
-	s.sc.Reset(line)
-	s.arena = s.arena[:0]
-}
-
-func (s *codexScan) bytes(sp codexSpan) []byte { return s.arena[sp.off:sp.end] }
-
-func (s *codexScan) text(sp codexSpan) string { return string(s.arena[sp.off:sp.end]) }
-
-// is reports whether the span holds exactly want.
-func (s *codexScan) is(sp codexSpan, want string) bool { return string(s.bytes(sp)) == want }
-
-// str reads a string field into the arena; null leaves it unset.
-func (s *codexScan) str(field string) codexSpan {
-	if s.sc.Null() {
-		return codexSpan{}
-	}
-	if s.sc.Peek() != jsonscan.String {
-		s.fieldError(field, "string")
-		return codexSpan{}
-	}
-	off := len(s.arena)
-	s.arena, _ = s.sc.AppendString(s.arena, -1)
-	return codexSpan{off: off, end: len(s.arena), set: true}
-}
-
-// integer reads an integer field; null reads as unset.
-func (s *codexScan) integer(field string) (int64, bool) {
-	if s.sc.Null() {
-		return 0, false
-	}
-	if s.sc.Peek() != jsonscan.Number {
-		s.fieldError(field, "integer")
-		return 0, false
-	}
-	raw := s.sc.Raw()
-	v, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil && s.sc.Err() == nil {
-		s.sc.Fail(&codexFieldError{Field: field, Expected: "integer", Found: jsonscan.Number})
-	}
-	return v, err == nil
-}
-
-// object reads the opening brace of an object field. It returns false for
-// null, and fails the line for any other kind.
-func (s *codexScan) object(field string) bool {
-	if s.sc.Null() {
-		return false
-	}
-	if s.sc.Peek() != jsonscan.Object {
-		s.fieldError(field, "object")
-		return false
-	}
-	return s.sc.Object()
-}
-
-// array reads the opening bracket of an array field, like object.
-func (s *codexScan) array(field string) bool {
-	if s.sc.Null() {
-		return false
-	}
-	if s.sc.Peek() != jsonscan.Array {
-		s.fieldError(field, "array")
-		return false
-	}
-	return s.sc.Array()
-}
-
-// fieldError stops the line with a codexFieldError for the value at the
-// scanner, or with a syntax error when no value starts there.
-func (s *codexScan) fieldError(field, expected string) {
-	k := s.sc.Peek()
-	if k == jsonscan.Invalid {
-		s.sc.Skip() // records the syntax error
-		return
-	}
-	s.sc.Fail(&codexFieldError{Field: field, Expected: expected, Found: k})
-}
-
-// lineProblem describes why a line could not be used: broken JSON, a line
-// that is not an object, or a field of the wrong type. object is false when
-// the line is not a JSON object at all; cut is true when the JSON ends
-// before the record does, as the last line of a file still being written.
-func (s *codexScan) lineProblem(line []byte, err error) (msg string, object, cut bool) {
-	var se *jsonscan.SyntaxError
-	if !errors.As(err, &se) {
-		// A type problem: tell it apart from broken JSON later in the line.
-		s.sc.Reset(line)
-		s.sc.Skip()
-		s.sc.End()
-		if verr := s.sc.Err(); verr != nil {
-			err, se = verr, nil
-			errors.As(verr, &se)
-		}
-	}
-	var te *jsonscan.TypeError
-	switch {
-	case se != nil:
-		return fmt.Sprintf("invalid JSON: %v; line skipped", err), false, se.Offset >= len(line)
-	case errors.As(err, &te):
-		return fmt.Sprintf("expected a JSON object, found %s; line skipped", te.Found), false, false
-	}
-	return fmt.Sprintf("%v; line skipped", err), true, false
-}
+// codexScan is the lineScan of both Codex readers, with the reading of
+// Codex's token usage.
+type codexScan struct{ lineScan }
 
 // codexRecords is a reader of Codex lines: parse reads a line with the
 // scanner, leaving any problem in its error; apply adds a parsed line to
@@ -292,7 +163,7 @@ func (s *codexScan) readUsage(field string) codexUsage {
 func (s *codexScan) tokens(field string) int64 {
 	v, ok := s.integer(field)
 	if ok && (v < 0 || v > codexMaxTokens) {
-		s.sc.Fail(&codexFieldError{Field: field, Expected: "a token count", Found: jsonscan.Number})
+		s.fail(field, "a token count", jsonscan.Number)
 		return 0
 	}
 	return v

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -317,10 +316,7 @@ func TestCodexMalformedLinesAreSkippedWithWarnings(t *testing.T) {
 	assert.Equal(t, "ok", s.Calls[0].Result)
 	assert.True(t, s.Calls[0].Time.IsZero())
 	assert.False(t, s.Calls[1].HasResult)
-	var got []string
-	for _, w := range s.Warnings {
-		got = append(got, w.String())
-	}
+	got := warningStrings(s)
 	assert.Equal(t, []string{
 		"r.jsonl:2: invalid JSON: invalid character 'o' at offset 1 (expected literal null); line skipped",
 		"r.jsonl:3: expected a JSON object, found array; line skipped",
@@ -389,40 +385,6 @@ func TestCodexShellResult(t *testing.T) {
 	}
 }
 
-func TestCodexFixturesAreDetectedAsTheirFormat(t *testing.T) {
-	t.Parallel()
-	files, err := filepath.Glob(filepath.Join(codexFixtures, "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		want := "codex"
-		if strings.HasSuffix(file, ".exec.jsonl") {
-			want = "codex-exec-json"
-		}
-		data, err := os.ReadFile(file)
-		require.NoError(t, err)
-		assert.Equal(t, []string{want}, detectingFormats(data), file)
-	}
-}
-
-// detectingFormats lists the registered formats whose Detect accepts the
-// start of data, as Read would see it.
-func detectingFormats(data []byte) []string {
-	if len(data) > DetectSize {
-		data = data[:DetectSize]
-	}
-	data = trimLeading(data)
-	var names []string
-	reg := DefaultRegistry()
-	for _, name := range reg.Names() {
-		f, _ := reg.Lookup(name)
-		if f.Detect(data) {
-			names = append(names, name)
-		}
-	}
-	return names
-}
-
 func TestCodexDetect(t *testing.T) {
 	t.Parallel()
 	long := `{"timestamp":"2025-11-20T09:00:00.000Z","type":"session_meta","payload":{"id":"s","base_instructions":{"text":"` + strings.Repeat("x", 200) // cut by the prefix limit
@@ -453,7 +415,7 @@ func TestCodexDetect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tt.want, detectingFormats([]byte(tt.prefix)))
+			assert.Equal(t, tt.want, detectors([]byte(tt.prefix)))
 		})
 	}
 }

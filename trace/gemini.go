@@ -124,7 +124,7 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("%s: %w", opts.Source, err)
 	}
 	if document {
-		err = gr.readDocument(br)
+		err = gr.readDocument(newJSONDoc(br))
 	} else {
 		err = gr.readLines(br)
 	}
@@ -213,81 +213,71 @@ func (gr *geminiReader) notARecording() error {
 
 // readDocument reads the older one-document format, holding one message at
 // a time.
-func (gr *geminiReader) readDocument(br *bufio.Reader) error {
+func (gr *geminiReader) readDocument(d *jsonDoc) error {
 	src := gr.s.Source
-	d := newDocStream(br)
 	c, _ := d.peek()
-	line := d.line()
+	line := d.Line()
 	if c != '{' {
-		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, docValueKind(c))
+		return fmt.Errorf("%s:%d: expected a Gemini CLI session (a JSON object with sessionId and messages), found %s", src, line, jsonValueKind(c))
 	}
-	d.pos++
+	d.Open()
 	if err := gr.documentFields(d); err != nil {
-		var se *atifStreamError
-		if !errors.As(err, &se) {
+		var de *jsonDocError
+		if !errors.As(err, &de) {
 			return fmt.Errorf("%s: %w", src, err)
 		}
 		if gr.records == 0 {
-			return fmt.Errorf("%s:%d: reading Gemini CLI session: no message could be read: %w", src, se.Line, se.Err)
+			return fmt.Errorf("%s:%d: reading Gemini CLI session: no message could be read: %w", src, de.Line, de.Err)
 		}
-		gr.s.Warnf(se.Line, "session is cut short or malformed (%v); kept the %d messages read before it", se.Err, len(gr.msgs))
+		gr.s.Warnf(de.Line, "session is cut short or malformed (%v); kept the %d messages read before it", de.Err, len(gr.msgs))
 		return nil
 	}
 	if !gr.sawMeta && gr.identified == 0 {
 		return fmt.Errorf("%s:%d: not a Gemini CLI session: the object has neither sessionId and projectHash nor messages with an id", src, line)
 	}
-	if note, at := d.end(); note != "" {
+	if note, at := d.End(); note != "" {
 		gr.s.Warnf(at, "%s", note)
 	}
 	return nil
 }
 
-// documentFields reads the members of the session object, whose opening
-// brace has been read.
-func (gr *geminiReader) documentFields(d *docStream) error {
+// documentFields reads the members of the session object, which d has
+// entered.
+func (gr *geminiReader) documentFields(d *jsonDoc) error {
 	var session, project bool
-	var key []byte
-	for first := true; ; first = false {
-		more, err := d.next(first, '}')
+	for {
+		key, more, err := d.NextKey()
 		if err != nil || !more {
 			gr.sawMeta = session && project
 			return err
 		}
-		if key, err = d.key(&gr.sc, key); err != nil {
-			return err
-		}
-		d.peek()
-		line := d.line()
-		if string(key) != "messages" {
-			raw, err := d.value()
+		c, _ := d.peek()
+		line := d.Line()
+		if key != "messages" {
+			raw, err := d.Value()
 			if err != nil {
 				return err
 			}
 			gr.sc.Reset(raw)
-			gr.sc.Skip()
-			if err := gr.sc.Err(); err != nil {
-				return d.valueError(line, raw, err, "a value")
-			}
-			gr.sc.Reset(raw)
-			switch string(key) {
+			switch key {
 			case "sessionId":
 				session = gr.sc.Peek() == jsonscan.String
 			case "projectHash":
 				project = gr.sc.Peek() == jsonscan.String
 			}
-			gr.metaField(string(key), line)
+			gr.metaField(key, line)
 			continue
 		}
-		if c, _ := d.peek(); c != '[' {
-			if _, err := d.value(); err != nil {
+		if c != '[' {
+			if err := d.Skip(); err != nil {
 				return err
 			}
-			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docValueKind(c))
+			gr.s.Warnf(line, "messages: expected an array, found %s; no messages read", jsonValueKind(c))
 			continue
 		}
-		d.pos++
-		for first := true; ; first = false {
-			more, err := d.next(first, ']')
+		d.Open()
+		for {
+			more, err := d.NextElem()
 			if err != nil {
 				return err
 			}
@@ -295,15 +285,15 @@ func (gr *geminiReader) documentFields(d *docStream) error {
 				break
 			}
 			d.peek()
-			line := d.line()
-			raw, err := d.value()
+			line := d.Line()
+			raw, err := d.Frame()
 			if err != nil {
 				return err
 			}
 			gr.reset(&gr.sc, raw)
 			m, err := gr.message(line, "message")
 			if err != nil {
-				return d.valueError(line, raw, err, "a message")
+				return d.RecordError(line, raw, err, "a message")
 			}
 			gr.records++
 			if m != nil {

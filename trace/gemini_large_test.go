@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -123,15 +122,14 @@ func TestGeminiGeneratedSessionIsReadCompletely(t *testing.T) {
 		name string
 		data []byte
 	}{{"lines", data}, {"document", geminiDocument(t, data)}} {
-		s, err := Read(bytes.NewReader(doc.data), Options{Source: "generated"})
-		require.NoError(t, err, doc.name)
-		assert.Equal(t, "gemini-cli", s.Format, doc.name)
-		assert.Empty(t, s.Warnings, doc.name)
-		require.Len(t, s.Calls, calls, doc.name)
-		for i, c := range s.Calls {
-			require.True(t, c.HasResult, "%s: call %d", doc.name, i)
-			require.NotNil(t, c.CumulativeTokens, "%s: call %d", doc.name, i)
-		}
+		t.Run(doc.name, func(t *testing.T) {
+			s := readGenerated(t, doc.data, "gemini-cli")
+			require.Len(t, s.Calls, calls)
+			for i, c := range s.Calls {
+				require.True(t, c.HasResult, "call %d", i)
+				require.NotNil(t, c.CumulativeTokens, "call %d", i)
+			}
+		})
 	}
 }
 
@@ -139,45 +137,12 @@ func TestGeminiGeneratedSessionIsReadCompletely(t *testing.T) {
 // MB/s it reports is the reader's throughput.
 func BenchmarkGeminiCLIRead(b *testing.B) {
 	data, calls := geminiBench()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	defer reportCPUThroughput(b, int64(len(data)))()
-	for b.Loop() {
-		s, err := GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) != calls {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
+	benchRead(b, GeminiCLI{}, data, Options{Source: "bench"}, calls)
 }
 
 // BenchmarkGeminiCLIReadDocument reads the same session in the older
 // one-document format.
 func BenchmarkGeminiCLIReadDocument(b *testing.B) {
 	lines, calls := geminiBench()
-	data := geminiDocument(b, lines)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	defer reportCPUThroughput(b, int64(len(data)))()
-	for b.Loop() {
-		s, err := GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) != calls {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
-}
-
-// BenchmarkClaudeCodeReadCPUTime is BenchmarkClaudeCodeRead with the
-// cpu-MB/s metric: the baseline the other readers' cpu-MB/s are compared
-// with on a loaded machine.
-func BenchmarkClaudeCodeReadCPUTime(b *testing.B) {
-	data := claudeBenchSession()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	defer reportCPUThroughput(b, int64(len(data)))()
-	for b.Loop() {
-		s, err := ClaudeCode{}.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
+	benchRead(b, GeminiCLI{}, geminiDocument(b, lines), Options{Source: "bench"}, calls)
 }

@@ -10,64 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// geminiMiniDetectClaimants runs every registered format's Detect over the start of
-// a file, as Read would see it, and returns the names of those that accept.
-func geminiMiniDetectClaimants(t *testing.T, file string) []string {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	prefix := trimLeading(data[:min(len(data), DetectSize)])
-	var names []string
-	for _, name := range DefaultRegistry().Names() {
-		f, _ := DefaultRegistry().Lookup(name)
-		if f.Detect(prefix) {
-			names = append(names, name)
-		}
-	}
-	return names
-}
-
-// Each Gemini CLI and mini-swe-agent fixture and sample is claimed by its
-// reader alone, and no fixture or sample of another format is claimed by
-// either of them.
-func TestGeminiAndMiniSWEAgentDetectionIsExclusive(t *testing.T) {
-	t.Parallel()
-	want := map[string]string{}
-	add := func(pattern, format string) {
-		files, err := filepath.Glob(pattern)
-		require.NoError(t, err)
-		for _, f := range files {
-			want[f] = format
-		}
-	}
-	add(filepath.Join(geminiFixtures, "*"), "gemini-cli")
-	add(filepath.Join(miniFixtures, "*"), "mini-swe-agent")
-	add(filepath.Join("..", "testdata", "traces", "*", "*"), "")
-	if _, err := os.Stat(atifSamplesDir); err == nil {
-		add(filepath.Join(atifSamplesDir, "*", "*"), "")
-		add(filepath.Join(atifSamplesDir, "gemini-cli", "*"), "gemini-cli")
-		add(filepath.Join(atifSamplesDir, "mini-swe-agent", "*"), "mini-swe-agent")
-	}
-	require.NotEmpty(t, want)
-	for file, format := range want {
-		t.Run(file, func(t *testing.T) {
-			t.Parallel()
-			got := geminiMiniDetectClaimants(t, file)
-			ours := []string{}
-			for _, name := range got {
-				if name == "gemini-cli" || name == "mini-swe-agent" {
-					ours = append(ours, name)
-				}
-			}
-			if format == "" {
-				assert.Empty(t, ours, "a file of another format is claimed")
-				return
-			}
-			assert.Equal(t, []string{format}, got, "exactly one format claims the file")
-		})
-	}
-}
-
 // A Gemini CLI recording's first line has a sessionId key, as Claude Code
 // lines do; the Claude detector must leave it alone.
 func TestClaudeDoesNotClaimAGeminiRecording(t *testing.T) {

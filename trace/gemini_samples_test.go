@@ -42,12 +42,12 @@ func TestGeminiSamplesMatchAGenericCount(t *testing.T) {
 		// The ATIF RFC's example: one question, one answer, no tool call.
 		{"harbor-rfc-gemini-cli-trajectory.json", 0, map[string]int{}, 0},
 	}
-	files := atifSamples(t, "gemini-cli/*.json")
+	files := sampleFiles(t, "gemini-cli/*.json")
 	require.Len(t, files, len(tests), "every Gemini CLI sample is pinned")
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			file := filepath.Join(atifSamplesDir, "gemini-cli", tt.file)
+			file := filepath.Join(samplesDir, "gemini-cli", tt.file)
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
 			var doc geminiGenericSession
@@ -96,8 +96,8 @@ func TestGeminiSamplesMatchAGenericCount(t *testing.T) {
 
 func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "gemini-cli/*.json")
-	file := filepath.Join(atifSamplesDir, "gemini-cli", "skillsbench-gemini3pro-offer-letter.session.json")
+	sampleFiles(t, "gemini-cli/*.json")
+	file := filepath.Join(samplesDir, "gemini-cli", "skillsbench-gemini3pro-offer-letter.session.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	var doc struct {

@@ -21,14 +21,6 @@ func geminiReadFixture(t *testing.T, name string) *Session {
 	return s
 }
 
-func geminiWarnings(s *Session) []string {
-	var out []string
-	for _, w := range s.Warnings {
-		out = append(out, w.String())
-	}
-	return out
-}
-
 func TestGeminiFixturesAreReadAsRecorded(t *testing.T) {
 	t.Parallel()
 	const call = "2026-02-01T09:00:05Z" // the fixtures' tool call time
@@ -113,7 +105,7 @@ func TestGeminiFixturesAreReadAsRecorded(t *testing.T) {
 			t.Parallel()
 			s := geminiReadFixture(t, tt.file)
 			assert.Equal(t, tt.want, atifRows(t, s))
-			got := geminiWarnings(s)
+			got := warningStrings(s)
 			require.Len(t, got, len(tt.warnings), "warnings: %q", got)
 			for i, w := range tt.warnings {
 				assert.True(t, strings.HasPrefix(got[i], filepath.Join(geminiFixtures, w)), "warning %d is %q, want %q", i, got[i], w)
@@ -213,7 +205,7 @@ func TestGeminiRecordsApplyInOrder(t *testing.T) {
 				ids = append(ids, c.ID)
 			}
 			assert.Equal(t, tt.calls, ids)
-			assert.Equal(t, tt.warnings, geminiWarnings(s))
+			assert.Equal(t, tt.warnings, warningStrings(s))
 		})
 	}
 }
@@ -281,7 +273,7 @@ func TestGeminiDocumentCutShortKeepsItsMessages(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "gemini-cli", s.Format)
 	require.Len(t, s.Calls, 1)
-	assert.Equal(t, []string{"t:6: session is cut short or malformed (unexpected EOF); kept the 1 messages read before it"}, geminiWarnings(s))
+	assert.Equal(t, []string{"t:6: session is cut short or malformed (unexpected end of input); kept the 1 messages read before it"}, warningStrings(s))
 }
 
 func TestGeminiDetect(t *testing.T) {

@@ -11,7 +11,8 @@ import (
 
 // This file holds jsonDoc, the streaming reader of the whole-document JSON
 // formats that hold many records in one array (OpenHands event lists,
-// SWE-agent trajectories). It walks the few outer containers itself and
+// SWE-agent trajectories, older Gemini CLI sessions, mini-swe-agent
+// trajectories). It walks the few outer containers itself and
 // hands each record to the caller as the bytes of one complete value, checked
 // by jsonscan, so that a reader decodes only the fields it keeps. Memory is
 // bounded by the largest record, not by the document.
@@ -237,6 +238,139 @@ func (d *jsonDoc) Value() ([]byte, error) {
 	}
 }
 
+// Frame reads the next value and returns its bytes without checking them,
+// for a caller that decodes all of the value with jsonscan, which checks it
+// then (an error from that decode goes through RecordError). It finds the
+// end of the value by its quotes and brackets alone, at the speed of
+// bytes.IndexByte inside strings, where the bulk of a trace is, so that the
+// value is scanned once rather than twice. The slice is valid until the
+// next call.
+func (d *jsonDoc) Frame() ([]byte, error) {
+	c, ok := d.peek()
+	if !ok {
+		return nil, d.fail("a value")
+	}
+	var end int
+	switch c {
+	case '{', '[':
+		end, ok = d.frameContainer()
+	case '"':
+		end, ok = d.frameString()
+	case '}', ']', ',', ':':
+		return nil, d.fail("a value")
+	default:
+		end, ok = d.frameScalar()
+	}
+	if !ok {
+		d.pos = len(d.buf)
+		if d.err != nil {
+			return nil, &jsonDocError{Line: d.Line(), Err: d.err}
+		}
+		return nil, &jsonDocError{Line: d.Line(), Err: errors.New("unexpected end of input"), Truncated: true}
+	}
+	v := d.buf[d.pos : d.pos+end]
+	d.pos += end
+	return v, nil
+}
+
+// frameString finds the end of the string starting at buf[pos]; end is
+// relative to pos.
+func (d *jsonDoc) frameString() (end int, ok bool) {
+	off := 1
+	for {
+		data := d.buf[d.pos:]
+		for {
+			j := bytes.IndexByte(data[off:], '"')
+			if j < 0 {
+				off = len(data)
+				break
+			}
+			q := off + j
+			if escapedQuote(data, q) {
+				off = q + 1
+				continue
+			}
+			return q + 1, true
+		}
+		if !d.fill() {
+			return 0, false
+		}
+	}
+}
+
+// escapedQuote reports whether the quote at data[q] is escaped: preceded by
+// an odd number of backslashes.
+func escapedQuote(data []byte, q int) bool {
+	k := q
+	for k > 0 && data[k-1] == '\\' {
+		k--
+	}
+	return (q-k)%2 == 1
+}
+
+// frameContainer finds the end of the object or array starting at
+// buf[pos], by counting brackets outside strings.
+func (d *jsonDoc) frameContainer() (end int, ok bool) {
+	off, depth, inString := 0, 0, false
+	for {
+		data := d.buf[d.pos:]
+		for off < len(data) {
+			if inString {
+				j := bytes.IndexByte(data[off:], '"')
+				if j < 0 {
+					off = len(data)
+					break
+				}
+				q := off + j
+				off = q + 1
+				if !escapedQuote(data, q) {
+					inString = false
+				}
+				continue
+			}
+			j := bytes.IndexAny(data[off:], "\"{}[]")
+			if j < 0 {
+				off = len(data)
+				break
+			}
+			off += j
+			switch data[off] {
+			case '"':
+				inString = true
+			case '{', '[':
+				depth++
+			default:
+				depth--
+				if depth == 0 {
+					return off + 1, true
+				}
+			}
+			off++
+		}
+		if !d.fill() {
+			return 0, false
+		}
+	}
+}
+
+// frameScalar finds the end of a number or literal: the next delimiter or
+// white space. A scalar may end the input.
+func (d *jsonDoc) frameScalar() (end int, ok bool) {
+	off := 0
+	for {
+		data := d.buf[d.pos:]
+		for ; off < len(data); off++ {
+			switch data[off] {
+			case ',', '}', ']', ':', ' ', '\t', '\r', '\n', '"', '{', '[':
+				return off, true
+			}
+		}
+		if !d.fill() {
+			return off, off > 0
+		}
+	}
+}
+
 // Parse reads the next value in place, in one pass: it resets sc on the
 // buffered input from the value on and calls parse, which must consume
 // exactly one value with sc (without calling End) and may not keep
@@ -284,6 +418,22 @@ func (d *jsonDoc) Skip() error {
 	return err
 }
 
+// RecordError turns an error from decoding raw, a value Value returned that
+// starts on line, into a jsonDocError that stops the document: a type error
+// names what was expected there.
+func (d *jsonDoc) RecordError(line int, raw []byte, err error, what string) error {
+	var se *jsonscan.SyntaxError
+	var te *jsonscan.TypeError
+	switch {
+	case errors.As(err, &se):
+		at := min(max(se.Offset, 0), len(raw))
+		return &jsonDocError{Line: line + bytes.Count(raw[:at], []byte{'\n'}), Err: err}
+	case errors.As(err, &te):
+		return &jsonDocError{Line: line, Err: fmt.Errorf("expected %s, found %s", what, te.Found)}
+	}
+	return &jsonDocError{Line: line, Err: err}
+}
+
 // End reports what follows the root value: nothing, or a note about the
 // data that was ignored and the line where it starts.
 func (d *jsonDoc) End() (note string, line int) {
@@ -291,4 +441,23 @@ func (d *jsonDoc) End() (note string, line int) {
 		return "", 0
 	}
 	return "ignored data after the end of the document", d.Line()
+}
+
+// jsonValueKind names the kind of JSON value that starts with c.
+func jsonValueKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "a number"
+	}
+	return "text that is not JSON"
 }

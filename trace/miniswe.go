@@ -110,36 +110,40 @@ func (MiniSWEAgent) Detect(prefix []byte) bool {
 // line. It returns an error when the input is not a mini-swe-agent
 // trajectory, or when no message could be read from a broken one.
 func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
+	return miniSWEReadDoc(newJSONDoc(r), opts)
+}
+
+func miniSWEReadDoc(d *jsonDoc, opts Options) (*Session, error) {
 	src := opts.Source
 	if src == "" {
 		src = "-"
 	}
 	mr := &miniReader{
 		s:       &Session{Format: MiniSWEAgent{}.Name(), Source: src, Agent: "mini-swe-agent"},
-		d:       newDocStream(r),
+		d:       d,
 		max:     opts.MaxResultBytes,
 		pending: map[string]int{},
 	}
-	c, _ := mr.d.peek()
-	line := mr.d.line()
+	c, _ := d.peek()
+	line := d.Line()
 	if c != '{' {
-		return nil, fmt.Errorf("%s:%d: expected a mini-swe-agent trajectory (a JSON object with info and messages), found %s", src, line, docValueKind(c))
+		return nil, fmt.Errorf("%s:%d: expected a mini-swe-agent trajectory (a JSON object with info and messages), found %s", src, line, jsonValueKind(c))
 	}
-	mr.d.pos++
+	d.Open()
 	if err := mr.document(); err != nil {
-		var se *atifStreamError
-		if !errors.As(err, &se) {
+		var de *jsonDocError
+		if !errors.As(err, &de) {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		if mr.messages == 0 {
-			return nil, fmt.Errorf("%s:%d: reading mini-swe-agent trajectory: no message could be read: %w", src, se.Line, se.Err)
+			return nil, fmt.Errorf("%s:%d: reading mini-swe-agent trajectory: no message could be read: %w", src, de.Line, de.Err)
 		}
-		mr.s.Warnf(se.Line, "trajectory is cut short or malformed (%v); kept the %d messages read before it", se.Err, mr.messages)
+		mr.s.Warnf(de.Line, "trajectory is cut short or malformed (%v); kept the %d messages read before it", de.Err, mr.messages)
 	} else {
 		if mr.version == "" && !strings.HasPrefix(mr.format, "mini-swe-agent") {
 			return nil, fmt.Errorf("%s:%d: not a mini-swe-agent trajectory: the object has neither a trajectory_format \"mini-swe-agent-…\" nor info.mini_version", src, line)
 		}
-		if note, at := mr.d.end(); note != "" {
+		if note, at := d.End(); note != "" {
 			mr.s.Warnf(at, "%s", note)
 		}
 	}
@@ -150,7 +154,7 @@ func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
 // miniReader holds the state of one Read.
 type miniReader struct {
 	s   *Session
-	d   *docStream
+	d   *jsonDoc
 	sc  jsonscan.Scanner
 	max int
 	buf []byte
@@ -196,37 +200,28 @@ type miniInfo struct {
 // text-based models.
 var miniDefaultAction = regexp.MustCompile("(?s)```(?:bash|mswea_bash_command)\\s*\\n(.*?)\\n```")
 
-// document reads the members of the trajectory object, whose opening
-// brace has been read.
+// document reads the members of the trajectory object, which the jsonDoc
+// has entered.
 func (mr *miniReader) document() error {
 	d := mr.d
-	var key []byte
-	for first := true; ; first = false {
-		more, err := d.next(first, '}')
+	for {
+		key, more, err := d.NextKey()
 		if err != nil || !more {
 			return err
 		}
-		if key, err = d.key(&mr.sc, key); err != nil {
-			return err
-		}
 		d.peek()
-		line := d.line()
-		if string(key) == "messages" {
+		line := d.Line()
+		if key == "messages" {
 			if err := mr.messageList(line); err != nil {
 				return err
 			}
 			continue
 		}
-		raw, err := d.value()
+		raw, err := d.Value()
 		if err != nil {
 			return err
 		}
-		mr.sc.Reset(raw)
-		mr.sc.Skip()
-		if err := mr.sc.Err(); err != nil {
-			return d.valueError(line, raw, err, "a value")
-		}
-		switch string(key) {
+		switch key {
 		case "info":
 			mr.readInfo(line, raw)
 		case "trajectory_format":
@@ -269,26 +264,26 @@ func (mr *miniReader) readInfo(line int, raw []byte) {
 func (mr *miniReader) messageList(line int) error {
 	d := mr.d
 	if c, _ := d.peek(); c != '[' {
-		if _, err := d.value(); err != nil {
+		if err := d.Skip(); err != nil {
 			return err
 		}
-		mr.s.Warnf(line, "messages: expected an array, found %s; no messages read", docValueKind(c))
+		mr.s.Warnf(line, "messages: expected an array, found %s; no messages read", jsonValueKind(c))
 		return nil
 	}
-	d.pos++
-	for i, first := 0, true; ; i, first = i+1, false {
-		more, err := d.next(first, ']')
+	d.Open()
+	for i := 0; ; i++ {
+		more, err := d.NextElem()
 		if err != nil || !more {
 			return err
 		}
 		d.peek()
-		line := d.line()
-		raw, err := d.value()
+		line := d.Line()
+		raw, err := d.Frame()
 		if err != nil {
 			return err
 		}
 		if err := mr.message(i, line, raw); err != nil {
-			return d.valueError(line, raw, err, "a message")
+			return d.RecordError(line, raw, err, "a message")
 		}
 		mr.messages++
 	}

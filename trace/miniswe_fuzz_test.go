@@ -2,23 +2,19 @@ package trace
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 )
 
 func FuzzMiniSWEAgent(f *testing.F) {
-	geminiMiniFuzzSeeds(f, miniFixtures)
+	fuzzSeeds(f, filepath.Join(miniFixtures, "*"), []func([]byte) []byte{fuzzCut, fuzzCutByOne, fuzzBrackets})
 	f.Add([]byte(`{"info":{"mini_version":"1","config":{"model":{"action_regex":"(a*)*"}}},"messages":[{"role":"assistant","content":"aaaa"},{"role":"user","content":[{"type":"text","text":"<returncode>-1</returncode>"}]}]}`))
 	f.Add([]byte(`{"messages":[{"role":"assistant","tool_calls":[{"id":"x","function":{"name":"bash","arguments":"{\"command\":1}"}}]},{"role":"tool","tool_call_id":"x","extra":{"returncode":"0","response":{"usage":{"prompt_tokens":1e40}}}}],"trajectory_format":"mini-swe-agent-1.1"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		MiniSWEAgent{}.Detect(data)
 		s, err := MiniSWEAgent{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
-		atifFuzzCheck(t, s, err)
-		if err == nil {
-			for _, c := range s.Calls {
-				if len(c.Result) > 16 {
-					t.Fatalf("result of %d bytes kept with MaxResultBytes 16", len(c.Result))
-				}
-			}
-		}
+		fuzzCheckRead(t, s, err, 16)
+		small, smallErr := miniSWEReadDoc(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
+		fuzzSameRead(t, s, err, small, smallErr)
 	})
 }

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -83,10 +81,7 @@ var miniBench = sync.OnceValues(func() ([]byte, int) { return miniGenerateTrajec
 func TestMiniSWEAgentGeneratedTrajectoryIsReadCompletely(t *testing.T) {
 	t.Parallel()
 	data, calls := miniGenerateTrajectory(2 << 20)
-	s, err := Read(bytes.NewReader(data), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "mini-swe-agent", s.Format)
-	assert.Empty(t, s.Warnings)
+	s := readGenerated(t, data, "mini-swe-agent")
 	require.Len(t, s.Calls, calls)
 	for i, c := range s.Calls {
 		require.True(t, c.HasResult, "call %d", i)
@@ -98,13 +93,5 @@ func TestMiniSWEAgentGeneratedTrajectoryIsReadCompletely(t *testing.T) {
 // it reports is the reader's throughput.
 func BenchmarkMiniSWEAgentRead(b *testing.B) {
 	data, calls := miniBench()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	defer reportCPUThroughput(b, int64(len(data)))()
-	for b.Loop() {
-		s, err := MiniSWEAgent{}.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) != calls {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
+	benchRead(b, MiniSWEAgent{}, data, Options{Source: "bench"}, calls)
 }

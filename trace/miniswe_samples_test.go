@@ -48,13 +48,13 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 		{"deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json", 48, 47, map[string]int{"bash": 48}},
 		{"harbor-rfc-mini-swe-agent-trajectory.json", 3, 3, map[string]int{"bash": 3}},
 	}
-	files := atifSamples(t, "mini-swe-agent/*.json")
+	files := sampleFiles(t, "mini-swe-agent/*.json")
 	require.Len(t, files, len(tests), "every mini-swe-agent sample is pinned")
 	block := regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```")
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			file := filepath.Join(atifSamplesDir, "mini-swe-agent", tt.file)
+			file := filepath.Join(samplesDir, "mini-swe-agent", tt.file)
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
 			var doc miniGenericTrajectory
@@ -109,8 +109,8 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 
 func TestMiniSWEAgentSampleToolRepliesAreJoinedByID(t *testing.T) {
 	t.Parallel()
-	atifSamples(t, "mini-swe-agent/*.json")
-	file := filepath.Join(atifSamplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json")
+	sampleFiles(t, "mini-swe-agent/*.json")
+	file := filepath.Join(samplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	var doc miniGenericTrajectory

@@ -88,7 +88,7 @@ func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 			want: []atifRow{
 				{Name: "bash", Args: `{"command":"ls -la"}`, Result: obs("0", "hello.py\n"), HasResult: true, Time: miniUnix(1760000300), Cum: 740},
 			},
-			warnings: []string{"truncated.traj.json:81: trajectory is cut short or malformed (unexpected EOF); kept the 4 messages read before it"},
+			warnings: []string{"truncated.traj.json:81: trajectory is cut short or malformed (unexpected end of input); kept the 4 messages read before it"},
 		},
 	}
 	for _, tt := range tests {
@@ -100,7 +100,7 @@ func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 			for _, w := range tt.warnings {
 				want = append(want, filepath.Join(miniFixtures, w))
 			}
-			assert.Equal(t, want, geminiWarnings(s))
+			assert.Equal(t, want, warningStrings(s))
 		})
 	}
 }
@@ -192,7 +192,7 @@ func TestMiniSWEAgentActions(t *testing.T) {
 			}
 			assert.Equal(t, tt.commands, cmds)
 			var got []string
-			for _, w := range geminiWarnings(s) {
+			for _, w := range warningStrings(s) {
 				got = append(got, w)
 			}
 			require.Len(t, got, len(tt.warnings), "%q", got)

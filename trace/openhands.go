@@ -205,6 +205,15 @@ type ohUsage struct {
 	prompt, completion, cacheRead, cacheWrite int64
 }
 
+// cumulative is the running total a call made now carries, or nil.
+func (u ohUsage) cumulative() *int64 {
+	if !u.set {
+		return nil
+	}
+	n := u.prompt + u.completion
+	return &n
+}
+
 func (u ohUsage) usage() Usage {
 	return Usage{InputTokens: u.prompt, OutputTokens: u.completion, CacheReadTokens: u.cacheRead, CacheCreationTokens: u.cacheWrite}
 }
@@ -335,10 +344,7 @@ func (b *ohV0Builder) action() {
 		}
 	}
 	c.Time, _ = atifParseTime(e.timestamp)
-	if b.cum.set {
-		n := b.cum.prompt + b.cum.completion
-		c.CumulativeTokens = &n
-	}
+	c.CumulativeTokens = b.cum.cumulative()
 	if len(b.delegates) > 0 {
 		c.Subagent = true
 		c.ParentID = b.s.Calls[b.delegates[len(b.delegates)-1]].ID
@@ -564,7 +570,7 @@ func (b *ohV0Builder) modelResponse() {
 							sc.Skip()
 							continue
 						}
-						b.modelToolCalls(f + ".choices[].message.tool_calls")
+						b.ev.modelCalls = ohReadToolCalls(r, &ohV0ToolCallFields, b.ev.modelCalls)
 					}
 				}
 			}
@@ -574,32 +580,48 @@ func (b *ohV0Builder) modelResponse() {
 	}
 }
 
-func (b *ohV0Builder) modelToolCalls(f string) {
-	r := &b.rec
+// ohToolCallFields names the fields of a tool_calls array in errors; they
+// are spelled out once so that reading joins no strings.
+type ohToolCallFields struct{ list, elem, id, function, name, arguments string }
+
+func ohToolCallFieldsAt(f string) ohToolCallFields {
+	return ohToolCallFields{f, f + "[]", f + "[].id", f + "[].function", f + "[].function.name", f + "[].function.arguments"}
+}
+
+var (
+	ohV0ToolCallFields = ohToolCallFieldsAt("tool_call_metadata.model_response.choices[].message.tool_calls")
+	sweToolCallFields  = ohToolCallFieldsAt("tool_calls")
+)
+
+// ohReadToolCalls appends the calls of a tool_calls array in the OpenAI
+// shape, [{id, function: {name, arguments}}], to calls: a V0 event's model
+// response and a SWE-agent history message hold one. Arguments may be a
+// JSON text in a string or the object itself.
+func ohReadToolCalls(r *jsonRec, f *ohToolCallFields, calls []ohModelCall) []ohModelCall {
 	sc := &r.sc
-	if !r.array(f) {
-		return
+	if !r.array(f.list) {
+		return calls
 	}
 	for sc.NextElem() {
-		if !r.object(f + "[]") {
+		if !r.object(f.elem) {
 			continue
 		}
 		var mc ohModelCall
 		for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 			switch string(key) {
 			case "id":
-				mc.id = r.str(f + "[].id")
+				mc.id = r.str(f.id)
 			case "function":
-				if !r.object(f + "[].function") {
+				if !r.object(f.function) {
 					continue
 				}
 				for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 					switch string(key) {
 					case "name":
-						mc.name = r.str(f + "[].function.name")
+						mc.name = r.str(f.name)
 					case "arguments":
 						if sc.Peek() == jsonscan.String {
-							mc.args = jsonArgsText(r.str(f + "[].function.arguments"))
+							mc.args = jsonArgsText(r.str(f.arguments))
 						} else {
 							mc.args = jsonArgs(sc.Raw())
 						}
@@ -611,8 +633,9 @@ func (b *ohV0Builder) modelToolCalls(f string) {
 				sc.Skip()
 			}
 		}
-		b.ev.modelCalls = append(b.ev.modelCalls, mc)
+		calls = append(calls, mc)
 	}
+	return calls
 }
 
 func (b *ohV0Builder) llmMetrics() {

@@ -4,48 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"testing/fstest"
 )
 
-// openHandsFuzzSeeds adds the fixtures of a testdata folder matching the
-// pattern, and broken variants of each, to the seed corpus.
+// openHandsFuzzSeeds adds the fixtures matching the pattern, and broken
+// variants of each (one with its event ids repeated), to the seed corpus.
 func openHandsFuzzSeeds(f *testing.F, pattern string) {
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no fixtures match %s: %v", pattern, err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		f.Add(data[:len(data)/2])
-		f.Add(data[:len(data)-1])
-		f.Add(bytes.ReplaceAll(data, []byte("["), []byte("{")))
-		f.Add(bytes.ReplaceAll(data, []byte(`"id": 3`), []byte(`"id": 1`)))
-	}
-}
-
-// fuzzSameRead fails when a read with a small buffer differs from a read
-// with the usual one: a streaming reader must not depend on where its
-// buffer cuts the input.
-func fuzzSameRead(t *testing.T, s *Session, err error, small *Session, smallErr error) {
-	t.Helper()
-	if (err == nil) != (smallErr == nil) {
-		t.Fatalf("errors differ with a small buffer: %v / %v", err, smallErr)
-	}
-	if err != nil {
-		if err.Error() != smallErr.Error() {
-			t.Fatalf("errors differ with a small buffer:\n%v\n%v", err, smallErr)
-		}
-		return
-	}
-	if !reflect.DeepEqual(s, small) {
-		t.Fatalf("sessions differ with a small buffer:\n%+v\n%+v", s, small)
-	}
+	fuzzSeeds(f, pattern, []func([]byte) []byte{fuzzCut, fuzzCutByOne, fuzzBrackets, fuzzReplace(`"id": 3`, `"id": 1`)})
 }
 
 func FuzzOpenHands(f *testing.F) {
@@ -56,7 +22,7 @@ func FuzzOpenHands(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		OpenHands{}.Detect(data)
 		s, err := OpenHands{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
-		atifFuzzCheck(t, s, err)
+		fuzzCheckRead(t, s, err, 16)
 		small, smallErr := openHandsReadList(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
 		fuzzSameRead(t, s, err, small, smallErr)
 	})
@@ -74,7 +40,7 @@ func FuzzOpenHandsV1(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		OpenHandsV1{}.Detect(data)
 		s, err := OpenHandsV1{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
-		atifFuzzCheck(t, s, err)
+		fuzzCheckRead(t, s, err, 16)
 		// The same bytes as one event file of a folder, next to a
 		// base_state.json of the same bytes.
 		fsys := fstest.MapFS{
@@ -84,7 +50,7 @@ func FuzzOpenHandsV1(f *testing.F) {
 			"subagents/x/events/event-00000-00000000.json": {Data: data},
 		}
 		s, err = OpenHandsV1{}.ReadDir(fsys, Options{Source: "fuzz"})
-		atifFuzzCheck(t, s, err)
+		fuzzCheckRead(t, s, err, 0)
 	})
 }
 
@@ -98,7 +64,7 @@ func FuzzOpenHandsEval(f *testing.F) {
 			t.Fatal("no session and no error")
 		}
 		for _, s := range all {
-			atifFuzzCheck(t, s, nil)
+			fuzzCheckRead(t, s, nil, 16)
 		}
 	})
 }
@@ -110,7 +76,7 @@ func FuzzSWEAgent(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		SWEAgent{}.Detect(data)
 		s, err := SWEAgent{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
-		atifFuzzCheck(t, s, err)
+		fuzzCheckRead(t, s, err, 16)
 		small, smallErr := sweAgentReadDoc(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
 		fuzzSameRead(t, s, err, small, smallErr)
 	})

@@ -163,10 +163,7 @@ func openHandsGenerateFolder(size int) (fstest.MapFS, int) {
 func TestGeneratedOpenHandsAndSWEAgentInputsAreReadCompletely(t *testing.T) {
 	t.Parallel()
 	list := benchJSON(openHandsGenerateEvents(2<<20), true)
-	s, err := Read(bytes.NewReader(list), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "openhands", s.Format)
-	assert.Empty(t, s.Warnings)
+	s := readGenerated(t, list, "openhands")
 	turns := bytes.Count(list, []byte(`"observation": `))
 	require.Len(t, s.Calls, turns)
 	for i, c := range s.Calls {
@@ -176,10 +173,7 @@ func TestGeneratedOpenHandsAndSWEAgentInputsAreReadCompletely(t *testing.T) {
 	}
 
 	traj := sweAgentGenerateTrajectory(2 << 20)
-	s, err = Read(bytes.NewReader(traj), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "swe-agent", s.Format)
-	assert.Empty(t, s.Warnings)
+	s = readGenerated(t, traj, "swe-agent")
 	steps := bytes.Count(traj, []byte(`"execution_time"`))
 	require.Len(t, s.Calls, steps)
 	for i, c := range s.Calls {
@@ -187,56 +181,41 @@ func TestGeneratedOpenHandsAndSWEAgentInputsAreReadCompletely(t *testing.T) {
 	}
 
 	fsys, _ := openHandsGenerateFolder(1 << 20)
-	s, err = OpenHandsV1{}.ReadDir(fsys, Options{Source: "generated"})
+	s, err := OpenHandsV1{}.ReadDir(fsys, Options{Source: "generated"})
 	require.NoError(t, err)
 	assert.Empty(t, s.Warnings)
 	assert.Len(t, s.Calls, (len(fsys)-1)/2)
 }
 
-func benchRead(b *testing.B, f Format, data []byte) {
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := f.Read(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
-			b.Fatalf("read failed: %v, %d warnings", err, len(s.Warnings))
-		}
-	}
-}
-
 // BenchmarkOpenHandsRead reads a generated V0 event list of over 32 MB.
-func BenchmarkOpenHandsRead(b *testing.B) { benchRead(b, OpenHands{}, openHandsBenchList()) }
+func BenchmarkOpenHandsRead(b *testing.B) {
+	benchRead(b, OpenHands{}, openHandsBenchList(), Options{Source: "bench"}, -1)
+}
 
 // BenchmarkOpenHandsEvalReadAll reads a generated output.jsonl of eight
 // instances, each line holding a history of over 4 MB.
 func BenchmarkOpenHandsEvalReadAll(b *testing.B) {
 	data := openHandsBenchEval()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
+	benchSessions(b, int64(len(data)), -1, func() ([]*Session, error) {
 		all, err := OpenHandsEval{}.ReadAll(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(all) != 8 {
-			b.Fatalf("read failed: %v", err)
+		if err == nil && len(all) != 8 {
+			err = fmt.Errorf("%d sessions, want 8", len(all))
 		}
-	}
+		return all, err
+	})
 }
 
 // BenchmarkOpenHandsV1ReadDir reads a generated conversation folder of over
 // 32 MB held in memory.
 func BenchmarkOpenHandsV1ReadDir(b *testing.B) {
 	fsys, size := openHandsGenerateFolder(32 << 20)
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
+	benchSessions(b, int64(size), -1, func() ([]*Session, error) {
 		s, err := OpenHandsV1{}.ReadDir(fsys, Options{Source: "bench"})
-		if err != nil || len(s.Warnings) > 0 || len(s.Calls) == 0 {
-			b.Fatalf("read failed: %v", err)
-		}
-	}
+		return []*Session{s}, err
+	})
 }
 
 // BenchmarkSWEAgentRead reads a generated .traj of over 32 MB.
-func BenchmarkSWEAgentRead(b *testing.B) { benchRead(b, SWEAgent{}, sweAgentBench()) }
+func BenchmarkSWEAgentRead(b *testing.B) {
+	benchRead(b, SWEAgent{}, sweAgentBench(), Options{Source: "bench"}, -1)
+}

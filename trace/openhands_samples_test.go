@@ -10,19 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sharedSamples holds real traces kept next to the repository (see
-// shared/samples/README.md); tests that use it skip when it is absent.
-const sharedSamples = "../../shared/samples"
-
 // The real OpenHands event lists read with the calls, names and results
 // that a plain decoding of the file finds: actions with tool_call_metadata
 // are calls, and an observation whose cause is a call's id is its result.
 func TestOpenHandsSamples(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(sharedSamples, "openhands")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no samples at %s", dir)
-	}
+	files := sampleFiles(t, "openhands/*.json")
 	// Pinned from reading the files by eye; the decoding below checks the
 	// same figures another way.
 	want := map[string]struct {
@@ -35,8 +28,6 @@ func TestOpenHandsSamples(t *testing.T) {
 		"openhands-runtime-trajs-basic_interactions.json":  {[]string{"finish"}, 0},
 		"openhands-runtime-trajs-wrong_initial_state.json": {[]string{"str_replace_editor", "execute_bash", "str_replace_editor", "finish"}, 3},
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	require.NoError(t, err)
 	require.Len(t, files, len(want), "a new OpenHands sample needs its figures here")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

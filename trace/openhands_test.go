@@ -1,14 +1,12 @@
 package trace
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -366,34 +364,4 @@ func TestOpenHandsForcedOnForeignInput(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "is a folder, and the openhands format is read from a file")
 	assert.False(t, errors.Is(err, ErrEmpty))
-}
-
-// The streaming readers give the same session whatever the size of their
-// buffer: a buffer that starts at one byte cuts every value at every place
-// before it grows.
-func TestOpenHandsAndSWEAgentReadersDoNotDependOnBufferSizes(t *testing.T) {
-	t.Parallel()
-	type reader func(d *jsonDoc, opts Options) (*Session, error)
-	files := map[string]reader{
-		filepath.Join(openHandsFixtures, "minimal.json"):      openHandsReadList,
-		filepath.Join(openHandsFixtures, "delegate.json"):     openHandsReadList,
-		filepath.Join(openHandsFixtures, "error-result.json"): openHandsReadList,
-		filepath.Join(openHandsFixtures, "truncated.json"):    openHandsReadList,
-	}
-	traj, err := filepath.Glob(filepath.Join(sweAgentFixtures, "*.traj"))
-	require.NoError(t, err)
-	for _, f := range traj {
-		files[f] = sweAgentReadDoc
-	}
-	for path, read := range files {
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		want, err := read(newJSONDoc(bytes.NewReader(data)), Options{Source: path})
-		require.NoError(t, err, path)
-		for _, size := range []int{1, 7, 100} {
-			got, err := read(newJSONDocSize(iotest.OneByteReader(bytes.NewReader(data)), size), Options{Source: path})
-			require.NoError(t, err, path)
-			assert.Equal(t, want, got, "%s with a buffer of %d", path, size)
-		}
-	}
 }

@@ -343,10 +343,7 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 		if c.Arguments == nil {
 			c.Arguments = ohV1ActionArgs(e.action)
 		}
-		if b.cum.set {
-			n := b.cum.prompt + b.cum.completion
-			c.CumulativeTokens = &n
-		}
+		c.CumulativeTokens = b.cum.cumulative()
 		i := b.s.AddCall(c)
 		if e.toolCallID != "" {
 			b.pending[e.toolCallID] = i

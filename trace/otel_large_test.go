@@ -125,10 +125,7 @@ var otelBenchTrace = sync.OnceValue(func() []byte { return otelGenerateTrace(100
 func TestOTelGeneratedTraceIsReadCompletely(t *testing.T) {
 	t.Parallel()
 	data := otelGenerateTrace(2 << 20)
-	s, err := Read(bytes.NewReader(data), Options{Source: "generated"})
-	require.NoError(t, err)
-	assert.Equal(t, "otel", s.Format)
-	assert.Empty(t, s.Warnings)
+	s := readGenerated(t, data, "otel")
 	turns := bytes.Count(data, []byte(`"execute_tool"`))
 	require.Len(t, s.Calls, turns, "each call is read once, from its span and its message part")
 	for i, c := range s.Calls {
@@ -142,29 +139,24 @@ func TestOTelGeneratedTraceIsReadCompletely(t *testing.T) {
 // MB/s it reports is the reader's throughput (compare
 // BenchmarkClaudeCodeRead on the same run).
 func BenchmarkOTelRead(b *testing.B) {
-	data := otelBenchTrace()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		all, err := OTel{}.ReadAll(bytes.NewReader(data), Options{Source: "bench"})
-		if err != nil || len(all) != 1 || len(all[0].Warnings) > 0 || len(all[0].Calls) == 0 {
-			b.Fatalf("read failed: %v", err)
-		}
-	}
+	otelBench(b, Options{Source: "bench"})
 }
 
 // BenchmarkOTelReadMaxResultBytes reads the same trace keeping at most
 // 1 KiB of each result (compare BenchmarkClaudeCodeReadMaxResultBytes).
 func BenchmarkOTelReadMaxResultBytes(b *testing.B) {
+	otelBench(b, Options{Source: "bench", MaxResultBytes: 1024})
+}
+
+// otelBench reads the generated trace with ReadAll, which must find it to
+// be one session.
+func otelBench(b *testing.B, opts Options) {
 	data := otelBenchTrace()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		all, err := OTel{}.ReadAll(bytes.NewReader(data), Options{Source: "bench", MaxResultBytes: 1024})
-		if err != nil || len(all) != 1 || len(all[0].Warnings) > 0 || len(all[0].Calls) == 0 {
-			b.Fatalf("read failed: %v", err)
+	benchSessions(b, int64(len(data)), -1, func() ([]*Session, error) {
+		all, err := OTel{}.ReadAll(bytes.NewReader(data), opts)
+		if err == nil && len(all) != 1 {
+			err = fmt.Errorf("%d sessions, want 1", len(all))
 		}
-	}
+		return all, err
+	})
 }

@@ -3,7 +3,6 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +71,7 @@ func otelGenericCount(t *testing.T, file string) (traces []string, spans, genAI,
 // user that the file is broken, when it only is not an agent's trace.
 func TestOTelSpecificationExampleIsASessionWithoutCalls(t *testing.T) {
 	t.Parallel()
-	for _, file := range atifSamples(t, "otel/*.json") {
+	for _, file := range sampleFiles(t, "otel/*.json") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
 			traces, spans, genAI, tools := otelGenericCount(t, file)
@@ -91,57 +90,5 @@ func TestOTelSpecificationExampleIsASessionWithoutCalls(t *testing.T) {
 				assert.False(t, s.Start.IsZero(), "the span's start time is the session's")
 			}
 		})
-	}
-}
-
-// Every registered format's Detect is run over the OpenTelemetry fixtures
-// and samples: only otel accepts them. And otel accepts no other format's
-// fixture or sample.
-func TestOTelDetectionIsExclusive(t *testing.T) {
-	t.Parallel()
-	reg := DefaultRegistry()
-	prefixOf := func(t *testing.T, file string) []byte {
-		data, err := os.ReadFile(file)
-		require.NoError(t, err)
-		return trimLeading(data[:min(len(data), DetectSize)])
-	}
-	var ours []string
-	m, err := filepath.Glob(filepath.Join("testdata", "otel", "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, m)
-	ours = append(ours, m...)
-	if _, err := os.Stat(atifSamplesDir); err == nil {
-		s, _ := filepath.Glob(filepath.Join(atifSamplesDir, "otel", "*"))
-		ours = append(ours, s...)
-	}
-	for _, file := range ours {
-		prefix := prefixOf(t, file)
-		var accepted []string
-		for _, name := range reg.Names() {
-			f, _ := reg.Lookup(name)
-			if f.Detect(prefix) {
-				accepted = append(accepted, name)
-			}
-		}
-		assert.Equal(t, []string{"otel"}, accepted, "%s", file)
-	}
-
-	var others []string
-	roots := []string{filepath.Join("..", "testdata", "traces")}
-	if _, err := os.Stat(atifSamplesDir); err == nil {
-		roots = append(roots, atifSamplesDir)
-	}
-	for _, root := range roots {
-		require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || strings.Contains(path, string(filepath.Separator)+"otel"+string(filepath.Separator)) || strings.HasSuffix(path, ".md") {
-				return err
-			}
-			others = append(others, path)
-			return nil
-		}))
-	}
-	require.NotEmpty(t, others)
-	for _, file := range others {
-		assert.False(t, OTel{}.Detect(prefixOf(t, file)), "otel claims %s", file)
 	}
 }

@@ -344,9 +344,15 @@ func (rd *sweReader) applyStep(err error, line int) {
 	if strings.TrimSpace(st.action) == "" {
 		return
 	}
-	args, _ := json.Marshal(map[string]string{"command": st.action})
-	rd.steps = append(rd.steps, ToolCall{Name: sweAgentToolName(st.action), Arguments: args, Result: st.obs, HasResult: st.hasObs})
+	rd.steps = append(rd.steps, ToolCall{Name: sweAgentToolName(st.action), Arguments: sweCommandArgs(st.action), Result: st.obs, HasResult: st.hasObs})
 	rd.actions = append(rd.actions, strings.TrimSpace(st.action))
+}
+
+// sweCommandArgs gives a command the agent ran as the arguments of its
+// call: {"command": action}.
+func sweCommandArgs(action string) json.RawMessage {
+	args, _ := json.Marshal(map[string]string{"command": action}) // a string map always encodes
+	return args
 }
 
 // sweState returns the working_dir of a step's state: an object, or (before
@@ -414,7 +420,7 @@ func (rd *sweReader) parseMessage() {
 				sc.Skip()
 			}
 		case "tool_calls":
-			m.calls = rd.toolCalls()
+			m.calls = ohReadToolCalls(r, &sweToolCallFields, nil)
 		case "tool_call_ids":
 			if !r.array("tool_call_ids") {
 				continue
@@ -456,9 +462,8 @@ func (rd *sweReader) applyMessage(err error, line int) {
 			rd.histCalls = append(rd.histCalls, ToolCall{ID: mc.id, Name: mc.name, Arguments: mc.args})
 		}
 		if len(calls) == 0 && strings.TrimSpace(action) != "" {
-			args, _ := json.Marshal(map[string]string{"command": action})
 			rd.await = len(rd.histCalls)
-			rd.histCalls = append(rd.histCalls, ToolCall{Name: sweAgentToolName(action), Arguments: args})
+			rd.histCalls = append(rd.histCalls, ToolCall{Name: sweAgentToolName(action), Arguments: sweCommandArgs(action)})
 		}
 	case "tool", "user":
 		if !keepContent || !hasContent {
@@ -475,50 +480,6 @@ func (rd *sweReader) applyMessage(err error, line int) {
 			rd.await = -1
 		}
 	}
-}
-
-// toolCalls reads a message's tool_calls: [{id, function: {name, arguments}}].
-func (rd *sweReader) toolCalls() []ohModelCall {
-	r := &rd.rec
-	sc := &r.sc
-	if !r.array("tool_calls") {
-		return nil
-	}
-	var calls []ohModelCall
-	for sc.NextElem() {
-		if !r.object("tool_calls[]") {
-			continue
-		}
-		var mc ohModelCall
-		for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
-			switch string(key) {
-			case "id":
-				mc.id = r.str("tool_calls[].id")
-			case "function":
-				if !r.object("tool_calls[].function") {
-					continue
-				}
-				for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
-					switch string(key) {
-					case "name":
-						mc.name = r.str("tool_calls[].function.name")
-					case "arguments":
-						if sc.Peek() == jsonscan.String {
-							mc.args = jsonArgsText(r.str("tool_calls[].function.arguments"))
-						} else {
-							mc.args = jsonArgs(sc.Raw())
-						}
-					default:
-						sc.Skip()
-					}
-				}
-			default:
-				sc.Skip()
-			}
-		}
-		calls = append(calls, mc)
-	}
-	return calls
 }
 
 // info reads the info object: model_stats, submission and version.

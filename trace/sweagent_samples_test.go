@@ -16,10 +16,7 @@ import (
 // every one with its observation.
 func TestSWEAgentSamples(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(sharedSamples, "swe-agent")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no samples at %s", dir)
-	}
+	files := sampleFiles(t, "swe-agent/*.traj")
 	want := map[string][]string{
 		"gpt4-sweagenttestrepo-6e44b9.traj": {"find_file", "open", "edit", "bash", "submit"},
 		"gpt4-pydicom__pydicom-1458.traj": {"create", "edit", "bash", "find_file", "open",
@@ -28,8 +25,6 @@ func TestSWEAgentSamples(t *testing.T) {
 			"open", "edit", "edit", "bash", "bash", "submit"},
 		"demo-function_calling_simple.traj": {"find_file", "open", "edit", "bash", "submit"},
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.traj"))
-	require.NoError(t, err)
 	require.Len(t, files, len(want), "a new SWE-agent sample needs its figures here")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

@@ -13,6 +13,6 @@ func FuzzToolCalls(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ToolCalls{}.Detect(data)
 		s, err := ToolCalls{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16})
-		atifFuzzCheck(t, s, err)
+		fuzzCheckRead(t, s, err, 0)
 	})
 }
