@@ -227,8 +227,11 @@ func readResultFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%v)", info.Mode().Type())
+	switch {
+	case info.IsDir():
+		return nil, errors.New("a folder, not a file")
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("not a regular file (%v): a pipe or device is not read", info.Mode().Type())
 	}
 	if info.Size() > MaxResultSize {
 		return nil, fmt.Errorf("%d bytes, more than the %d read", info.Size(), MaxResultSize)
