@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,6 +96,7 @@ func TestEvaluateWritesDistinctArtifactsForTasksThatMapToOneFileName(t *testing.
 		require.NoError(t, json.Unmarshal(data, &doc))
 		assert.Equal(t, e.Task, doc.Provenance.TaskName, "%s holds its own trial's events", e.EventsFile)
 	}
+	assertNoTemporaryFiles(t, filepath.Join(run, OutDir))
 }
 
 func TestEvaluateWritesTaskNamesNoFileSystemTakesAsTheyAre(t *testing.T) {
@@ -140,6 +142,19 @@ func TestEvaluateListsATrialItCannotEvaluateAndGoesOn(t *testing.T) {
 	require.NoError(t, err, "the summary is written")
 	assert.Len(t, back.FailedEntries(), 1)
 	assert.NoFileExists(t, filepath.Join(run, OutDir, "cfg", "bad"+EventsSuffix))
+	assertNoTemporaryFiles(t, filepath.Join(run, OutDir))
+}
+
+// assertNoTemporaryFiles checks that no temporary file of an atomic
+// write is left anywhere under dir.
+func assertNoTemporaryFiles(t *testing.T, dir string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			assert.NotContains(t, d.Name(), ".tmp-", p)
+		}
+		return err
+	}))
 }
 
 func TestEvaluateFailsATrialWhoseArtifactIsALinkAndWritesNothingThrough(t *testing.T) {
