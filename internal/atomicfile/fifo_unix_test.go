@@ -61,3 +61,20 @@ func TestWriteRefusesASocket(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path+" is a socket")
 }
+
+func TestWriteIntoAReadOnlyFolderNamesThePathGiven(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root may write into any folder; this case needs an unprivileged user")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.md")
+	require.NoError(t, os.WriteFile(path, []byte("keep"), 0o644))
+	require.NoError(t, os.Chmod(dir, 0o555))
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	err := WriteBytes(path, []byte("new"))
+	require.ErrorIs(t, err, os.ErrPermission)
+	assert.Equal(t, path+": permission denied", err.Error())
+	data, _ := os.ReadFile(path)
+	assert.Equal(t, "keep", string(data))
+}
