@@ -276,6 +276,21 @@ func TestSummaryTableGolden(t *testing.T) {
 	golden(t, "summary.md", b.Bytes())
 }
 
+func TestSummaryTableHasAFailedColumnOnlyWhenATrialFailed(t *testing.T) {
+	t.Parallel()
+	entries := summaryEntries()
+	var b bytes.Buffer
+	require.NoError(t, WriteSummaryTable(&b, runs.Summarize("run-1", entries), []string{"mrr"}))
+	assert.NotContains(t, b.String(), "Failed")
+
+	entries["mcp"] = append(entries["mcp"], runs.TaskEntry{Name: "broken", Task: "broken", Status: runs.Failed, Reason: "result.json cannot be read"})
+	b.Reset()
+	require.NoError(t, WriteSummaryTable(&b, runs.Summarize("run-1", entries), []string{"mrr"}))
+	assert.Regexp(t, `\| Degraded +\| Failed +\|`, b.String())
+	assert.Regexp(t, `\| mcp +\| 7 +\| 5 +\| 1 +\| 0 +\| 1 +\|`, b.String())
+	assert.Regexp(t, `\| baseline +\| 7 +\| 5 +\| 1 +\| 1 +\| 0 +\|`, b.String())
+}
+
 func TestComparisonGolden(t *testing.T) {
 	t.Parallel()
 	// The figures are checked in runs' tests; this checks their rendering.

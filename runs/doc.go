@@ -43,8 +43,34 @@
 //	<out>/<config>/<task>.retrieval_metrics.json  metrics.Result (WriteTaskMetrics)
 //
 // A task run more than once in one configuration keeps every trial, as
-// <task>__<id>.retrieval_*.json. Every file is replaced atomically (a
-// temporary file in the same folder, synced, then renamed).
+// <task>__<id>.retrieval_*.json. Artifact names are unique within a
+// configuration by construction, and checked before anything is written:
+// task names that map to the same file name ("fix/auth" and "fix_auth"),
+// or differ only in case, get "~2", "~3"… in trial order; control
+// characters become "_" and long names are cut. Every file is replaced
+// atomically (a temporary file in the same folder, synced, then renamed);
+// an artifact that is a symbolic link is refused, not written through.
+//
+// The output folder is checked with symbolic links resolved: given inside
+// the run (the default), it must resolve inside it, directly under the
+// run folder; each configuration's folder in it must resolve inside it.
+//
+// # Failed trials
+//
+// A trial that cannot be evaluated, because its result.json exists but
+// cannot be read (not a regular file, larger than MaxResultSize, an I/O
+// error) or an artifact cannot be written, is an entry of status failed
+// in the summary, with the reason; the other trials are evaluated, the
+// summary is written, and Evaluate returns it with an error naming every
+// failed trial. A malformed result.json is only a warning: the task name
+// comes from the folder name.
+//
+// # Symbolic links
+//
+// Walk follows symbolic links to configuration, batch and trial folders.
+// A link that leads back to the run folder or to a folder the walk is
+// inside is a loop: it is skipped with a warning (Options.Warn with a nil
+// trial).
 //
 // The summary has, per configuration, the counts and names of computable,
 // non-computable and degraded trials, and per metric the mean, median,

@@ -51,7 +51,8 @@ type Options struct {
 	// Warn, when set, receives every warning (a malformed result.json,
 	// traces that disagree, skipped trace lines, an unreadable ground
 	// truth), trial by trial in Walk's order once all are processed. The
-	// warnings are also in each TaskEntry.
+	// warnings are also in each TaskEntry. A warning about the run's
+	// folders (a symbolic link loop) comes first, with a nil trial.
 	Warn func(t *Trial, warning string)
 }
 
@@ -71,10 +72,13 @@ type Options struct {
 // scored. Trials are processed in parallel; the artifacts, the summary and
 // the order of the warnings do not depend on the order they finish in.
 //
-// Evaluate returns an error for a run folder that cannot be read or holds
-// no trial, a bad output folder, a canceled ctx, and when an artifact
-// cannot be written (then the summary is not written, and the error lists
-// every trial that failed, by its path in the run).
+// Evaluate returns an error, and no summary, for a run folder that
+// cannot be read or holds no trial, a bad output folder, a canceled ctx,
+// and a summary that cannot be written. A trial that cannot be evaluated
+// (its result.json cannot be read, an artifact cannot be written) does not
+// stop the others: it is an entry of status Failed in the summary, which
+// is written and returned together with an error listing every failed
+// trial by its path in the run (errors.Is(err, ErrTrialFailed)).
 func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if info, err := os.Stat(dir); err != nil {
 		return nil, err
@@ -88,9 +92,15 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	trials, err := Walk(dir, skip)
+	var walkWarnings []string
+	trials, err := WalkWarn(dir, func(w string) { walkWarnings = append(walkWarnings, w) }, skip)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Warn != nil {
+		for _, w := range walkWarnings {
+			opts.Warn(nil, w)
+		}
 	}
 	if len(trials) == 0 {
 		return nil, fmt.Errorf("no trial folders under %s (want <config>/<batch>/<task>__<id>/ with result.json or agent/)", dir)
@@ -105,10 +115,25 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if opts.Jobs < 1 {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
+	if err := checkNames(trials); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return nil, err
+	}
+	// A configuration whose artifact folder cannot be made, or leads out
+	// of the output folder, fails its trials, not the run.
+	dirErr := map[string]error{}
 	for _, t := range trials {
-		if err := os.MkdirAll(filepath.Join(opts.Out, t.Config), 0o755); err != nil {
-			return nil, err
+		if _, done := dirErr[t.Config]; done {
+			continue
 		}
+		cdir := filepath.Join(opts.Out, t.Config)
+		err := os.MkdirAll(cdir, 0o755)
+		if err == nil {
+			err = checkArtifactDir(opts.Out, cdir)
+		}
+		dirErr[t.Config] = err
 	}
 
 	e := &evaluator{opts: opts, truths: map[string]*truthOnce{}}
@@ -121,6 +146,10 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	for range min(opts.Jobs, len(trials)) {
 		wg.Go(func() {
 			for i := range next {
+				if err := dirErr[trials[i].Config]; err != nil {
+					results[i] = failedResult(trials[i], err.Error())
+					continue
+				}
 				results[i] = e.process(trials[i])
 			}
 		})
@@ -147,20 +176,47 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 				opts.Warn(trials[i], w)
 			}
 		}
-		if r.err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", trials[i].Rel, r.err))
-			continue
+		if r.entry.Status == Failed {
+			errs = append(errs, fmt.Errorf("%s: %w: %s", trials[i].Rel, ErrTrialFailed, r.entry.Reason))
 		}
 		entries[trials[i].Config] = append(entries[trials[i].Config], r.entry)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
 	}
 	summary := Summarize(opts.RunID, entries)
 	if err := WriteSummary(filepath.Join(opts.Out, SummaryFile), summary); err != nil {
 		return nil, err
 	}
-	return summary, nil
+	return summary, errors.Join(errs...)
+}
+
+// ErrTrialFailed is wrapped by the error Evaluate returns, once per
+// trial that could not be evaluated.
+var ErrTrialFailed = errors.New("trial failed")
+
+// failedResult is the entry of a trial that could not be evaluated.
+func failedResult(t *Trial, reason string) trialResult {
+	return trialResult{
+		warnings: slices.Clone(t.Warnings),
+		entry: TaskEntry{
+			Name: t.Name, Task: t.Task, Trial: t.Folder, Batch: t.Batch, Reward: t.Reward,
+			Status: Failed, Reason: reason, Warnings: slices.Clone(t.Warnings), Values: map[string]float64{},
+		},
+	}
+}
+
+// checkNames makes sure no two trials of a configuration share an
+// artifact stem, even on a case-insensitive file system (nameTrials
+// makes them unique; this says so before anything is written).
+func checkNames(trials []*Trial) error {
+	type key struct{ config, name string }
+	seen := map[key]string{}
+	for _, t := range trials {
+		k := key{t.Config, fold(t.Name)}
+		if prev, ok := seen[k]; ok {
+			return fmt.Errorf("trials %s and %s would write the same artifacts %s/%s.*", prev, t.Rel, t.Config, t.Name)
+		}
+		seen[k] = t.Rel
+	}
+	return nil
 }
 
 // evaluator is what every trial of one Evaluate shares.
@@ -183,7 +239,6 @@ type truthOnce struct {
 type trialResult struct {
 	entry    TaskEntry
 	warnings []string
-	err      error
 }
 
 // truth returns the ground truth of a task: the task folder
@@ -231,6 +286,9 @@ func (e *evaluator) truth(task string) *truthOnce {
 // process reads one trial's traces, merges them, measures the retrieval
 // and writes the two artifacts.
 func (e *evaluator) process(t *Trial) trialResult {
+	if t.Failure != "" {
+		return failedResult(t, t.Failure)
+	}
 	res := trialResult{warnings: slices.Clone(t.Warnings)}
 	tt := readTrial(t, e.opts.Trace)
 	res.warnings = append(res.warnings, tt.warnings...)
@@ -274,12 +332,10 @@ func (e *evaluator) process(t *Trial) trialResult {
 
 	dir := filepath.Join(e.opts.Out, t.Config)
 	if _, err := WriteTaskEvents(dir, t.Name, doc); err != nil {
-		res.err = err
-		return res
+		return failedResult(t, err.Error())
 	}
 	if _, err := WriteTaskMetrics(dir, t.Name, m); err != nil {
-		res.err = err
-		return res
+		return failedResult(t, err.Error())
 	}
 	entry := EntryOf(t.Name, t.Task, m)
 	entry.Trial, entry.Batch, entry.Reward = t.Folder, t.Batch, t.Reward

@@ -28,8 +28,10 @@ func TestWalkReportsANamedPipeAsResultJSON(t *testing.T) {
 	if len(trials) != 1 {
 		t.Fatalf("got %d trials, want the one with an agent folder", len(trials))
 	}
-	if w := strings.Join(trials[0].Warnings, "\n"); !strings.Contains(w, "result.json: is a named pipe (FIFO)") {
-		t.Errorf("warnings %q do not say result.json is a named pipe", w)
+	// A result.json that cannot be read makes the trial a failed one,
+	// never read (a pipe may never end).
+	if f := trials[0].Failure; !strings.Contains(f, "result.json cannot be read: is a named pipe (FIFO)") {
+		t.Errorf("failure %q does not say result.json is a named pipe", f)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -36,7 +37,7 @@ const (
 // dir/{name}.retrieval_events.json atomically and returns the path.
 func WriteTaskEvents(dir, name string, d *events.Document) (string, error) {
 	path := filepath.Join(dir, name+EventsSuffix)
-	return path, atomicfile.Write(path, d.WriteJSON)
+	return path, writeArtifact(path, d.WriteJSON)
 }
 
 // WriteTaskMetrics writes the per-task artifact {name}.retrieval_metrics.json
@@ -47,12 +48,22 @@ func WriteTaskEvents(dir, name string, d *events.Document) (string, error) {
 // effectiveness).
 func WriteTaskMetrics(dir, name string, r *metrics.Result) (string, error) {
 	path := filepath.Join(dir, name+MetricsSuffix)
-	return path, atomicfile.Write(path, r.WriteJSON)
+	return path, writeArtifact(path, r.WriteJSON)
+}
+
+// writeArtifact replaces the file at path atomically. A symbolic link
+// there is refused, not written through: an artifact stays in its
+// folder.
+func writeArtifact(path string, write func(io.Writer) error) error {
+	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symbolic link; an artifact is not written through one (remove it)", path)
+	}
+	return atomicfile.Write(path, write)
 }
 
 // SummarySchemaVersion is the version of run_retrieval_summary.json. Minor
 // versions add optional fields; ReadSummary rejects another major version.
-const SummarySchemaVersion = "1.0"
+const SummarySchemaVersion = "1.1"
 
 // TaskStatus says how a task run entered the summary.
 type TaskStatus string
@@ -66,6 +77,10 @@ const (
 	// Degraded runs have no usable trace (no trajectory, no transcript, or
 	// neither parses).
 	Degraded TaskStatus = "degraded"
+	// Failed runs could not be evaluated at all (a result.json that cannot
+	// be read, an artifact that cannot be written): listed with the
+	// reason, no artifacts, never scored.
+	Failed TaskStatus = "failed"
 )
 
 // StatusOf classifies a metrics result: degraded without a usable trace,
@@ -142,6 +157,9 @@ type ConfigSummary struct {
 	Computable    TaskGroup `json:"computable"`
 	NonComputable TaskGroup `json:"non_computable"`
 	Degraded      TaskGroup `json:"degraded"`
+	// Failed counts the entries that could not be evaluated; absent when
+	// there is none (added in schema 1.1).
+	Failed *TaskGroup `json:"failed,omitempty"`
 	// Metrics are, per metric name, the statistics over tasks (see
 	// Aggregation) of the computable entries.
 	Metrics map[string]metrics.Stats `json:"metrics"`
@@ -195,6 +213,11 @@ func Summarize(runID string, entries map[string][]TaskEntry) *Summary {
 				g = &c.NonComputable
 			case Degraded:
 				g = &c.Degraded
+			case Failed:
+				if c.Failed == nil {
+					c.Failed = &TaskGroup{}
+				}
+				g = c.Failed
 			}
 			g.Count++
 			g.Names = append(g.Names, e.Name)
@@ -312,7 +335,7 @@ func (c *ConfigSummary) TaskRewards() map[string]float64 {
 // (computable over non-computable over degraded) and a reason for the
 // others.
 func (c *ConfigSummary) TaskStatuses() map[string]TaskEntry {
-	rank := map[TaskStatus]int{Computable: 2, NonComputable: 1, Degraded: 0}
+	rank := map[TaskStatus]int{Computable: 3, NonComputable: 2, Degraded: 1, Failed: 0}
 	out := map[string]TaskEntry{}
 	for _, e := range c.Entries {
 		if prev, ok := out[e.Task]; !ok || rank[e.Status] > rank[prev.Status] {
@@ -324,7 +347,7 @@ func (c *ConfigSummary) TaskStatuses() map[string]TaskEntry {
 
 // WriteSummary writes the summary to path atomically.
 func WriteSummary(path string, s *Summary) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return writeJSON(w, s) })
+	return writeArtifact(path, func(w io.Writer) error { return writeJSON(w, s) })
 }
 
 // ErrSummaryVersion is returned, wrapped, by ReadSummary for a summary of
@@ -369,8 +392,23 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// FailedEntries lists the entries of every configuration that could not
+// be evaluated (status failed).
+func (s *Summary) FailedEntries() []TaskEntry {
+	var out []TaskEntry
+	for _, c := range s.Configs {
+		for _, e := range c.Entries {
+			if e.Status == Failed {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
 // Totals counts the trials of every configuration: all of them, and the
-// computable, non-computable and degraded ones.
+// computable, non-computable and degraded ones (failed ones are in the
+// first count only; see FailedEntries).
 func (s *Summary) Totals() (trials, computable, nonComputable, degraded int) {
 	for _, c := range s.Configs {
 		trials += c.Trials

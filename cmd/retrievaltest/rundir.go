@@ -38,6 +38,15 @@ Output, beside the run (default -out RUN_DIR/retrieval_events):
     <out>/<config>/<task>.retrieval_metrics.json    (<task>__<id>.… for a task run twice)
     <out>/run_retrieval_summary.json                (statistics over tasks, trials averaged first)
 
+Artifact names are unique within a configuration: task names that map to
+the same file name (fix/auth and fix_auth), or differ only in case, get
+"~2", "~3"... The output folder must stay inside the run once symbolic
+links are resolved when it is given inside it. A trial that cannot be
+evaluated (an unreadable result.json, an artifact that cannot be written)
+is listed as failed in the summary; the others are evaluated, and the
+command exits 2 at the end. Symbolic links to configuration, batch and
+trial folders are followed; one that loops back is skipped with a warning.
+
 Trials are processed in parallel (-j); the output does not depend on their
 order. Standard output gets a table of the configurations, standard error
 the warnings. The layout and rules in full: "go doc
@@ -93,6 +102,10 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Metrics:         mopts,
 		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.maxInput.orTrace()},
 		Warn: func(t *runs.Trial, w string) {
+			if t == nil {
+				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)
+				return
+			}
 			fmt.Fprintf(stderr, "warning: %s: %s\n", t.Rel, w)
 		},
 	}
@@ -107,7 +120,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if errors.Is(err, context.Canceled) {
 		return fail("interrupted")
 	}
-	if err != nil {
+	if summary == nil {
 		for _, e := range unjoin(err) {
 			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
 		}
@@ -117,8 +130,17 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return fail("%v", err)
 	}
 	trials, comp, non, deg := summary.Totals()
-	fmt.Fprintf(stderr, "retrievaltest run-dir: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded; wrote %s\n",
-		trials, len(summary.Configs), comp, non, deg, filepath.Join(opts.Out, runs.SummaryFile))
+	failed := len(summary.FailedEntries())
+	fmt.Fprintf(stderr, "retrievaltest run-dir: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
+		trials, len(summary.Configs), comp, non, deg, failed, filepath.Join(opts.Out, runs.SummaryFile))
+	if err != nil {
+		// Some trials could not be evaluated: the others are in the
+		// summary, and the run still ends in error.
+		for _, e := range unjoin(err) {
+			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
+		}
+		return exitBadInput
+	}
 	return exitOK
 }
 

@@ -65,6 +65,8 @@ const Flag = "-max-input-size"
 var (
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooLarge   = errors.New("input larger than its size limit")
+	// ErrFolder is matched by the error for a folder where a file is read.
+	ErrFolder = errors.New("is a folder, not a file")
 )
 
 // A NotRegularError reports an input that is not a regular file.
@@ -126,7 +128,7 @@ func check(name string, info fs.FileInfo, limit int64, dirOK bool) error {
 		if dirOK {
 			return nil
 		}
-		return fmt.Errorf("%s: is a folder, not a file", name)
+		return fmt.Errorf("%s: %w", name, ErrFolder)
 	}
 	return &NotRegularError{Path: name, What: describe(mode)}
 }
