@@ -72,7 +72,10 @@ func Normalize(s *trace.Session, opts Options) *Document {
 	for _, w := range s.Warnings {
 		doc.Coverage.Warnings = append(doc.Coverage.Warnings, w.String())
 	}
-	if n := len(s.Warnings); n > 0 {
+	if more := s.WarningsSummary(); more != "" {
+		doc.Coverage.Warnings = append(doc.Coverage.Warnings, more)
+	}
+	if n := s.WarningCount(); n > 0 {
 		reason := fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s); events may be incomplete", n, s.Warnings[0])
 		doc.Coverage.DegradedReason = &reason
 	}

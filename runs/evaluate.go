@@ -258,7 +258,7 @@ func (e *evaluator) process(t *Trial) trialResult {
 	doc.Coverage.HasTrajectory, doc.Coverage.HasTranscript = tt.hasTraj, tt.hasTrans
 	doc.Coverage.Warnings = append(doc.Coverage.Warnings, tt.warnings...)
 	if tt.sess != nil && len(tt.sess.Warnings) > 0 {
-		res.warnings = append(res.warnings, fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s)", len(tt.sess.Warnings), tt.sess.Warnings[0]))
+		res.warnings = append(res.warnings, fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s)", tt.sess.WarningCount(), tt.sess.Warnings[0]))
 	}
 
 	mopts := e.opts.Metrics

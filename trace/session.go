@@ -3,6 +3,9 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -45,10 +48,19 @@ type Session struct {
 	// stream-json result line, or the last assistant text of the main agent).
 	Answer string `json:"answer,omitempty"`
 
-	// Warnings lists what the reader skipped or could not interpret. A
-	// session with warnings is still usable; each warning says what was lost.
+	// Warnings lists what the reader skipped or could not interpret, the
+	// first MaxWarnings of them. A session with warnings is still usable;
+	// each warning says what was lost.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// WarningsDropped counts the warnings past the first MaxWarnings: they
+	// are counted, not kept, so a trace of millions of malformed lines costs
+	// neither memory nor a message per line. WarningsSummary says it in words.
+	WarningsDropped int `json:"warnings_dropped,omitempty"`
 }
+
+// MaxWarnings is how many warnings a session keeps. Later ones are only
+// counted (Session.WarningsDropped).
+const MaxWarnings = 20
 
 // Name returns the session's Task, else its ID, else its Source: the name
 // by which a user picks it out of a file that holds several.
@@ -151,8 +163,65 @@ func (w Warning) String() string {
 }
 
 // Warnf records a warning about the given line of the session's source.
+// Past MaxWarnings the warning is only counted, and its message is never
+// formatted.
 func (s *Session) Warnf(line int, format string, args ...any) {
+	if len(s.Warnings) >= MaxWarnings {
+		s.WarningsDropped++
+		return
+	}
 	s.Warnings = append(s.Warnings, Warning{Source: s.Source, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// Warn records w, or only counts it once MaxWarnings are kept.
+func (s *Session) Warn(w Warning) {
+	if len(s.Warnings) >= MaxWarnings {
+		s.WarningsDropped++
+		return
+	}
+	s.Warnings = append(s.Warnings, w)
+}
+
+// AddWarnings records the warnings of another session (a subagent's, the
+// other source of a merged run) after s's own, kept and counted alike.
+func (s *Session) AddWarnings(from *Session) {
+	for _, w := range from.Warnings {
+		s.Warn(w)
+	}
+	s.WarningsDropped += from.WarningsDropped
+}
+
+// prependWarnings puts the warnings of from (about the file that holds
+// several sessions) before s's own.
+func (s *Session) prependWarnings(from *Session) {
+	own := &Session{Warnings: s.Warnings, WarningsDropped: s.WarningsDropped}
+	s.Warnings, s.WarningsDropped = slices.Clone(from.Warnings), from.WarningsDropped
+	s.AddWarnings(own)
+}
+
+// WarningCount is the number of warnings, kept and dropped.
+func (s *Session) WarningCount() int { return len(s.Warnings) + s.WarningsDropped }
+
+// WarningsSummary is the line that stands for the dropped warnings ("t.jsonl:
+// and 9,999,990 more warnings, not kept"); empty when none was dropped.
+func (s *Session) WarningsSummary() string {
+	if s.WarningsDropped == 0 {
+		return ""
+	}
+	return Warning{Source: s.Source, Message: "and " + thousands(s.WarningsDropped) + " more warnings, not kept"}.String()
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	d := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range d {
+		if i > 0 && c != '-' && (len(d)-i)%3 == 0 && d[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // AddCall appends a call, setting its Index, and returns that index so a

@@ -185,6 +185,9 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 		for _, w := range sess.Warnings {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
+		if more := sess.WarningsSummary(); more != "" {
+			fmt.Fprintf(stderr, "warning: %s\n", more)
+		}
 		runs[i] = &loadedRun{doc: docs[i]}
 		if r.truth != nil {
 			// Grades are keyed by the path as the document spells it, which
