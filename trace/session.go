@@ -113,15 +113,11 @@ type ToolCall struct {
 }
 
 // ArgumentsMap decodes the arguments as a JSON object. It returns nil when
-// the arguments are absent or not an object.
+// the arguments are absent or not an object. A number float64 cannot hold
+// is kept as a json.Number rather than losing the object (see
+// DecodeArguments).
 func (c *ToolCall) ArgumentsMap() map[string]any {
-	if len(c.Arguments) == 0 || c.Arguments[0] != '{' {
-		return nil
-	}
-	var m map[string]any
-	if err := json.Unmarshal(c.Arguments, &m); err != nil {
-		return nil
-	}
+	m, _ := DecodeArguments(c.Arguments)
 	return m
 }
 
