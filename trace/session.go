@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
 
 // A Session is one agent run as read from a trace file: the ordered tool
@@ -151,11 +153,13 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
+// String is "source:line: message", with control characters escaped
+// (printable.Line): source and message come from the trace.
 func (w Warning) String() string {
 	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", w.Source, w.Line, w.Message)
+		return fmt.Sprintf("%s:%d: %s", printable.Line(w.Source), w.Line, printable.Line(w.Message))
 	}
-	return fmt.Sprintf("%s: %s", w.Source, w.Message)
+	return fmt.Sprintf("%s: %s", printable.Line(w.Source), printable.Line(w.Message))
 }
 
 // Warnf records a warning about the given line of the session's source.

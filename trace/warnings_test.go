@@ -79,3 +79,9 @@ func TestThousandsGroupsDigitsByThree(t *testing.T) {
 		assert.Equal(t, want, thousands(n), fmt.Sprint(n))
 	}
 }
+
+func TestAWarningShowsControlCharactersEscaped(t *testing.T) {
+	t.Parallel()
+	w := Warning{Source: "evil\x1b]0;x\a.jsonl", Line: 3, Message: "tool \u009b\r\nname"}
+	assert.Equal(t, `evil\u001b]0;x\a.jsonl:3: tool \u009b\r\nname`, w.String())
+}
