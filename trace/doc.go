@@ -45,7 +45,8 @@
 // Readers stream: memory grows with the calls kept, not with the size of
 // the file, and a single line of any length is read (Options.MaxResultBytes
 // bounds what is kept of each result). A malformed or truncated line is
-// skipped with a Warning naming the source and line; an empty input is
+// skipped with a Warning naming the source and line (the first MaxWarnings
+// are kept, the rest counted in Session.WarningsDropped); an empty input is
 // ErrEmpty; an input in no known format is a *FormatError naming the
 // formats tried and what the input looked like (text, compressed data, a
 // JSON object with its keys), and suggesting a forced format only when that
