@@ -46,7 +46,8 @@ type Options struct {
 	Metrics metrics.Options
 	// Trace are the trace-reading options (registry, result size limit).
 	// Source is set per file. SessionID picks the session of a trace file
-	// that holds several; by default it is the trial's task.
+	// that holds several; by default it is the trial's task. MaxResultBytes
+	// defaults to events.ResultBytesRead, all that extraction reads.
 	Trace trace.Options
 	// Warn, when set, receives every warning (a malformed result.json,
 	// traces that disagree, skipped trace lines, an unreadable ground
@@ -232,7 +233,11 @@ func (e *evaluator) truth(task string) *truthOnce {
 // and writes the two artifacts.
 func (e *evaluator) process(t *Trial) trialResult {
 	res := trialResult{warnings: slices.Clone(t.Warnings)}
-	tt := readTrial(t, e.opts.Trace)
+	topts := e.opts.Trace
+	if topts.MaxResultBytes == 0 {
+		topts.MaxResultBytes = events.ResultBytesRead
+	}
+	tt := readTrial(t, topts)
 	res.warnings = append(res.warnings, tt.warnings...)
 
 	gt := e.truth(t.Task)

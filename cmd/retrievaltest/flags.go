@@ -141,7 +141,7 @@ func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) 
 	}
 	opts.Paths.CWD = *f.cwd
 	opts.Provenance.ConfigName, opts.Provenance.TaskName = *f.config, *f.task
-	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID}}
+	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxResultBytes: events.ResultBytesRead}}
 	if *f.gt != "" {
 		truth, err := groundtruth.Load(*f.gt)
 		switch {
