@@ -38,8 +38,8 @@ func callArguments(name string, rule Rule, args map[string]any) map[string]any {
 		}
 	}
 	if rule.ZeroBasedOffset {
-		if off, ok := args["offset"].(float64); ok && off >= 0 {
-			args["offset"] = off + 1
+		if off, ok := intValue(args["offset"]); ok && off >= 0 {
+			args["offset"] = float64(off + 1)
 		}
 	}
 	return args

@@ -2,6 +2,7 @@ package events
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,6 +83,11 @@ var shellToolNames = map[string]bool{
 // IsError alone: a command that exits non-zero (grep with no match, a
 // failing test after a cat) has still shown its output.
 //
+// Arguments that cannot be used are Warnings, never a silent loss: a
+// number out of float64's range leaves the other arguments readable, and
+// an offset, limit or line that is not a line number ("abc", -5) credits
+// no lines.
+//
 // Extract never panics and bounds its work: it reads the first 8 MiB and
 // 200,000 lines of a result, decodes JSON results of up to 8 MiB and a
 // million values, parses the first 1 MiB of a shell command, and records
@@ -91,7 +97,10 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 		return Extraction{}
 	}
 	col := newCollector(n)
-	args, raw := decodeArguments(c.Arguments)
+	args, raw, problems := decodeArguments(c.Arguments)
+	for _, p := range problems {
+		col.warnf("arguments: %s", p)
+	}
 	args = callArguments(c.Name, rule, args)
 	toolError := strings.HasPrefix(strings.TrimSpace(c.Result), "<tool_use_error>")
 	if cmd, ok := shellCommand(c.Name, rule, args, raw); ok {
@@ -122,25 +131,24 @@ func changedFrom[T comparable](v, base T) T {
 }
 
 // decodeArguments returns the arguments as an object, or, for traces that
-// only record a command line, the JSON string itself.
-func decodeArguments(a json.RawMessage) (map[string]any, string) {
+// only record a command line, the JSON string itself. problems says what
+// of an object could not be decoded (trace.DecodeArguments).
+func decodeArguments(a json.RawMessage) (args map[string]any, raw string, problems []string) {
 	trimmed := strings.TrimSpace(string(a))
 	if trimmed == "" {
-		return nil, ""
+		return nil, "", nil
 	}
 	switch trimmed[0] {
 	case '{':
-		var m map[string]any
-		if json.Unmarshal([]byte(trimmed), &m) == nil {
-			return m, ""
-		}
+		m, problems := trace.DecodeArguments(json.RawMessage(trimmed))
+		return m, "", problems
 	case '"':
 		var s string
 		if json.Unmarshal([]byte(trimmed), &s) == nil {
-			return nil, s
+			return nil, s, nil
 		}
 	}
-	return nil, ""
+	return nil, "", nil
 }
 
 // shellCommand returns the command of a shell tool call: a script, or an
@@ -355,29 +363,40 @@ func (c *collector) argRanges(file string, args map[string]any, lastLine int) {
 		return
 	}
 	// Claude Code Read: offset is the 1-based first line, limit a count.
-	offset, hasOffset := intValue(args["offset"])
-	limit, hasLimit := intValue(args["limit"])
+	// One that is not a line number leaves the range unknown: crediting
+	// lines 1 to limit would be a guess.
+	offset, hasOffset, badOffset := c.lineArg(args, "offset")
+	limit, hasLimit, badLimit := c.lineArg(args, "limit")
 	switch {
+	case badOffset || badLimit:
 	case hasOffset && hasLimit && limit > 0:
 		start := max(offset, 1)
 		c.addArgRange(file, start, start+limit-1)
 	case hasLimit && limit > 0:
 		c.addArgRange(file, 1, limit)
 	}
-	if vr, ok := args["view_range"].([]any); ok && len(vr) == 2 {
-		start, ok1 := intValue(vr[0])
-		end, ok2 := intValue(vr[1])
-		if ok1 && ok2 {
+	if v, ok := args["view_range"]; ok && v != nil {
+		vr, _ := v.([]any)
+		var start, end int
+		var ok1, ok2 bool
+		if len(vr) == 2 {
+			start, ok1 = intValue(vr[0])
+			end, ok2 = intValue(vr[1])
+		}
+		if ok1 && ok2 && start >= 0 && end >= -1 {
 			if end == -1 {
 				end = lastLine
 			}
 			c.addArgRange(file, max(start, 1), end)
+		} else {
+			c.warnf("view_range %s is not a [start, end] pair of line numbers; no lines credited from it", argText(v))
 		}
 	}
 	for _, pair := range [][2]string{{"startLine", "endLine"}, {"start_line", "end_line"}, {"lineStart", "lineEnd"}, {"start_line_one_indexed", "end_line_one_indexed_inclusive"}} {
-		start, ok1 := intValue(args[pair[0]])
-		end, ok2 := intValue(args[pair[1]])
+		start, ok1, bad1 := c.lineArg(args, pair[0])
+		end, ok2, bad2 := c.endLineArg(args, pair[1])
 		switch {
+		case bad1 || bad2:
 		case ok1 && ok2:
 			if end == -1 {
 				end = lastLine
@@ -387,9 +406,51 @@ func (c *collector) argRanges(file string, args map[string]any, lastLine int) {
 			c.addArgRange(file, start, lastLine)
 		}
 	}
-	if line, ok := intValue(args["line"]); ok {
+	if line, ok, _ := c.lineArg(args, "line"); ok {
 		c.addArgRange(file, line, line)
 	}
+}
+
+// lineArg reads a line number or count argument. ok is false when the
+// argument is absent (or null); bad is true, with a warning, when it is
+// present but not a whole number of 0 or more ("abc", -5, true).
+func (c *collector) lineArg(args map[string]any, key string) (n int, ok, bad bool) {
+	v, present := args[key]
+	if !present || v == nil {
+		return 0, false, false
+	}
+	n, ok = intValue(v)
+	if !ok || n < 0 {
+		c.warnf("%s %s is not a line number; no lines credited from it", key, argText(v))
+		return 0, false, true
+	}
+	return n, true, false
+}
+
+// endLineArg is lineArg for the end of a range, where -1 means the end of
+// the file.
+func (c *collector) endLineArg(args map[string]any, key string) (n int, ok, bad bool) {
+	if n, ok := intValue(args[key]); ok && n == -1 {
+		return n, true, false
+	}
+	return c.lineArg(args, key)
+}
+
+// argText shows an argument's value in a warning, as JSON, cut short.
+func argText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}
+
+// warnf records a problem with the call's arguments.
+func (c *collector) warnf(format string, args ...any) {
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
 // stringValues returns the strings held by an argument: a string, or the
@@ -424,6 +485,10 @@ func firstString(m map[string]any, keys []string) string {
 // intValue reads a JSON number or a numeric string.
 func intValue(v any) (int, bool) {
 	switch v := v.(type) {
+	case json.Number:
+		// Only a number out of float64's range is left a json.Number
+		// (trace.DecodeArguments): never a line number.
+		return 0, false
 	case float64:
 		if v != v || v > maxLineNumber || v < -maxLineNumber {
 			return 0, false
@@ -455,6 +520,8 @@ type collector struct {
 	class    Class
 	// noRelative is the current result scan's resultScan.noRelative.
 	noRelative bool
+	// warnings are problems with the call's arguments.
+	warnings []string
 }
 
 func newCollector(n PathNormalizer) *collector {
@@ -548,7 +615,7 @@ func (c *collector) clearEffects() {
 // showed any, else argument ranges; coalesced and ordered by the file's
 // first mention, then start line.
 func (c *collector) finish() Extraction {
-	e := Extraction{Query: c.query, Category: c.category, Class: c.class}
+	e := Extraction{Query: c.query, Category: c.category, Class: c.class, Warnings: c.warnings}
 	if len(c.files) > 0 {
 		e.Files = c.files
 	}

@@ -272,10 +272,10 @@ func TestExtractArguments(t *testing.T) {
 			want:   Extraction{},
 		},
 		{
-			name: "arguments that are not JSON are ignored",
+			name: "arguments that are not JSON are ignored with a warning",
 			tool: "Read", rule: ruleRead,
 			args: `{"file_path": `,
-			want: Extraction{},
+			want: Extraction{Warnings: []string{"arguments: not a valid JSON object (unexpected EOF); none was read"}},
 		},
 	})
 }

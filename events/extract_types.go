@@ -19,6 +19,10 @@ type Extraction struct {
 	// file_write.
 	Category Category
 	Class    Class
+	// Warnings lists what of the call's arguments could not be used: a
+	// value that could not be decoded, a line number that is not one. The
+	// call's other arguments are still read.
+	Warnings []string
 }
 
 // A FileRef is one file named by a call.

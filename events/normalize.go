@@ -72,7 +72,10 @@ func Normalize(s *trace.Session, opts Options) *Document {
 	for _, w := range s.Warnings {
 		doc.Coverage.Warnings = append(doc.Coverage.Warnings, w.String())
 	}
-	if n := len(s.Warnings); n > 0 {
+	if more := s.WarningsSummary(); more != "" {
+		doc.Coverage.Warnings = append(doc.Coverage.Warnings, more)
+	}
+	if n := s.WarningCount(); n > 0 {
 		reason := fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s); events may be incomplete", n, s.Warnings[0])
 		doc.Coverage.DegradedReason = &reason
 	}
@@ -86,11 +89,17 @@ func Normalize(s *trace.Session, opts Options) *Document {
 		gtKeys[paths.Key(f)] = f
 	}
 
+	// Problems with arguments are warnings of the document, kept and
+	// counted like a reader's.
+	argLog := &trace.Session{Source: s.Source}
 	doc.Events = make([]Event, 0, len(s.Calls))
 	for i := range s.Calls {
 		c := &s.Calls[i]
 		rule, known := tax.ClassifyCall(c)
 		ex := Extract(c, rule, paths)
+		for _, w := range ex.Warnings {
+			argLog.Warn(trace.Warning{Source: s.Source, Message: fmt.Sprintf("call %d (%s): %s", c.Index, c.Name, w)})
+		}
 		ev := Event{
 			StepIndex:        c.Index,
 			ToolName:         c.Name,
@@ -132,6 +141,16 @@ func Normalize(s *trace.Session, opts Options) *Document {
 			}
 		}
 		doc.Events = append(doc.Events, ev)
+	}
+	for _, w := range argLog.Warnings {
+		doc.Coverage.Warnings = append(doc.Coverage.Warnings, w.String())
+	}
+	if more := argLog.WarningsSummary(); more != "" {
+		doc.Coverage.Warnings = append(doc.Coverage.Warnings, more)
+	}
+	if n := argLog.WarningCount(); n > 0 && doc.Coverage.DegradedReason == nil {
+		reason := fmt.Sprintf("the arguments of some tool calls could not be used (%d warning(s), first: %s); events may be incomplete", n, argLog.Warnings[0])
+		doc.Coverage.DegradedReason = &reason
 	}
 	doc.Summary = summarize(doc.Events, paths, gtKeys)
 	return doc

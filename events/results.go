@@ -19,6 +19,13 @@ const (
 	maxTextNesting = 4
 )
 
+// ResultBytesRead is how much of a tool result Extract uses. A trace read
+// with trace.Options.MaxResultBytes set to it gives the same events while
+// keeping at most that much of each result, so a gigabyte of tool output
+// costs megabytes. It is one byte more than what is scanned, so that a cut
+// result is still known to be cut.
+const ResultBytesRead = maxResultBytes + 1
+
 // resultForm is a set of output shapes a result may take.
 type resultForm uint
 

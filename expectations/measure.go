@@ -50,7 +50,9 @@ type Run struct {
 // analysis with opts.Symbols; an expectation that needs other options
 // measures again from Run.Document.
 func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize})
+	// Extraction reads the first events.ResultBytesRead of a result: the
+	// rest need not be kept.
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead})
 	var multi *trace.MultiSessionError
 	if errors.As(err, &multi) && multi.Want == "" {
 		return nil, fmt.Errorf("trace %w; name one with trace_id", err)

@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"io"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
 
 // JUnit XML, in the shape CI systems (GitHub Actions reporters, GitLab,
@@ -61,27 +63,30 @@ type JUnitOptions struct {
 // WriteJUnit writes rows as JUnit XML: one test suite per scenario (sorted
 // by name), one test case per expectation (in row order), named as in the
 // expectations table (ExpectationRow.Name) with the scenario as class name.
-// Control characters that XML 1.0 cannot hold are replaced by U+FFFD.
+// Control characters, which XML 1.0 cannot hold or a terminal showing the
+// file would obey, are written escaped (printable.Text: "\u001b").
 func WriteJUnit(w io.Writer, rows []ExpectationRow, opts JUnitOptions) error {
-	doc := junitSuites{Name: opts.Name}
+	esc := printable.Text
+	doc := junitSuites{Name: esc(opts.Name)}
 	if doc.Name == "" {
 		doc.Name = "retrievaltest"
 	}
 	for _, r := range sortExpectations(rows) {
-		if n := len(doc.Suites); n == 0 || doc.Suites[n-1].Name != r.Scenario {
-			doc.Suites = append(doc.Suites, junitSuite{Name: r.Scenario})
+		scenario := esc(r.Scenario)
+		if n := len(doc.Suites); n == 0 || doc.Suites[n-1].Name != scenario {
+			doc.Suites = append(doc.Suites, junitSuite{Name: scenario})
 		}
 		s := &doc.Suites[len(doc.Suites)-1]
-		c := junitCase{Name: r.Name(), Classname: r.Scenario, File: r.Pos}
+		c := junitCase{Name: esc(r.Name()), Classname: scenario, File: esc(r.Pos)}
 		switch r.Status {
 		case Fail:
-			c.Failure = &junitFailure{Message: r.Message, Type: r.Type, Text: details(r)}
+			c.Failure = &junitFailure{Message: esc(r.Message), Type: esc(r.Type), Text: esc(details(r))}
 			s.Failures++
 		case Skipped:
-			c.Skipped = &junitSkipped{Message: r.Message}
+			c.Skipped = &junitSkipped{Message: esc(r.Message)}
 			s.Skipped++
 		case Flaky:
-			c.SystemOut = "flaky: failed, and marked flaky so it does not fail the run\n" + r.Message + "\n" + details(r)
+			c.SystemOut = esc("flaky: failed, and marked flaky so it does not fail the run\n" + r.Message + "\n" + details(r))
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, c)

@@ -13,6 +13,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -23,13 +24,15 @@ import (
 //   - "|" becomes "\|": GFM splits a row on unescaped pipes before it parses
 //     anything else in the cell.
 //   - A line break ("\n", "\r\n" or "\r") becomes "<br>": a real newline ends
-//     the table row. A tab becomes a space.
+//     the table row. A tab becomes a space. Other control characters show
+//     escaped (printable.Text): "\u001b", "\u009b".
 //   - Backslashes, backticks, "*", "[", "]", "<", "~" and "$" (GitHub math)
 //     are backslash-escaped, and "&" when it could start an entity.
 //   - "_" is escaped only where it could open or close emphasis: GFM never
 //     treats a run of underscores between two letters or digits as emphasis,
 //     so tool names such as mcp__sourcegraph__keyword_search stay readable.
 func Escape(s string) string {
+	s = printable.Text(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); {
@@ -95,7 +98,7 @@ func wordAfter(s string, j int) bool {
 // space from each side). A "|" becomes "\|", which GFM turns back into "|"
 // even inside code. A code span cannot hold a line break ("<br>" in it shows
 // literally), so each line of a multi-line s becomes its own span, joined by
-// "<br>".
+// "<br>". Other control characters show escaped (printable.Line).
 func Code(s string) string {
 	if s == "" {
 		return ""
@@ -124,7 +127,7 @@ func codeSpan(s string) string {
 		}
 	}
 	fence := strings.Repeat("`", longest+1)
-	body := strings.ReplaceAll(strings.ReplaceAll(s, "\t", " "), "|", `\|`)
+	body := strings.ReplaceAll(printable.Line(strings.ReplaceAll(s, "\t", " ")), "|", `\|`)
 	if strings.Trim(s, " ") != "" && (s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' || s[len(s)-1] == ' ') {
 		body = " " + body + " "
 	}

@@ -37,6 +37,8 @@ func TestEscape(t *testing.T) {
 		{"a CRLF becomes one line break tag", "a\r\nb", "a<br>b"},
 		{"a lone CR becomes a line break tag", "a\rb", "a<br>b"},
 		{"a tab becomes a space", "a\tb", "a b"},
+		{"an escape sequence shows escaped, not obeyed", "a\x1b]0;x\ab", `a\\u001b\]0;x\\ab`},
+		{"a C1 control shows escaped", "a\u009bb", `a\\u009bb`},
 		{"backticks cannot open a code span", "run `rm -rf`", "run \\`rm -rf\\`"},
 		{"a backslash stays a backslash", `C:\repo`, `C:\\repo`},
 		{"asterisks cannot make emphasis", "*bold*", `\*bold\*`},
@@ -69,6 +71,7 @@ func TestCode(t *testing.T) {
 		{"a leading backtick is padded with spaces", "`x", "`` `x ``"},
 		{"each line becomes its own span", "grep\nsearch", "`grep`<br>`search`"},
 		{"empty text gives nothing", "", ""},
+		{"control characters show escaped in code", "a\x1b[2J\u009b", "`a\\u001b[2J\\u009b`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

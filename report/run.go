@@ -38,7 +38,7 @@ func WriteRun(w io.Writer, s *runs.Summary, opts RunOptions) ([]Regression, erro
 	// Tables are written to a buffer, which cannot fail, and the report to
 	// w once.
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Retrieval report: %s\n", s.RunID)
+	fmt.Fprintf(&b, "# Retrieval report: %s\n", Escape(s.RunID))
 	for _, c := range s.Configs {
 		if opts.Config != "" && c.Config != opts.Config {
 			continue

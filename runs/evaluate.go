@@ -46,7 +46,8 @@ type Options struct {
 	Metrics metrics.Options
 	// Trace are the trace-reading options (registry, result size limit).
 	// Source is set per file. SessionID picks the session of a trace file
-	// that holds several; by default it is the trial's task.
+	// that holds several; by default it is the trial's task. MaxResultBytes
+	// defaults to events.ResultBytesRead, all that extraction reads.
 	Trace trace.Options
 	// Warn, when set, receives every warning (a malformed result.json,
 	// traces that disagree, skipped trace lines, an unreadable ground
@@ -290,7 +291,11 @@ func (e *evaluator) process(t *Trial) trialResult {
 		return failedResult(t, t.Failure)
 	}
 	res := trialResult{warnings: slices.Clone(t.Warnings)}
-	tt := readTrial(t, e.opts.Trace)
+	topts := e.opts.Trace
+	if topts.MaxResultBytes == 0 {
+		topts.MaxResultBytes = events.ResultBytesRead
+	}
+	tt := readTrial(t, topts)
 	res.warnings = append(res.warnings, tt.warnings...)
 
 	gt := e.truth(t.Task)
@@ -316,7 +321,7 @@ func (e *evaluator) process(t *Trial) trialResult {
 	doc.Coverage.HasTrajectory, doc.Coverage.HasTranscript = tt.hasTraj, tt.hasTrans
 	doc.Coverage.Warnings = append(doc.Coverage.Warnings, tt.warnings...)
 	if tt.sess != nil && len(tt.sess.Warnings) > 0 {
-		res.warnings = append(res.warnings, fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s)", len(tt.sess.Warnings), tt.sess.Warnings[0]))
+		res.warnings = append(res.warnings, fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s)", tt.sess.WarningCount(), tt.sess.Warnings[0]))
 	}
 
 	mopts := e.opts.Metrics

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -148,7 +147,9 @@ func MergeSessions(traj, trans *trace.Session) (*trace.Session, error) {
 		m.Usage = trans.Usage
 	}
 	m.Answer = cmp.Or(trans.Answer, traj.Answer)
-	m.Warnings = append(slices.Clone(traj.Warnings), trans.Warnings...)
+	m.Warnings, m.WarningsDropped = nil, 0
+	m.AddWarnings(traj)
+	m.AddWarnings(trans)
 	m.Calls = make([]trace.ToolCall, len(traj.Calls))
 	for i, c := range traj.Calls {
 		t := trans.Calls[i]

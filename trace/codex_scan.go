@@ -61,7 +61,7 @@ func codexLines(r io.Reader, sess *Session, name string, s *codexScan, rec codex
 		objects++
 		rec.apply(n)
 	}
-	if cutLine > 0 && cutLine == last {
+	if cutLine > 0 && cutLine == last && cutWarning < len(sess.Warnings) {
 		sess.Warnings[cutWarning].Message = "the last line ends mid-record (the trace was cut while being written); line skipped"
 	}
 	return objects, nil

@@ -202,7 +202,8 @@
 // OpenTelemetry), not with the size of the file, and a single line or record
 // of any length is read (Options.MaxResultBytes bounds what is kept of each
 // result). A malformed or truncated record is skipped with a Warning naming
-// the source and line, and a file cut short (the agent was stopped while
+// the source and line (the first MaxWarnings are kept, the rest counted in
+// Session.WarningsDropped), and a file cut short (the agent was stopped while
 // writing) is read up to its last complete record. An empty input is
 // ErrEmpty; an input in no known format is a *FormatError naming the formats
 // tried and what the input looked like (text, compressed data, a JSON object

@@ -193,7 +193,7 @@ func (gr *geminiReader) readLines(br *bufio.Reader) error {
 	if gr.records == 0 {
 		return gr.notARecording()
 	}
-	if gr.lastBroken > 0 && gr.lastBroken == lr.line {
+	if gr.lastBroken > 0 && gr.lastBroken == lr.line && gr.s.WarningsDropped == 0 {
 		// Gemini CLI appends one line at a time; a CLI killed mid-write
 		// leaves the last one half written.
 		w := &gr.s.Warnings[len(gr.s.Warnings)-1]

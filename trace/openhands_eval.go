@@ -85,7 +85,7 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 		src = "-"
 	}
 	var all []*Session
-	var warnings []Warning
+	file := &Session{Source: src} // warnings about lines that hold no instance
 	rd := ohEvalReader{src: src, max: opts.MaxResultBytes}
 	lr := newLineReader(r)
 	for {
@@ -101,19 +101,19 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 		}
 		s, err := rd.line(line, n)
 		if err != nil {
-			warnings = append(warnings, Warning{Source: src, Line: n, Message: "skipped a line: " + err.Error()})
+			file.Warn(Warning{Source: src, Line: n, Message: "skipped a line: " + err.Error()})
 			continue
 		}
 		all = append(all, s)
 	}
 	if len(all) == 0 {
-		if len(warnings) > 0 {
-			return nil, fmt.Errorf("%s: no OpenHands evaluation output could be read (%s)", warnings[0].Source, warnings[0].String())
+		if len(file.Warnings) > 0 {
+			return nil, fmt.Errorf("%s: no OpenHands evaluation output could be read (%s)", file.Warnings[0].Source, file.Warnings[0].String())
 		}
 		return nil, fmt.Errorf("%s: not an OpenHands evaluation output: no line holds an instance", src)
 	}
 	for _, s := range all {
-		s.Warnings = append(warnings[:len(warnings):len(warnings)], s.Warnings...)
+		s.prependWarnings(file)
 	}
 	return all, nil
 }

@@ -239,7 +239,7 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 				s.Warnf(0, "skipped the sub-agent conversation %s: %v", dir, err)
 				continue
 			}
-			s.Warnings = append(s.Warnings, sub.Warnings...)
+			s.AddWarnings(sub)
 			subs = append(subs, sb)
 		}
 	}
@@ -255,7 +255,7 @@ func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options
 	if stateErr == nil {
 		b.baseState(state, path.Join(src, "base_state.json"))
 	} else if !errors.Is(stateErr, fs.ErrNotExist) {
-		s.Warnings = append(s.Warnings, Warning{Source: path.Join(src, "base_state.json"), Message: "skipped the conversation state: " + stateErr.Error()})
+		s.Warn(Warning{Source: path.Join(src, "base_state.json"), Message: "skipped the conversation state: " + stateErr.Error()})
 	}
 	files := ohV1EventFiles(fsys, path.Join(dir, "events"))
 	if len(files) == 0 && stateErr != nil {
@@ -265,7 +265,7 @@ func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options
 		name := path.Join(dir, "events", f.name)
 		data, err := input.ReadFileFS(fsys, name, opts.maxInputSize())
 		if err != nil {
-			s.Warnings = append(s.Warnings, Warning{Source: path.Join(src, "events", f.name), Message: "skipped the event file: " + err.Error()})
+			s.Warn(Warning{Source: path.Join(src, "events", f.name), Message: "skipped the event file: " + err.Error()})
 			continue
 		}
 		b.event(data, path.Join(src, "events", f.name), 1)
@@ -316,7 +316,7 @@ func newOHV1Builder(s *Session, max int) *ohV1Builder {
 // where it came from.
 func (b *ohV1Builder) event(raw []byte, src string, line int) {
 	if err := b.parse(raw); err != nil {
-		b.s.Warnings = append(b.s.Warnings, Warning{Source: src, Line: line, Message: "skipped an OpenHands event: " + err.Error()})
+		b.s.Warn(Warning{Source: src, Line: line, Message: "skipped an OpenHands event: " + err.Error()})
 		return
 	}
 	b.events++
@@ -326,7 +326,7 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 	}
 	t, ok := atifParseTime(e.timestamp)
 	if !ok && e.timestamp != "" {
-		b.s.Warnings = append(b.s.Warnings, Warning{Source: src, Line: line, Message: fmt.Sprintf("timestamp %q is not ISO 8601; the event has no time", e.timestamp)})
+		b.s.Warn(Warning{Source: src, Line: line, Message: fmt.Sprintf("timestamp %q is not ISO 8601; the event has no time", e.timestamp)})
 	}
 	b.s.NoteTime(t)
 	switch e.kind {
@@ -495,7 +495,7 @@ func (b *ohV1Builder) baseState(data []byte, src string) {
 	}
 	sc.End()
 	if err := sc.Err(); err != nil {
-		b.s.Warnings = append(b.s.Warnings, Warning{Source: src, Message: "ignored base_state.json: " + err.Error()})
+		b.s.Warn(Warning{Source: src, Message: "ignored base_state.json: " + err.Error()})
 		return
 	}
 	b.s.ID, b.s.Model, b.s.CWD, b.s.Tools, b.total = id, model, cwd, tools, total

@@ -128,12 +128,13 @@ func (OTel) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 type otelReader struct {
 	src      string
 	p        otelParser
-	requests int       // requests read
-	warnings []Warning // about the file as a whole, given to every session
+	requests int     // requests read
+	file     Session // its warnings are about the file as a whole, given to every session
 }
 
 func (rd *otelReader) warnf(line int, format string, args ...any) {
-	rd.warnings = append(rd.warnings, Warning{Source: rd.src, Line: line, Message: fmt.Sprintf(format, args...)})
+	rd.file.Source = rd.src
+	rd.file.Warnf(line, format, args...)
 }
 
 // readRecords reads every request of the input. A file is JSON Lines when
@@ -206,7 +207,7 @@ func (rd *otelReader) readRecords(r io.Reader) error {
 	if len(buf) > 0 {
 		cut = start
 	}
-	if cut != 0 && rd.requests == 0 && len(rd.warnings) == 0 {
+	if cut != 0 && rd.requests == 0 && rd.file.WarningCount() == 0 {
 		return fmt.Errorf("%s:%d: reading OTLP/JSON: the request is cut short (the file ends inside it)", rd.src, cut)
 	}
 	flushCut(true)
@@ -289,8 +290,8 @@ func (d *otelDepth) scan(line []byte) bool {
 func (rd *otelReader) sessions() ([]*Session, error) {
 	p := &rd.p
 	if rd.requests == 0 {
-		if len(rd.warnings) > 0 {
-			w := rd.warnings[0]
+		if len(rd.file.Warnings) > 0 {
+			w := rd.file.Warnings[0]
 			return nil, fmt.Errorf("%s: not OTLP/JSON: no line holds a request (line %d: %s)", rd.src, w.Line, w.Message)
 		}
 		return nil, fmt.Errorf("%s: not OTLP/JSON: the input is empty", rd.src)
@@ -314,14 +315,14 @@ func (rd *otelReader) sessions() ([]*Session, error) {
 		if p.metrics > 0 {
 			what = "only metrics (resourceMetrics), which record no tool calls"
 		}
-		if len(rd.warnings) > 0 {
-			w := rd.warnings[0]
+		if len(rd.file.Warnings) > 0 {
+			w := rd.file.Warnings[0]
 			return nil, fmt.Errorf("%s: the OTLP/JSON requests hold %s (line %d: %s)", rd.src, what, w.Line, w.Message)
 		}
 		return nil, fmt.Errorf("%s: the OTLP/JSON requests hold %s", rd.src, what)
 	}
 	for _, s := range all {
-		s.Warnings = append(append([]Warning(nil), rd.warnings...), s.Warnings...)
+		s.prependWarnings(&rd.file)
 	}
 	return all, nil
 }

@@ -3,7 +3,12 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
 
 // A Session is one agent run as read from a trace file: the ordered tool
@@ -45,10 +50,19 @@ type Session struct {
 	// stream-json result line, or the last assistant text of the main agent).
 	Answer string `json:"answer,omitempty"`
 
-	// Warnings lists what the reader skipped or could not interpret. A
-	// session with warnings is still usable; each warning says what was lost.
+	// Warnings lists what the reader skipped or could not interpret, the
+	// first MaxWarnings of them. A session with warnings is still usable;
+	// each warning says what was lost.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// WarningsDropped counts the warnings past the first MaxWarnings: they
+	// are counted, not kept, so a trace of millions of malformed lines costs
+	// neither memory nor a message per line. WarningsSummary says it in words.
+	WarningsDropped int `json:"warnings_dropped,omitempty"`
 }
+
+// MaxWarnings is how many warnings a session keeps. Later ones are only
+// counted (Session.WarningsDropped).
+const MaxWarnings = 20
 
 // Name returns the session's Task, else its ID, else its Source: the name
 // by which a user picks it out of a file that holds several.
@@ -101,15 +115,11 @@ type ToolCall struct {
 }
 
 // ArgumentsMap decodes the arguments as a JSON object. It returns nil when
-// the arguments are absent or not an object.
+// the arguments are absent or not an object. A number float64 cannot hold
+// is kept as a json.Number rather than losing the object (see
+// DecodeArguments).
 func (c *ToolCall) ArgumentsMap() map[string]any {
-	if len(c.Arguments) == 0 || c.Arguments[0] != '{' {
-		return nil
-	}
-	var m map[string]any
-	if err := json.Unmarshal(c.Arguments, &m); err != nil {
-		return nil
-	}
+	m, _ := DecodeArguments(c.Arguments)
 	return m
 }
 
@@ -143,16 +153,75 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
+// String is "source:line: message", with control characters escaped
+// (printable.Line): source and message come from the trace.
 func (w Warning) String() string {
 	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", w.Source, w.Line, w.Message)
+		return fmt.Sprintf("%s:%d: %s", printable.Line(w.Source), w.Line, printable.Line(w.Message))
 	}
-	return fmt.Sprintf("%s: %s", w.Source, w.Message)
+	return fmt.Sprintf("%s: %s", printable.Line(w.Source), printable.Line(w.Message))
 }
 
 // Warnf records a warning about the given line of the session's source.
+// Past MaxWarnings the warning is only counted, and its message is never
+// formatted.
 func (s *Session) Warnf(line int, format string, args ...any) {
+	if len(s.Warnings) >= MaxWarnings {
+		s.WarningsDropped++
+		return
+	}
 	s.Warnings = append(s.Warnings, Warning{Source: s.Source, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// Warn records w, or only counts it once MaxWarnings are kept.
+func (s *Session) Warn(w Warning) {
+	if len(s.Warnings) >= MaxWarnings {
+		s.WarningsDropped++
+		return
+	}
+	s.Warnings = append(s.Warnings, w)
+}
+
+// AddWarnings records the warnings of another session (a subagent's, the
+// other source of a merged run) after s's own, kept and counted alike.
+func (s *Session) AddWarnings(from *Session) {
+	for _, w := range from.Warnings {
+		s.Warn(w)
+	}
+	s.WarningsDropped += from.WarningsDropped
+}
+
+// prependWarnings puts the warnings of from (about the file that holds
+// several sessions) before s's own.
+func (s *Session) prependWarnings(from *Session) {
+	own := &Session{Warnings: s.Warnings, WarningsDropped: s.WarningsDropped}
+	s.Warnings, s.WarningsDropped = slices.Clone(from.Warnings), from.WarningsDropped
+	s.AddWarnings(own)
+}
+
+// WarningCount is the number of warnings, kept and dropped.
+func (s *Session) WarningCount() int { return len(s.Warnings) + s.WarningsDropped }
+
+// WarningsSummary is the line that stands for the dropped warnings ("t.jsonl:
+// and 9,999,990 more warnings, not kept"); empty when none was dropped.
+func (s *Session) WarningsSummary() string {
+	if s.WarningsDropped == 0 {
+		return ""
+	}
+	return Warning{Source: s.Source, Message: "and " + thousands(s.WarningsDropped) + " more warnings, not kept"}.String()
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	d := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range d {
+		if i > 0 && c != '-' && (len(d)-i)%3 == 0 && d[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // AddCall appends a call, setting its Index, and returns that index so a

@@ -113,10 +113,10 @@ func readsCalls(f Format, prefix []byte, opts Options) (ok bool) {
 		calls, warnings := 0, 0
 		for _, s := range all {
 			calls += len(s.Calls)
-			warnings += len(s.Warnings)
+			warnings += s.WarningCount()
 		}
 		return calls > warnings
 	}
 	s, err := f.Read(bytes.NewReader(prefix), opts)
-	return err == nil && s != nil && len(s.Calls) > len(s.Warnings)
+	return err == nil && s != nil && len(s.Calls) > s.WarningCount()
 }

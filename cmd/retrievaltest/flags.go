@@ -144,7 +144,7 @@ func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) 
 	}
 	opts.Paths.CWD = *f.cwd
 	opts.Provenance.ConfigName, opts.Provenance.TaskName = *f.config, *f.task
-	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.maxInput.orTrace()}}
+	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.maxInput.orTrace(), MaxResultBytes: events.ResultBytesRead}}
 	if *f.gt != "" {
 		truth, err := groundtruth.Load(*f.gt)
 		switch {
@@ -187,6 +187,9 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 	for i, sess := range all {
 		for _, w := range sess.Warnings {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+		if more := sess.WarningsSummary(); more != "" {
+			fmt.Fprintf(stderr, "warning: %s\n", more)
 		}
 		runs[i] = &loadedRun{doc: docs[i]}
 		if r.truth != nil {

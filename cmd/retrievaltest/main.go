@@ -18,6 +18,8 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
 
 // Exit codes shared by every command.
@@ -53,6 +55,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Messages quote names and text from input files: their control
+	// characters are escaped, so a scenario name cannot retitle or clear
+	// the terminal, here for every message at once.
+	stderr = printable.NewWriter(stderr)
 	if len(args) == 0 {
 		usage(stderr)
 		return exitBadInput

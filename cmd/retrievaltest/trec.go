@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/internal/input"
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -102,7 +103,8 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return fail("%s and %s: %v", files[0], files[1], err)
 	}
-	if err := res.Format(stdout, *perQuery); err != nil {
+	// Query ids come from the input files.
+	if err := res.Format(printable.NewWriter(stdout), *perQuery); err != nil {
 		return fail("writing results: %v", err)
 	}
 	return exitOK

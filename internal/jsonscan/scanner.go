@@ -85,10 +85,20 @@ type SyntaxError struct {
 	// Offset is the byte offset at which the error was found.
 	Offset int
 	msg    string
+	// For an unexpected byte, the byte and what was expected instead: the
+	// message is built when asked for, since a reader skipping millions of
+	// malformed lines asks for few of them.
+	char     byte
+	expected string
 }
 
 // Error describes the problem and, for an unexpected byte, its offset.
-func (e *SyntaxError) Error() string { return e.msg }
+func (e *SyntaxError) Error() string {
+	if e.expected != "" {
+		return fmt.Sprintf("invalid character %s at offset %d (expected %s)", quoteByte(e.char), e.Offset, e.expected)
+	}
+	return e.msg
+}
 
 // A TypeError reports a value of another kind than the one asked for.
 type TypeError struct {
@@ -165,7 +175,7 @@ func (s *Scanner) invalid(context string) bool {
 	if s.pos >= len(s.data) {
 		return s.eof()
 	}
-	s.syntax("invalid character %s at offset %d (expected %s)", quoteByte(s.data[s.pos]), s.pos, context)
+	s.Fail(&SyntaxError{Offset: s.pos, char: s.data[s.pos], expected: context})
 	return false
 }
 

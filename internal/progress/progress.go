@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
 
 // A Printer reports finished items. It is safe for concurrent use.
@@ -21,7 +23,13 @@ type Printer struct {
 
 // New returns a Printer of total items on w; prefix starts each plain
 // line ("check [3/9] fix-bug: pass").
+//
+// A w that escapes what it is given (printable.Writer) is looked through:
+// the Printer writes its own control sequences and escapes the names.
 func New(w io.Writer, prefix string, total int) *Printer {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
 	p := &Printer{w: w, prefix: prefix, total: total}
 	if f, ok := w.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
@@ -38,6 +46,7 @@ func (p *Printer) Done(name, status string, bad bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
+	name, status = printable.Line(name), printable.Line(status)
 	if p.color && bad {
 		status = "\x1b[31m" + status + "\x1b[0m"
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
 
 func TestPrinterWritesOneLineAnItemOffATerminal(t *testing.T) {
@@ -29,4 +31,12 @@ func TestPrinterCountsConcurrentItems(t *testing.T) {
 	wg.Wait()
 	assert.Contains(t, b.String(), "x [50/50] item: ok\n")
 	assert.Equal(t, 50, bytes.Count(b.Bytes(), []byte("\n")))
+}
+
+func TestPrinterEscapesControlCharactersInNames(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	p := New(printable.NewWriter(&b), "check", 1)
+	p.Done("evil\x1b]0;pwned\a\r\u009b", "pass", false)
+	assert.Equal(t, "check [1/1] evil\\u001b]0;pwned\\a\\r\\u009b: pass\n", b.String())
 }
