@@ -59,6 +59,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 )
 
 // Confidence says how much a ground truth can be trusted.
@@ -183,9 +184,9 @@ func Parse(name string, data []byte) (*Truth, error) {
 	var f truthFile
 	var err error
 	if trimmed[0] == '[' || trimmed[0] == '-' {
-		err = yaml.UnmarshalWithOptions(data, &f.Files, yaml.Strict())
+		err = yamllimit.Unmarshal(name, data, &f.Files, yamllimit.Limits{}, yaml.Strict())
 	} else {
-		err = yaml.UnmarshalWithOptions(data, &f, yaml.Strict())
+		err = yamllimit.Unmarshal(name, data, &f, yamllimit.Limits{}, yaml.Strict())
 	}
 	if err != nil {
 		return nil, yamlerr.From(name, err)

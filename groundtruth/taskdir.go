@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 )
 
 // taskSource is one step of the task-folder chain.
@@ -277,7 +278,7 @@ func decodeLenient(name string, data []byte, list, obj any) error {
 	if trimmed[0] == '[' || trimmed[0] == '-' {
 		v = list
 	}
-	return yamlerr.From(name, yaml.Unmarshal(data, v))
+	return yamlerr.From(name, yamllimit.Unmarshal(name, data, v, yamllimit.Limits{}))
 }
 
 func parseBenchTruth(name string, data []byte) (*Truth, error) {
