@@ -114,3 +114,11 @@ func TestTheJSONReaderAgreesWithTheYAMLReader(t *testing.T) {
 		})
 	}
 }
+
+func TestASymbolWithoutAFileTakesTheOnlyFileEvenWhenListedTwice(t *testing.T) {
+	t.Parallel()
+	truth, err := parseBenchTruth("truth.json", []byte(`{"files": ["a.go", "a.go"], "symbols": [{"symbol": "F"}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, []File{{"a.go", 1}}, truth.Files)
+	assert.Equal(t, []events.Symbol{{File: "a.go", Symbol: "F"}}, truth.Symbols)
+}
