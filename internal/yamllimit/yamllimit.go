@@ -30,11 +30,12 @@ package yamllimit
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/scanner"
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
@@ -85,8 +86,11 @@ func (f *File) Target(a *ast.AliasNode) ast.Node {
 // problem has one, its line and column.
 func Parse(file string, data []byte, lim Limits, opts ...parser.Option) (*File, error) {
 	lim = lim.withDefaults()
-	tokens := lexer.Tokenize(string(data))
-	if err := checkDepth(file, tokens, lim.MaxDepth); err != nil {
+	if line, col, ok := prescanDepth(data, lim.MaxDepth); !ok {
+		return nil, &yamlerr.Error{File: file, Line: line, Col: col, Msg: depthMessage(lim.MaxDepth)}
+	}
+	tokens, err := tokenize(file, data, lim.MaxDepth)
+	if err != nil {
 		return nil, err
 	}
 	f, err := parser.Parse(tokens, 0, opts...)
@@ -117,50 +121,67 @@ func Unmarshal(file string, data []byte, v any, lim Limits, opts ...yaml.DecodeO
 	return nil
 }
 
-// checkDepth bounds the nesting of collections from the tokens, before the
-// parser builds anything. Flow collections are counted by their brackets.
-// Block collections are counted by indentation: each entry ("-", "?" or a
-// key before ":") at a column right of the entries it is under opens a
-// level. A sequence written at its parent key's column is not counted, so
-// the count may fall short of the real depth by up to half; the limit is
-// generous for that reason.
-func checkDepth(file string, tokens token.Tokens, maxDepth int) error {
+// tokenize splits data into tokens, as lexer.Tokenize does, and bounds the
+// nesting of collections as the tokens come, so that a deep document is
+// refused before it is all in memory. Flow collections are counted by
+// their brackets. Block collections are counted by indentation: each entry
+// ("-", "?" or a key before ":") at a column right of the entries it is
+// under opens a level. A sequence written at its parent key's column is not
+// counted, so the count may fall short of the real depth by up to half; the
+// limit is generous for that reason.
+func tokenize(file string, data []byte, maxDepth int) (token.Tokens, error) {
+	var s scanner.Scanner
+	s.Init(string(data))
+	var tokens token.Tokens
 	var block []int // columns of the open block levels
 	flow := 0
-	for _, tk := range tokens {
-		col := 0
-		switch tk.Type {
-		case token.DocumentHeaderType, token.DocumentEndType:
-			block, flow = block[:0], 0
-			continue
-		case token.SequenceStartType, token.MappingStartType:
-			flow++
-		case token.SequenceEndType, token.MappingEndType:
-			flow = max(flow-1, 0)
-			continue
-		case token.SequenceEntryType, token.MappingKeyType:
-			col = tk.Position.Column
-		case token.MappingValueType:
-			if tk.Prev == nil || tk.Prev.Position == nil {
+	var prev *token.Token
+	for {
+		sub, err := s.Scan()
+		if err == io.EOF {
+			return tokens, nil
+		}
+		for _, tk := range sub {
+			key := prev
+			prev = tk
+			col := 0
+			switch tk.Type {
+			case token.DocumentHeaderType, token.DocumentEndType:
+				block, flow = block[:0], 0
+				continue
+			case token.SequenceStartType, token.MappingStartType:
+				flow++
+			case token.SequenceEndType, token.MappingEndType:
+				flow = max(flow-1, 0)
+				continue
+			case token.SequenceEntryType, token.MappingKeyType:
+				col = tk.Position.Column
+			case token.MappingValueType:
+				if key == nil || key.Position == nil {
+					continue
+				}
+				col = key.Position.Column
+			default:
 				continue
 			}
-			col = tk.Prev.Position.Column
-		default:
-			continue
-		}
-		if flow == 0 {
-			for len(block) > 0 && block[len(block)-1] > col {
-				block = block[:len(block)-1]
+			if flow == 0 {
+				for len(block) > 0 && block[len(block)-1] > col {
+					block = block[:len(block)-1]
+				}
+				if len(block) == 0 || block[len(block)-1] < col {
+					block = append(block, col)
+				}
 			}
-			if len(block) == 0 || block[len(block)-1] < col {
-				block = append(block, col)
+			if depth := flow + len(block); depth > maxDepth {
+				return nil, yamlerr.AtToken(file, tk, "%s", depthMessage(maxDepth))
 			}
 		}
-		if depth := flow + len(block); depth > maxDepth {
-			return yamlerr.AtToken(file, tk, "collections nested more than %d deep: flatten the document (the nesting limit bounds the memory parsing takes)", maxDepth)
-		}
+		tokens.Add(sub...)
 	}
-	return nil
+}
+
+func depthMessage(maxDepth int) string {
+	return fmt.Sprintf("collections nested more than %d deep: flatten the document (the nesting limit bounds the memory parsing takes)", maxDepth)
 }
 
 // checkAliases resolves every alias of f to its anchor and bounds what

@@ -69,7 +69,7 @@ func TestDocumentsBeyondTheLimitsAreErrorsAtTheirPlace(t *testing.T) {
 			name: "block mappings nested past the limit are refused",
 			doc:  "a:\n b:\n  c:\n   d: 1\n",
 			lim:  Limits{MaxDepth: 3},
-			line: 4, col: 5, msg: "nested more than 3 deep",
+			line: 4, col: 4, msg: "nested more than 3 deep",
 		},
 		{
 			name: "an anchor name defined twice is refused",
@@ -153,4 +153,44 @@ func TestUnmarshalDecodesTheFirstDocumentLikeTheLibrary(t *testing.T) {
 	assert.ErrorContains(t, err, "f.yaml:2:1:", "duplicate keys are errors")
 	err = Unmarshal("f.yaml", []byte("fils: [a]\n"), &v, Limits{}, yaml.Strict())
 	assert.ErrorContains(t, err, `f.yaml:1:1: unknown key "fils"`, "options reach the decoder")
+}
+
+func TestBracketsThatOpenNoCollectionAreNotCounted(t *testing.T) {
+	t.Parallel()
+	docs := map[string]string{
+		"in plain scalars":         "a: x[[[[\nb: re{{{{\nc: x [[[[ y\n",
+		"in quoted scalars":        "a: \"[[[[\"\nb: '{{{{ it''s'\nc: [\"[[[[\", '{{{{']\n",
+		"in comments":              "a: 1 # [[[[\n# {{{{\nb: 2\n",
+		"in a multi-line string":   "a: \"x\n  [[[[\n  y\"\n",
+		"in a block scalar":        "a: |\n  [[ x ]]\n  {{ y }}\nb: 2\n",
+		"balanced on one line":     "a: [[1], [2], {b: [3]}]\n",
+		"after anchors and tags":   "a: &x [1]\nb: !!seq [2]\n",
+		"JSON with its colons":     `{"a":{"b":[1]}}`,
+		"flow spread across lines": "a: [\n  [1,\n   2],\n  3]\n",
+	}
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("f.yaml", []byte(doc), Limits{MaxDepth: 4})
+			assert.NoError(t, err)
+		})
+	}
+}
+
+// A document nested a million deep is refused from its bytes: the parser's
+// scanner would hold every token of the line (hundreds of megabytes) before
+// the token check saw one.
+func TestAMillionLevelsAreRefusedBeforeTokenizing(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"flow":                     strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000),
+		"flow with anchors":        strings.Repeat("&a [", 100_000),
+		"block entries on a line":  "x:\n" + strings.Repeat("- ", 1_000_000) + "y\n",
+		"flow after a mapping key": "tags: " + strings.Repeat("{a: ", 100_000),
+	} {
+		line, col, ok := prescanDepth([]byte(doc), DefaultMaxDepth)
+		assert.False(t, ok, name)
+		assert.Positive(t, line, name)
+		assert.Positive(t, col, name)
+	}
 }
