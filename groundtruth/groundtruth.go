@@ -183,7 +183,7 @@ func Parse(name string, data []byte) (*Truth, error) {
 	if len(trimmed) == 0 {
 		return nil, &yamlerr.Error{File: name, Msg: "empty ground truth: expected a list of paths or a mapping with files"}
 	}
-	f, fast := jsonPaths(trimmed)
+	f, fast := jsonPaths(data)
 	if !fast {
 		var err error
 		if f, err = decodeYAML(name, data, trimmed); err != nil {

@@ -78,6 +78,8 @@ func TestParseErrors(t *testing.T) {
 		{"an empty file", "  \n", "gt.json: empty ground truth"},
 		{"a bad chunk", `{"files": ["a.go"], "chunks": [{"path": "a.go", "start": 9, "end": 3}]}`, "chunks[0]: expected {path, start, end} with 1 <= start <= end"},
 		{"broken JSON", `{"files": [`, "gt.json:1:"},
+		{"a tag on a list's value", "files: !x 5\n", "gt.json:1:8: tag !x: this value cannot be decoded with a tag"},
+		{"a tag without a value", "expected_edit_files: !!seq\n", "gt.json:1:22: tag !!seq"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

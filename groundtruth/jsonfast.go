@@ -13,10 +13,12 @@ import (
 // YAML reader then decodes the file and reports its problems at their
 // place, so the two readers never disagree on what they both accept.
 func jsonPaths(data []byte) (f truthFile, ok bool) {
-	if len(data) == 0 || (data[0] != '[' && data[0] != '{') || !json.Valid(data) {
+	// JSON's own white space only: YAML and bytes.TrimSpace take more.
+	start := bytes.TrimLeft(data, " \t\r\n")
+	if len(start) == 0 || (start[0] != '[' && start[0] != '{') || !json.Valid(data) {
 		return f, false
 	}
-	if data[0] == '[' {
+	if start[0] == '[' {
 		var paths []jsonPath
 		if json.Unmarshal(data, &paths) != nil {
 			return f, false

@@ -98,6 +98,7 @@ func TestTheJSONReaderAgreesWithTheYAMLReader(t *testing.T) {
 		{"null files", `{"files": null}`, true},
 		{"trailing text", `["a.go"] x`, false},
 		{"YAML", "- a.go\n", false},
+		{"a vertical tab after the list, white space to YAML only", "[]\v", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

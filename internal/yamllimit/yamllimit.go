@@ -116,7 +116,45 @@ func Unmarshal(file string, data []byte, v any, lim Limits, opts ...yaml.DecodeO
 		if doc == nil || doc.Body == nil {
 			continue
 		}
-		return yamlerr.From(file, yaml.NewDecoder(bytes.NewReader(nil), opts...).DecodeFromNode(doc.Body, v))
+		return decode(file, doc.Body, v, opts)
+	}
+	return nil
+}
+
+// decode decodes body into v. goccy/go-yaml's decoder panics on a tagged
+// value where it expects a sequence ("files: !x 5"); the panic becomes an
+// error at the first tag of the document, or at the file when there is
+// none.
+func decode(file string, body ast.Node, v any, opts []yaml.DecodeOption) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if tag := firstTag(body); tag != nil {
+				err = yamlerr.At(file, tag, "tag %s: this value cannot be decoded with a tag; remove it", tag.Start.Value)
+				return
+			}
+			err = &yamlerr.Error{File: file, Msg: fmt.Sprintf("the YAML decoder failed: %v", r)}
+		}
+	}()
+	return yamlerr.From(file, yaml.NewDecoder(bytes.NewReader(nil), opts...).DecodeFromNode(body, v))
+}
+
+// firstTag returns the first tag node under n in document order.
+func firstTag(n ast.Node) *ast.TagNode {
+	var found *ast.TagNode
+	ast.Walk(visitFunc(func(n ast.Node) bool {
+		if t, ok := n.(*ast.TagNode); ok && found == nil {
+			found = t
+		}
+		return found == nil
+	}), n)
+	return found
+}
+
+type visitFunc func(ast.Node) bool
+
+func (f visitFunc) Visit(n ast.Node) ast.Visitor {
+	if f(n) {
+		return f
 	}
 	return nil
 }
