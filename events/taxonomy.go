@@ -10,10 +10,10 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -308,7 +308,7 @@ type taxonomyFile struct {
 // file:line:col.
 func ParseTaxonomy(name string, data []byte) ([]Rule, error) {
 	var f taxonomyFile
-	if err := yaml.UnmarshalWithOptions(data, &f, yaml.Strict()); err != nil {
+	if err := yamllimit.Unmarshal(name, data, &f, yamllimit.Limits{}, yaml.Strict()); err != nil {
 		return nil, yamlerr.From(name, err)
 	}
 	if len(f.Tools) == 0 {
@@ -339,10 +339,11 @@ func ParseTaxonomy(name string, data []byte) ([]Rule, error) {
 // column. Without the field, or when the field's path cannot be followed, it
 // returns the rule's node.
 func ruleNode(data []byte, i int, field string) ast.Node {
-	file, err := parser.ParseBytes(data, 0)
+	parsed, err := yamllimit.Parse("", data, yamllimit.Limits{})
 	if err != nil {
 		return nil
 	}
+	file := parsed.File
 	find := func(path string) ast.Node {
 		p, err := yaml.PathString(path)
 		if err != nil {

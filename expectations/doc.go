@@ -346,6 +346,13 @@
 //	scenarios/fix-bug.yaml:14:13: unknown expectation type "index_usgae"; did you mean index_usage?
 //	scenarios/fix-bug.yaml:3:3: traces[0]: scenarios/runs/*.json matches no file
 //
+// Anchors, aliases and merge keys ("<<: *base") may share keys between
+// expectations. A file whose collections nest deeper than 1000 levels, whose
+// aliases would expand to more than a million nodes, that merges a mapping
+// into itself, defines an anchor name twice or uses an alias before its
+// anchor is refused with one error at the place, before anything else is
+// checked.
+//
 // # Types of your own
 //
 // An expectation type is a name, a parameter struct whose tags define its

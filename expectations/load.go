@@ -15,6 +15,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -56,7 +57,7 @@ func Load(file string, opts LoadOptions) (*Scenario, error) {
 func Parse(file string, data []byte, opts LoadOptions) (*Scenario, error) {
 	l := &loader{
 		decoder: decoder{
-			nodeErrs: &nodeErrs{file: file, anchors: map[string]ast.Node{}},
+			nodeErrs: &nodeErrs{file: file},
 			dir:      filepath.Dir(file),
 		},
 		reg:  orDefault(opts.Registry),
@@ -91,7 +92,7 @@ type loader struct {
 func (l *loader) load() {
 	// Duplicate keys are reported by the walk, with the file's other
 	// problems, rather than by the parser, which would stop there.
-	f, err := parser.ParseBytes(l.data, 0, parser.AllowDuplicateMapKey())
+	f, err := yamllimit.Parse(l.file, l.data, yamllimit.Limits{}, parser.AllowDuplicateMapKey())
 	if err != nil {
 		l.errs = append(l.errs, asYAMLErr(l.file, err))
 		return
@@ -110,7 +111,7 @@ func (l *loader) load() {
 		l.at(docs[1].Body, "a scenario file holds one document; split the scenarios into files")
 	}
 	root := docs[0].Body
-	l.collectAnchors(root)
+	l.yaml = f
 	es, ok := l.entries(root)
 	if !ok {
 		l.at(root, "a scenario is a mapping of keys (name, trace, expectations, …), not %s", l.kindOf(root))

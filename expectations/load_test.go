@@ -2,6 +2,7 @@ package expectations
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -323,4 +324,44 @@ func sortedFormats() []string {
 	names := trace.DefaultRegistry().Names()
 	slices.Sort(names)
 	return names
+}
+
+// The YAML a scenario is written in can ask its reader for unbounded work:
+// each of these once overflowed the stack, took exponential time or
+// gigabytes of memory. Each must be one error at its place.
+func TestYAMLThatWouldExhaustTheLoaderIsAnErrorAtItsPlace(t *testing.T) {
+	t.Parallel()
+	var chain strings.Builder
+	chain.WriteString("name: chained\nanchors:\n  l0: &l0 {a: 1, b: 2}\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&chain, "  l%d: &l%d {<<: *l%d, <<: *l%d}\n", i, i, i-1, i-1)
+	}
+	chain.WriteString("<<: *l40\n")
+	tests := []struct {
+		name, src, want string
+	}{
+		{
+			name: "a merge key naming its own mapping",
+			src:  "name: self\ntrace: t.jsonl\nexpectations:\n  - &a\n    type: recall\n    <<: *a\n",
+			want: "s.yaml:6:9: alias *a is inside its own anchor",
+		},
+		{
+			name: "forty chained merge keys",
+			src:  chain.String(),
+			want: "s.yaml:19:18: aliases expand to more than 1000000 nodes",
+		},
+		{
+			name: "tags nested thirty thousand deep",
+			src:  "name: deep\ntags: " + strings.Repeat("[", 30000) + strings.Repeat("]", 30000) + "\n",
+			want: "s.yaml:2:1006: collections nested more than 1000 deep",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("s.yaml", []byte(tt.src), LoadOptions{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
 }

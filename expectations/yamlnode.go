@@ -8,6 +8,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 )
 
 // The loader walks goccy/go-yaml's AST itself instead of decoding into
@@ -16,9 +17,13 @@ import (
 
 // nodeErrs collects the problems of one file.
 type nodeErrs struct {
-	file    string
-	errs    Errors
-	anchors map[string]ast.Node
+	file string
+	errs Errors
+	// yaml is the parsed file, which resolves aliases.
+	yaml *yamllimit.File
+	// merging are the mappings whose merge keys are being expanded, so
+	// that a mapping merged into itself is reported, not followed.
+	merging map[ast.Node]bool
 }
 
 func (c *nodeErrs) at(n ast.Node, format string, args ...any) {
@@ -55,48 +60,23 @@ func tokenLineCol(tk *token.Token) (int, int) {
 	return tk.Position.Line, tk.Position.Column
 }
 
-// collectAnchors records every anchor of a document so that aliases can be
-// resolved wherever they appear.
-func (c *nodeErrs) collectAnchors(n ast.Node) {
-	switch n := n.(type) {
-	case *ast.DocumentNode:
-		c.collectAnchors(n.Body)
-	case *ast.AnchorNode:
-		if n.Name != nil {
-			c.anchors[n.Name.GetToken().Value] = n.Value
-		}
-		c.collectAnchors(n.Value)
-	case *ast.TagNode:
-		c.collectAnchors(n.Value)
-	case *ast.MappingNode:
-		for _, v := range n.Values {
-			c.collectAnchors(v)
-		}
-	case *ast.MappingValueNode:
-		c.collectAnchors(n.Value)
-	case *ast.SequenceNode:
-		for _, v := range n.Values {
-			c.collectAnchors(v)
-		}
-	}
-}
-
 // resolve strips anchors, tags and comments from a node and follows
-// aliases, so that the checks see the value an author meant.
+// aliases, so that the checks see the value an author meant. The parser
+// (package yamllimit) has refused aliases inside their own anchors and
+// bounded what aliases expand to; the loop bound is a second guard.
 func (c *nodeErrs) resolve(n ast.Node) ast.Node {
-	for range 64 { // bounds a chain of aliases
+	for range 64 {
 		switch v := n.(type) {
 		case *ast.AnchorNode:
 			n = v.Value
 		case *ast.TagNode:
 			n = v.Value
 		case *ast.AliasNode:
-			name := ""
-			if v.Value != nil {
-				name = v.Value.GetToken().Value
+			var target ast.Node
+			if c.yaml != nil {
+				target = c.yaml.Target(v)
 			}
-			target, ok := c.anchors[name]
-			if !ok {
+			if target == nil {
 				return n
 			}
 			n = target
@@ -120,8 +100,9 @@ type entry struct {
 // ("<<: *base") expanded: keys written in the mapping override merged ones.
 // ok is false when n is not a mapping.
 func (c *nodeErrs) entries(n ast.Node) (out []entry, ok bool) {
+	m := c.resolve(n)
 	var values []*ast.MappingValueNode
-	switch m := c.resolve(n).(type) {
+	switch m := m.(type) {
 	case *ast.MappingNode:
 		values = m.Values
 	case *ast.MappingValueNode:
@@ -129,10 +110,17 @@ func (c *nodeErrs) entries(n ast.Node) (out []entry, ok bool) {
 	default:
 		return nil, false
 	}
+	if c.merging == nil {
+		c.merging = map[ast.Node]bool{}
+	}
+	c.merging[m] = true
+	defer delete(c.merging, m)
 	var merged []entry
 	for _, mv := range values {
 		if _, isMerge := mv.Key.(*ast.MergeKeyNode); isMerge {
-			if sub, ok := c.entries(mv.Value); ok {
+			if c.merging[c.resolve(mv.Value)] {
+				c.at(mv.Value, "<<: the mapping is merged into itself")
+			} else if sub, ok := c.entries(mv.Value); ok {
 				merged = append(merged, sub...)
 			} else {
 				c.at(mv.Value, "<<: a merge key takes an alias of a mapping")
@@ -141,9 +129,17 @@ func (c *nodeErrs) entries(n ast.Node) (out []entry, ok bool) {
 		}
 		out = append(out, entry{key: keyText(mv.Key), keyNode: mv.Key, value: mv.Value})
 	}
-	for _, m := range merged {
-		if !hasKey(out, m.key) {
-			out = append(out, m)
+	if len(merged) == 0 {
+		return out, true
+	}
+	written := make(map[string]bool, len(out))
+	for _, e := range out {
+		written[e.key] = true
+	}
+	for _, e := range merged {
+		if !written[e.key] {
+			written[e.key] = true
+			out = append(out, e)
 		}
 	}
 	return out, true

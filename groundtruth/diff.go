@@ -56,7 +56,7 @@ func ParseDiff(name string, r io.Reader) (*Truth, error) {
 // name, so that errors in a patch embedded in a script name the script's
 // line.
 func parseDiff(name string, r io.Reader, firstLine int) (*Truth, error) {
-	p := &diffParser{name: name, r: bufio.NewReader(r), lineNo: firstLine - 1, t: &Truth{Source: name, Confidence: High}}
+	p := &diffParser{name: name, r: bufio.NewReader(r), lineNo: firstLine - 1, t: &Truth{Source: name, Confidence: High}, touched: map[string]bool{}}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -90,6 +90,8 @@ type diffParser struct {
 	lineNo int
 	back   *string // one line of lookahead pushed back
 	cur    *diffFile
+	// touched are the files added to t, each once.
+	touched map[string]bool
 }
 
 // next returns the next line without its line end ("\n" or "\r\n").
@@ -398,9 +400,9 @@ func (p *diffParser) finish() error {
 		touched = []string{f.newPath}
 	}
 	for _, path := range touched {
-		before := len(p.t.Files)
-		p.t.add(File{Path: path, Grade: 1})
-		if len(p.t.Files) > before {
+		if !p.touched[path] {
+			p.touched[path] = true
+			p.t.add(File{Path: path, Grade: 1})
 			p.t.EditFiles = append(p.t.EditFiles, path)
 		}
 	}

@@ -1,8 +1,10 @@
 package groundtruth
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,11 +78,41 @@ func TestParseErrors(t *testing.T) {
 		{"an empty file", "  \n", "gt.json: empty ground truth"},
 		{"a bad chunk", `{"files": ["a.go"], "chunks": [{"path": "a.go", "start": 9, "end": 3}]}`, "chunks[0]: expected {path, start, end} with 1 <= start <= end"},
 		{"broken JSON", `{"files": [`, "gt.json:1:"},
+		{"a tag on a list's value", "files: !x 5\n", "gt.json:1:8: tag !x: this value cannot be decoded with a tag"},
+		{"a tag without a value", "expected_edit_files: !!seq\n", "gt.json:1:22: tag !!seq"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse("gt.json", []byte(tt.content))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+// Ground truth is parsed as YAML, JSON included, so the same documents
+// that once exhausted the scenario loader reach it; each must be one error
+// at its place.
+func TestGroundTruthThatWouldExhaustTheParserIsAnErrorAtItsPlace(t *testing.T) {
+	t.Parallel()
+	var chain strings.Builder
+	chain.WriteString("x:\n  l0: &l0 {path: a.go}\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&chain, "  l%d: &l%d {<<: [*l%d, *l%d]}\n", i, i, i-1, i-1)
+	}
+	chain.WriteString("files: [*l40]\n")
+	tests := []struct {
+		name, file, content, want string
+	}{
+		{"a merge key naming its own mapping", "gt.yaml", "files:\n  - &a\n    path: a.go\n    <<: *a\n", "gt.yaml:4:9: alias *a is inside its own anchor"},
+		{"forty chained merge keys", "gt.yaml", chain.String(), "gt.yaml:18:25: aliases expand to more than 1000000 nodes"},
+		{"JSON lists nested thirty thousand deep", "gt.json", strings.Repeat("[", 30000) + strings.Repeat("]", 30000), "gt.json:1:1001: collections nested more than 1000 deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse(tt.file, []byte(tt.content))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
+	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 )
 
 // taskSource is one step of the task-folder chain.
@@ -277,7 +278,7 @@ func decodeLenient(name string, data []byte, list, obj any) error {
 	if trimmed[0] == '[' || trimmed[0] == '-' {
 		v = list
 	}
-	return yamlerr.From(name, yaml.Unmarshal(data, v))
+	return yamlerr.From(name, yamllimit.Unmarshal(name, data, v, yamllimit.Limits{}))
 }
 
 func parseBenchTruth(name string, data []byte) (*Truth, error) {
@@ -286,24 +287,31 @@ func parseBenchTruth(name string, data []byte) (*Truth, error) {
 		return nil, err
 	}
 	t := &Truth{}
+	// seen are the paths added, as written: duplicates are merged only by
+	// normalize.
+	seen := map[string]bool{}
+	add := func(f File) {
+		t.add(f)
+		seen[f.Path] = true
+	}
 	for _, list := range [][]benchFile{b.Files, b.BuggyFiles} {
 		for _, f := range list {
 			if f.path == "" {
 				return nil, yamlerr.From(name, yamlerr.At("", f.node, "file entry has no path: expected a path or an object with \"path\" or \"file\""))
 			}
-			t.add(File{Path: f.path, Grade: f.grade})
+			add(File{Path: f.path, Grade: f.grade})
 		}
 	}
 	for _, list := range [][]benchFile{b.Entries, b.Steps} {
 		for _, f := range list {
 			if f.path != "" {
-				t.add(File{Path: f.path, Grade: f.grade})
+				add(File{Path: f.path, Grade: f.grade})
 			}
 		}
 	}
 	for _, p := range []string{b.FilePath, b.CanonicalPath} {
 		if p != "" {
-			t.add(File{Path: p, Grade: 1})
+			add(File{Path: p, Grade: 1})
 		}
 	}
 	if b.FilePath != "" && b.TargetFunction != "" {
@@ -312,8 +320,8 @@ func parseBenchTruth(name string, data []byte) (*Truth, error) {
 	fromRefs := false
 	for _, r := range b.FileReferences {
 		for _, pat := range r.Patterns {
-			if p, ok := pathFromPattern(pat); ok && !t.has(p) {
-				t.add(File{Path: p, Grade: 1})
+			if p, ok := pathFromPattern(pat); ok && !seen[p] {
+				add(File{Path: p, Grade: 1})
 				fromRefs = true
 			}
 		}
@@ -331,7 +339,7 @@ func parseBenchTruth(name string, data []byte) (*Truth, error) {
 	}
 	for _, list := range [][]benchSymbol{b.Symbols, b.BuggyFunctions} {
 		for _, s := range list {
-			t.addSymbol(events.Symbol(s))
+			t.addSymbol(events.Symbol(s), len(seen) == 1)
 		}
 	}
 
@@ -350,27 +358,19 @@ func parseBenchTruth(name string, data []byte) (*Truth, error) {
 }
 
 // addSymbol records a symbol, giving a symbol without a file the only file
-// there is; with several files its file is unknown and it is dropped.
-func (t *Truth) addSymbol(s events.Symbol) {
+// there is (oneFile: t.Files names one path, however often); with several
+// files its file is unknown and it is dropped.
+func (t *Truth) addSymbol(s events.Symbol, oneFile bool) {
 	if s.Symbol == "" {
 		return
 	}
 	if s.File == "" {
-		if len(t.Files) != 1 {
+		if !oneFile {
 			return
 		}
 		s.File = t.Files[0].Path
 	}
 	t.Symbols = append(t.Symbols, s)
-}
-
-func (t *Truth) has(p string) bool {
-	for _, f := range t.Files {
-		if f.Path == p {
-			return true
-		}
-	}
-	return false
 }
 
 // pathFromPattern recovers a path from a checklist regex such as

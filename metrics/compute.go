@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -284,25 +285,32 @@ func nonComputable(doc *events.Document, in *input, level int) string {
 // name prefixed with prefix.
 func fileMeasures(m map[string]float64, prefix string, ranked []string, rel Judgments, opts Options) {
 	level := opts.Level
+	// R and the ideal gains depend on the judgments only: counted once
+	// here, the measures stay linear in the size of the ground truth.
+	numRel, ideal := NumRelevant(rel, level), idealGains(rel)
 	for _, k := range opts.Ks {
 		at := fmt.Sprintf("@%d", k)
 		p := PrecisionAt(ranked, rel, k, level)
-		r := RecallAt(ranked, rel, k, level)
+		r := recallAt(ranked, rel, k, level, numRel)
 		m[prefix+"precision"+at] = p
 		m[prefix+"recall"+at] = r
 		m[prefix+"f1"+at] = F1(p, r)
 		m[prefix+"success"+at] = SuccessAt(ranked, rel, k, level)
 		m[prefix+"rr"+at] = ReciprocalRankAt(ranked, rel, k, level)
-		m[prefix+"ndcg"+at] = NDCGAt(ranked, rel, k)
+		ndcgAt := 0.0
+		if k >= 1 {
+			ndcgAt = ndcg(ranked, rel, k, ideal)
+		}
+		m[prefix+"ndcg"+at] = ndcgAt
 	}
 	m[prefix+"mrr"] = ReciprocalRank(ranked, rel, level)
-	m[prefix+"map"] = AveragePrecision(ranked, rel, level)
-	m[prefix+"r_precision"] = RPrecision(ranked, rel, level)
-	m[prefix+"ndcg"] = NDCG(ranked, rel)
-	m[prefix+"file_recall"] = SetRecall(ranked, rel, level)
+	m[prefix+"map"] = averagePrecision(ranked, rel, level, numRel)
+	m[prefix+"r_precision"] = rPrecision(ranked, rel, level, numRel)
+	m[prefix+"ndcg"] = ndcg(ranked, rel, math.MaxInt, ideal)
+	m[prefix+"file_recall"] = setRecall(ranked, rel, level, numRel)
 	m[prefix+"context_efficiency"] = SetPrecision(ranked, rel, level)
 	m[prefix+"num_ret"] = float64(len(ranked))
-	m[prefix+"num_rel"] = float64(NumRelevant(rel, level))
+	m[prefix+"num_rel"] = float64(numRel)
 	m[prefix+"num_rel_ret"] = float64(NumRelevantRetrieved(ranked, rel, level))
 }
 
@@ -356,21 +364,25 @@ func newInput(doc *events.Document, opts Options) *input {
 	if opts.FoldCase {
 		key = strings.ToLower
 	}
+	judged := len(doc.GroundTruth.Files) + len(opts.Grades)
 	in := &input{
 		key:           key,
-		rel:           Judgments{},
+		rel:           make(Judgments, judged),
 		level:         opts.Level,
 		includeWrites: opts.IncludeWrites,
 		relevant:      []string{},
-		isRel:         map[string]bool{},
+		isRel:         make(map[string]bool, judged),
 		lists:         map[View]*rankedList{},
 		firstRead:     map[string]int{},
 		firstWrite:    map[string]int{},
 		written:       []string{},
 	}
-	grades := make(map[string]int, len(opts.Grades))
-	for f, g := range opts.Grades {
-		grades[key(f)] = g
+	grades := opts.Grades
+	if opts.FoldCase {
+		grades = make(map[string]int, len(opts.Grades))
+		for f, g := range opts.Grades {
+			grades[key(f)] = g
+		}
 	}
 	var order []string
 	for _, f := range doc.GroundTruth.Files {

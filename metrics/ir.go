@@ -70,7 +70,14 @@ func PrecisionAt(ranked []string, rel Judgments, k, level int) float64 {
 // documents among the first k of ranked, divided by R = NumRelevant(rel,
 // level). It returns 0 when R is 0 or k < 1.
 func RecallAt(ranked []string, rel Judgments, k, level int) float64 {
-	r := NumRelevant(rel, level)
+	return recallAt(ranked, rel, k, level, NumRelevant(rel, level))
+}
+
+// recallAt is RecallAt with R given. Measures that divide by R take it from
+// their caller in Compute, which counts it once per ranked list instead of
+// once per measure and cutoff: with a large ground truth, counting it is the
+// bulk of the work.
+func recallAt(ranked []string, rel Judgments, k, level, r int) float64 {
 	if r == 0 || k < 1 {
 		return 0
 	}
@@ -120,7 +127,10 @@ func ReciprocalRankAt(ranked []string, rel Judgments, k, level int) float64 {
 // NumRelevant(rel, level). Relevant documents that were not retrieved add 0,
 // so they lower AP through R. It returns 0 when R is 0.
 func AveragePrecision(ranked []string, rel Judgments, level int) float64 {
-	r := NumRelevant(rel, level)
+	return averagePrecision(ranked, rel, level, NumRelevant(rel, level))
+}
+
+func averagePrecision(ranked []string, rel Judgments, level, r int) float64 {
 	if r == 0 {
 		return 0
 	}
@@ -141,7 +151,10 @@ func AveragePrecision(ranked []string, rel Judgments, level int) float64 {
 // is P@R, padded like PrecisionAt when fewer than R documents were retrieved.
 // It returns 0 when R is 0.
 func RPrecision(ranked []string, rel Judgments, level int) float64 {
-	r := NumRelevant(rel, level)
+	return rPrecision(ranked, rel, level, NumRelevant(rel, level))
+}
+
+func rPrecision(ranked []string, rel Judgments, level, r int) float64 {
 	if r == 0 {
 		return 0
 	}
@@ -163,7 +176,10 @@ func SetPrecision(ranked []string, rel Judgments, level int) float64 {
 // NumRelevant(rel, level), over the whole list with no cutoff. It returns 0
 // when R is 0.
 func SetRecall(ranked []string, rel Judgments, level int) float64 {
-	r := NumRelevant(rel, level)
+	return setRecall(ranked, rel, level, NumRelevant(rel, level))
+}
+
+func setRecall(ranked []string, rel Judgments, level, r int) float64 {
 	if r == 0 {
 		return 0
 	}
@@ -174,7 +190,7 @@ func SetRecall(ranked []string, rel Judgments, level int) float64 {
 // ranked divided by the DCG of the ideal ranking. See NDCGAt; NDCG is NDCGAt
 // with no cutoff.
 func NDCG(ranked []string, rel Judgments) float64 {
-	return ndcg(ranked, rel, math.MaxInt)
+	return ndcg(ranked, rel, math.MaxInt, idealGains(rel))
 }
 
 // NDCGAt returns nDCG@k, trec_eval's ndcg_cut_k:
@@ -193,10 +209,25 @@ func NDCGAt(ranked []string, rel Judgments, k int) float64 {
 	if k < 1 {
 		return 0
 	}
-	return ndcg(ranked, rel, k)
+	return ndcg(ranked, rel, k, idealGains(rel))
 }
 
-func ndcg(ranked []string, rel Judgments, k int) float64 {
+// idealGains returns the gains of the ideal ranking: every positive grade
+// of rel, highest first.
+func idealGains(rel Judgments) []int {
+	ideal := make([]int, 0, len(rel))
+	for _, g := range rel {
+		if g > 0 {
+			ideal = append(ideal, g)
+		}
+	}
+	slices.Sort(ideal)
+	slices.Reverse(ideal)
+	return ideal
+}
+
+// ndcg is NDCGAt with the ideal gains given (see recallAt for why).
+func ndcg(ranked []string, rel Judgments, k int, ideal []int) float64 {
 	// Both sums run from rank 1 down, like trec_eval's, for identical doubles.
 	dcg := 0.0
 	for i, doc := range dedup(ranked) {
@@ -207,14 +238,6 @@ func ndcg(ranked []string, rel Judgments, k int) float64 {
 			dcg += float64(g) / math.Log2(float64(i+2))
 		}
 	}
-	ideal := make([]int, 0, len(rel))
-	for _, g := range rel {
-		if g > 0 {
-			ideal = append(ideal, g)
-		}
-	}
-	slices.Sort(ideal)
-	slices.Reverse(ideal)
 	idcg := 0.0
 	for i, g := range ideal {
 		if i >= k {
