@@ -38,6 +38,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	perQuery := fs.Bool("q", false, "print the figures of every query before the summary (trec_eval -q)")
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
 	level := fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant; does not change ndcg (trec_eval -l)")
+	maxDocs := fs.Int("M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
 	maxInput := addMaxInputFlag(fs)
 	var measures []string
 	fs.Func("m", "a measure to print, `NAME[.k1,k2,...]` with cutoffs for P, recall, success and ndcg_cut; repeatable (trec_eval -m)", func(v string) error {
@@ -52,7 +53,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
-	files, err := getopt.Parse(fs, args, "qch", "lm")
+	files, err := getopt.Parse(fs, args, "qch", "lmM")
 	if errors.Is(err, flag.ErrHelp) {
 		usage(stdout)
 		return exitOK
@@ -73,6 +74,9 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
 		return fail("-l %d: the level must be 0 or more", *level)
+	}
+	if *maxDocs < 0 {
+		return fail("-M %d: the number of documents must be 0 or more", *maxDocs)
 	}
 	defer maxInput.apply()()
 	limit := input.Or(int64(*maxInput), input.DataLimit)
@@ -99,7 +103,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fail("%v", err)
 	}
 
-	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms})
+	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs})
 	if err != nil {
 		return fail("%s and %s: %v", files[0], files[1], err)
 	}
