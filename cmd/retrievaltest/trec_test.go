@@ -31,15 +31,29 @@ func runTrecArgs(t *testing.T, stdin string, args ...string) trecOutcome {
 }
 
 // The default measures on testdata/trec/cases.*; the figures are worked out
-// by hand in metrics/trec_eval_test.go.
+// by hand in metrics/trec_eval_test.go, and gm_map, bpref and
+// iprec_at_recall in metrics/trec_measures_test.go.
 const casesDefaultOutput = `runid                 	all	hand
 num_q                 	all	4
 num_ret               	all	12
 num_rel               	all	9
 num_rel_ret           	all	6
 map                   	all	0.3733
+gm_map                	all	0.0325
 Rprec                 	all	0.3542
+bpref                 	all	0.1458
 recip_rank            	all	0.5833
+iprec_at_recall_0.00  	all	0.5833
+iprec_at_recall_0.10  	all	0.5833
+iprec_at_recall_0.20  	all	0.5833
+iprec_at_recall_0.30  	all	0.5833
+iprec_at_recall_0.40  	all	0.5208
+iprec_at_recall_0.50  	all	0.4375
+iprec_at_recall_0.60  	all	0.4375
+iprec_at_recall_0.70  	all	0.4375
+iprec_at_recall_0.80  	all	0.4375
+iprec_at_recall_0.90  	all	0.0833
+iprec_at_recall_1.00  	all	0.0833
 P_5                   	all	0.3000
 P_10                  	all	0.1500
 P_15                  	all	0.1000
@@ -154,7 +168,8 @@ func TestTrecRejectsBadInputWithExitCode2(t *testing.T) {
 		{"an unknown flag", []string{"-x", qrels, run}, "flag provided but not defined: -x"},
 		{"a level that is not a number", []string{"-l", "two", qrels, run}, `invalid value "two" for flag -l`},
 		{"a negative level", []string{"-l", "-1", qrels, run}, "-l -1: the level must be 0 or more"},
-		{"an unknown measure", []string{"-m", "bpref", qrels, run}, `-m: unknown measure "bpref"`},
+		{"an unknown measure", []string{"-m", "bogus", qrels, run}, `-m: unknown measure "bogus"`},
+		{"a negative -M", []string{"-M", "-1", qrels, run}, "-M -1: the number of documents must be 0 or more"},
 		{"a bad cutoff", []string{"-m", "P.0", qrels, run}, "cutoff 0 is not positive"},
 		{"a qrels file that does not exist", []string{trecCases + "absent.qrels", run}, "qrels: open " + trecCases + "absent.qrels"},
 		{"a run file that does not exist", []string{qrels, trecCases + "absent.run"}, "run: open " + trecCases + "absent.run"},
