@@ -194,8 +194,8 @@ func TestTrecHelpGoesToStdout(t *testing.T) {
 	t.Parallel()
 	got := runTrecArgs(t, "", "-h")
 	assert.Equal(t, exitOK, got.code)
-	assert.Contains(t, got.stdout, "Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-m MEASURE]... QRELS RUN")
-	assert.Contains(t, got.stdout, "-m NAME[.k1,k2,...]")
+	assert.Contains(t, got.stdout, "Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-M N] [-m MEASURE]... QRELS RUN")
+	assert.Contains(t, got.stdout, "-m NAME[.PARAMS]")
 	assert.Empty(t, got.stderr)
 }
 
