@@ -31,8 +31,15 @@ func runTrecArgs(t *testing.T, stdin string, args ...string) trecOutcome {
 }
 
 // The default measures on testdata/trec/cases.*; the figures are worked out
-// by hand in metrics/trec_eval_test.go, and gm_map, bpref and
-// iprec_at_recall in metrics/trec_measures_test.go.
+// by hand in metrics/trec_eval_test.go. The four queries' AP are 5/9
+// (short), 0 (none), 1/3 (ties), 29/48 (graded): gm_map =
+// exp(mean(ln 5/9, ln 0.00001, ln 1/3, ln 29/48)) = 0.0325. bpref is 1/3
+// (short: a above the one judged non-relevant, b below it), 0, 0 and 1/4
+// (graded: only g3 above g4): mean 0.1458. Interpolated precision per
+// query at shares 0-0.3, 0.4, 0.5-0.8, 0.9-1 (cutoffs round(share·R)):
+// short (R=3; relevant at 1 and 3) 1, 1, 2/3, 0; none 0; ties (R=1;
+// relevant at 3) 1/3 throughout; graded (R=4; relevant at 1, 3, 4) 1,
+// 0.75, 0.75, 0 — means 0.5833, 0.5208, 0.4375, 0.0833.
 const casesDefaultOutput = `runid                 	all	hand
 num_q                 	all	4
 num_ret               	all	12
