@@ -105,16 +105,21 @@
 //     summary lines for "all", which start with runid and num_q when those
 //     are requested.
 //   - Line format: printf "%-22s\t%s\t%6.4f", or "%-22s\t%s\t%d" for the
-//     counts num_q, num_ret, num_rel and num_rel_ret.
-//   - Summary: counts are summed, every other figure is the arithmetic mean
-//     over the evaluated queries. Under -c, num_rel for "all" is trec_eval's
-//     recount of every judgment with a grade above 0 in the qrels, which
-//     ignores -l.
-//   - Measures with cutoffs take trec_eval's defaults when none are given:
-//     5, 10, 15, 20, 30, 100, 200, 500, 1000 for P, recall and ndcg_cut, and
-//     1, 5, 10 for success. With no measure given, the default set is
-//     trec_eval's "official" set less gm_map, bpref and iprec_at_recall,
-//     which are not implemented.
+//     counts num_q, num_ret, num_rel, num_rel_ret and num_nonrel_judged_ret,
+//     or the quoted grade string of relstring.
+//   - Summary: counts are summed, gm_map and gm_bpref are geometric means
+//     (with values floored at 0.00001, no per-query line), relstring has
+//     none, and every other figure is the arithmetic mean over the evaluated
+//     queries. Under -c, num_rel for "all" is trec_eval's recount of every
+//     judgment with a grade above 0 in the qrels, which ignores -l, and a
+//     query the run lacks is scored, as by trec_eval 10.0, over a ranking of
+//     one unjudged placeholder document.
+//   - Measures with parameters take trec_eval's defaults when none are
+//     given: 5, 10, 15, 20, 30, 100, 200, 500, 1000 for P, recall,
+//     ndcg_cut, map_cut and relative_P; 1, 5, 10 for success; 5, 10, 20 for
+//     unj; see TRECMeasure for the others. With no measure given, the
+//     default set is trec_eval's "official" set; every measure of its
+//     "all_trec" set is computed, and dcg and ideal_dcg.
 //
 // # Agent runs
 //

@@ -5,54 +5,131 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 )
 
 // TRECMeasure names one trec_eval measure and, for the measures that take
-// them, its cutoffs.
+// them, its parameters.
 type TRECMeasure struct {
-	// Name is the measure's root name as trec_eval spells it: "P", "recall",
-	// "success", "ndcg_cut", "map", "Rprec", "recip_rank", "ndcg", "set_P",
-	// "set_recall", "num_q", "num_ret", "num_rel", "num_rel_ret" or "runid".
+	// Name is the measure's root name as trec_eval spells it ("P",
+	// "ndcg_cut", "map", "bpref", "iprec_at_recall"); TRECMeasureNames
+	// lists them.
 	Name string
-	// Cutoffs are the ranks k of P, recall, success and ndcg_cut; each
-	// gives one figure named Name_k. They must be positive and distinct;
-	// they are printed in increasing order. Nil means trec_eval's defaults.
-	// The other measures take no cutoffs.
+	// Cutoffs are the ranks k of the measures with rank cutoffs (P,
+	// recall, success, ndcg_cut, map_cut, relative_P, unj); each gives one
+	// figure named Name_k. They must be positive and distinct; they are
+	// printed in increasing order. Nil means trec_eval's defaults.
 	Cutoffs []int
+	// Params is the parameter text of the other measures that take
+	// parameters, as written after the dot of trec_eval's -m NAME.PARAMS:
+	// comma-separated numbers for iprec_at_recall and Rprec_mult (recall
+	// shares and multiples of R, sorted), utility (four coefficients),
+	// 11pt_avg (recall shares), set_F (beta) and relstring (length), and
+	// "grade=gain" pairs for G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp
+	// and rbp_resid (rbp's persistence is the pair "p=0.8"). Empty means
+	// trec_eval's defaults. Measures with Params print as Name_Params,
+	// except iprec_at_recall and Rprec_mult, which print one figure per
+	// number.
+	Params string
 }
 
-// trecMeasures lists the supported measures in the order trec_eval computes
-// and prints them (its measure table), whatever the order of the -m flags,
-// with trec_eval's default cutoffs.
-var trecMeasures = []trecMeasureDef{
-	{"runid", nil},
-	{"num_q", nil},
-	{"num_ret", nil},
-	{"num_rel", nil},
-	{"num_rel_ret", nil},
-	{"map", nil},
-	{"Rprec", nil},
-	{"recip_rank", nil},
-	{"P", []int{5, 10, 15, 20, 30, 100, 200, 500, 1000}},
-	{"recall", []int{5, 10, 15, 20, 30, 100, 200, 500, 1000}},
-	{"ndcg", nil},
-	{"ndcg_cut", []int{5, 10, 15, 20, 30, 100, 200, 500, 1000}},
-	{"success", []int{1, 5, 10}},
-	{"set_P", nil},
-	{"set_recall", nil},
-}
+// paramKind is how a measure takes parameters.
+type paramKind int
+
+const (
+	noParams     paramKind = iota
+	rankCutoffs            // Cutoffs: one figure per rank
+	shareCutoffs           // numbers, sorted: one figure per number
+	numberParams           // numbers, in order: one figure
+	gainParams             // grade=gain pairs: one figure
+)
+
+// summaryKind is how a measure's figures over queries become the "all"
+// figure.
+type summaryKind int
+
+const (
+	meanSummary      summaryKind = iota
+	sumSummary                   // counts: summed, printed as integers
+	geometricSummary             // per-query figure not printed
+	noSummary                    // relstring: per query only
+)
 
 type trecMeasureDef struct {
 	name    string
-	cutoffs []int // defaults; nil for measures without cutoffs
+	params  paramKind
+	cutoffs []int     // default rank cutoffs
+	numbers []float64 // default numbers
+	summary summaryKind
 }
 
-// officialMeasures is trec_eval's default set ("official") less gm_map,
-// bpref and iprec_at_recall, which this package does not compute.
-var officialMeasures = []string{"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank", "P"}
+var (
+	defaultCutoffs = []int{5, 10, 15, 20, 30, 100, 200, 500, 1000}
+	elevenPoints   = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}
+)
+
+// trecMeasures lists the supported measures in the order trec_eval computes
+// and prints them (its measure table), whatever the order of the -m flags,
+// with trec_eval's defaults.
+var trecMeasures = []trecMeasureDef{
+	{name: "runid"},
+	{name: "num_q"},
+	{name: "num_ret", summary: sumSummary},
+	{name: "num_rel", summary: sumSummary},
+	{name: "num_rel_ret", summary: sumSummary},
+	{name: "map"},
+	{name: "gm_map", summary: geometricSummary},
+	{name: "Rprec"},
+	{name: "bpref"},
+	{name: "recip_rank"},
+	{name: "iprec_at_recall", params: shareCutoffs, numbers: elevenPoints},
+	{name: "P", params: rankCutoffs, cutoffs: defaultCutoffs},
+	{name: "relstring", params: numberParams, numbers: []float64{10}, summary: noSummary},
+	{name: "recall", params: rankCutoffs, cutoffs: defaultCutoffs},
+	{name: "infAP"},
+	{name: "gm_bpref", summary: geometricSummary},
+	{name: "Rprec_mult", params: shareCutoffs, numbers: []float64{0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2}},
+	{name: "utility", params: numberParams, numbers: []float64{1, -1, 0, 0}},
+	{name: "11pt_avg", params: numberParams, numbers: elevenPoints},
+	{name: "binG"},
+	{name: "G", params: gainParams},
+	{name: "dcg", params: gainParams},
+	{name: "ideal_dcg", params: gainParams},
+	{name: "ndcg", params: gainParams},
+	{name: "ndcg_rel", params: gainParams},
+	{name: "Rndcg", params: gainParams},
+	{name: "ndcg_cut", params: rankCutoffs, cutoffs: defaultCutoffs},
+	{name: "map_cut", params: rankCutoffs, cutoffs: defaultCutoffs},
+	{name: "relative_P", params: rankCutoffs, cutoffs: defaultCutoffs},
+	{name: "success", params: rankCutoffs, cutoffs: []int{1, 5, 10}},
+	{name: "set_P"},
+	{name: "set_relative_P"},
+	{name: "set_recall"},
+	{name: "set_map"},
+	{name: "set_F", params: numberParams, numbers: []float64{1}},
+	{name: "num_nonrel_judged_ret", summary: sumSummary},
+	{name: "rbp", params: gainParams},
+	{name: "rbp_resid", params: gainParams},
+	{name: "unj", params: rankCutoffs, cutoffs: []int{5, 10, 20}},
+}
+
+// trecNicknames are trec_eval's measure sets.
+var trecNicknames = map[string][]string{
+	"official": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+		"Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"},
+	"all_trec": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+		"Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
+		"recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref",
+		"utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
+		"map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G",
+		"set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+		"num_nonrel_judged_ret"},
+	"set": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+		"set_recall", "set_relative_P", "set_map", "set_F"},
+}
 
 func measureIndex(name string) int {
 	return slices.IndexFunc(trecMeasures, func(m trecMeasureDef) bool { return m.name == name })
@@ -69,10 +146,9 @@ func TRECMeasureNames() []string {
 }
 
 // DefaultTRECMeasures returns the measures trec_eval prints when no -m is
-// given (its "official" set), less the three this package does not compute
-// (gm_map, bpref, iprec_at_recall): runid, num_q, num_ret, num_rel,
-// num_rel_ret, map, Rprec, recip_rank and P at 5, 10, 15, 20, 30, 100, 200,
-// 500 and 1000.
+// given (its "official" set): runid, num_q, num_ret, num_rel, num_rel_ret,
+// map, gm_map, Rprec, bpref, recip_rank, iprec_at_recall at 0, 0.1, ...,
+// 1, and P at 5, 10, 15, 20, 30, 100, 200, 500 and 1000.
 func DefaultTRECMeasures() []TRECMeasure {
 	ms, _ := ParseTRECMeasures(nil)
 	return ms
@@ -81,82 +157,175 @@ func DefaultTRECMeasures() []TRECMeasure {
 // ParseTRECMeasures turns trec_eval -m arguments into measures, following
 // trec_eval's rules:
 //
-//   - "name" selects a measure with its default cutoffs; "name.k1,k2,..."
-//     gives cutoffs (in any order; they are sorted).
-//   - "official" selects DefaultTRECMeasures.
+//   - "name" selects a measure with its default parameters;
+//     "name.params" gives parameters (see TRECMeasure).
+//   - "official", "all_trec" and "set" select trec_eval's measure sets.
 //   - Measures come back in trec_eval's print order, not argument order,
 //     each once.
-//   - When a measure is given cutoffs more than once, the first list wins
-//     and later ones are ignored, as in trec_eval: "-m P.5 -m P.10" gives
-//     P_5 only. Write "-m P.5,10" for both.
+//   - When a measure is given parameters more than once, the first list
+//     wins and later ones are ignored, as in trec_eval: "-m P.5 -m P.10"
+//     gives P_5 only. Write "-m P.5,10" for both.
+//   - A rank cutoff is read as C's atol reads it: "23.4" is 23.
 //
-// No arguments means DefaultTRECMeasures. Unknown names, cutoffs on a
-// measure that takes none, and cutoffs that are not distinct positive
-// integers are errors. (trec_eval ignores cutoffs given to a measure that
-// takes none; ndcg's gain parameters are not supported here.)
+// No arguments means DefaultTRECMeasures. Unknown names, parameters on a
+// measure that takes none, and parameters that are not numbers are
+// errors. (trec_eval ignores parameters given to a measure that takes
+// none, and reads a number that is not one as 0.)
 func ParseTRECMeasures(specs []string) ([]TRECMeasure, error) {
 	if len(specs) == 0 {
 		specs = []string{"official"}
 	}
 	chosen := make([]bool, len(trecMeasures))
-	cutoffs := make([][]int, len(trecMeasures))
+	given := make([]*TRECMeasure, len(trecMeasures))
 	for _, spec := range specs {
 		name, params, hasParams := strings.Cut(spec, ".")
 		if hasParams && params == "" {
 			return nil, fmt.Errorf("measure %q: empty parameter list after '.'", spec)
 		}
-		if name == "official" {
+		if set, ok := trecNicknames[name]; ok {
 			if hasParams {
-				return nil, fmt.Errorf("measure %q: the nickname official takes no parameters", spec)
+				return nil, fmt.Errorf("measure %q: the measure set %s takes no parameters", spec, name)
 			}
-			for _, n := range officialMeasures {
+			for _, n := range set {
 				chosen[measureIndex(n)] = true
 			}
 			continue
 		}
 		i := measureIndex(name)
 		if i < 0 {
-			return nil, fmt.Errorf("unknown measure %q (supported: official, %s)", name, strings.Join(TRECMeasureNames(), ", "))
+			return nil, fmt.Errorf("unknown measure %q (supported: official, all_trec, set, %s)", name, strings.Join(TRECMeasureNames(), ", "))
 		}
 		chosen[i] = true
-		if !hasParams {
+		if !hasParams || given[i] != nil { // trec_eval uses the first parameter list given
 			continue
 		}
-		if trecMeasures[i].cutoffs == nil {
+		m := TRECMeasure{Name: name}
+		switch trecMeasures[i].params {
+		case noParams:
 			return nil, fmt.Errorf("measure %q: %s takes no parameters", spec, name)
+		case rankCutoffs:
+			ks, err := parseCutoffs(params)
+			if err != nil {
+				return nil, fmt.Errorf("measure %q: %w", spec, err)
+			}
+			m.Cutoffs = ks
+		default:
+			m.Params = params
+			if _, err := compileMeasure(m); err != nil {
+				return nil, fmt.Errorf("measure %q: %w", spec, err)
+			}
 		}
-		ks, err := parseCutoffs(params)
-		if err != nil {
-			return nil, fmt.Errorf("measure %q: %w", spec, err)
-		}
-		if cutoffs[i] == nil { // trec_eval uses the first parameter list given
-			cutoffs[i] = ks
-		}
+		given[i] = &m
 	}
 	var ms []TRECMeasure
 	for i, m := range trecMeasures {
 		if !chosen[i] {
 			continue
 		}
-		ks := cutoffs[i]
-		if ks == nil && m.cutoffs != nil {
-			ks = slices.Clone(m.cutoffs)
+		if given[i] != nil {
+			ms = append(ms, *given[i])
+			continue
 		}
-		ms = append(ms, TRECMeasure{Name: m.name, Cutoffs: ks})
+		ms = append(ms, TRECMeasure{Name: m.name, Cutoffs: slices.Clone(m.cutoffs)})
 	}
 	return ms, nil
+}
+
+// compiledMeasure is a measure with its parameters read.
+type compiledMeasure struct {
+	def     trecMeasureDef
+	cutoffs []int
+	numbers []float64
+	gains   []gainParam
+	label   string // printed name when the figure is one
+}
+
+// compileMeasure reads a measure's parameters.
+func compileMeasure(m TRECMeasure) (compiledMeasure, error) {
+	i := measureIndex(m.Name)
+	if i < 0 {
+		return compiledMeasure{}, fmt.Errorf("unknown measure %q", m.Name)
+	}
+	def := trecMeasures[i]
+	cm := compiledMeasure{def: def, label: m.Name, cutoffs: def.cutoffs, numbers: def.numbers}
+	if m.Cutoffs != nil {
+		if def.params != rankCutoffs {
+			return cm, fmt.Errorf("measure %q takes no cutoffs", m.Name)
+		}
+		ks, err := checkCutoffs(m.Cutoffs)
+		if err != nil {
+			return cm, fmt.Errorf("measure %q: %w", m.Name, err)
+		}
+		cm.cutoffs = ks
+	}
+	if m.Params == "" {
+		return cm, nil
+	}
+	switch def.params {
+	case shareCutoffs, numberParams:
+		var xs []float64
+		for _, f := range strings.Split(m.Params, ",") {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return cm, fmt.Errorf("parameter %q is not a number", f)
+			}
+			xs = append(xs, x)
+		}
+		if def.params == shareCutoffs {
+			slices.Sort(xs)
+		}
+		if def.name == "utility" && len(xs) != 4 {
+			return cm, fmt.Errorf("utility takes 4 coefficients, got %d", len(xs))
+		}
+		cm.numbers = xs
+	case gainParams:
+		for _, f := range strings.Split(m.Params, ",") {
+			name, v, ok := strings.Cut(f, "=")
+			x, err := strconv.ParseFloat(v, 64)
+			if !ok || name == "" || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return cm, fmt.Errorf("parameter %q is not of the form name=number", f)
+			}
+			cm.gains = append(cm.gains, gainParam{name, x})
+		}
+	default:
+		return cm, fmt.Errorf("measure %q takes no parameters", m.Name)
+	}
+	cm.label = m.Name + "_" + m.Params
+	return cm, nil
 }
 
 func parseCutoffs(params string) ([]int, error) {
 	var ks []int
 	for _, p := range strings.Split(params, ",") {
-		k, err := strconv.Atoi(p)
+		k, err := atol(p)
 		if err != nil {
-			return nil, fmt.Errorf("cutoff %q is not an integer", p)
+			return nil, err
 		}
 		ks = append(ks, k)
 	}
 	return checkCutoffs(ks)
+}
+
+// atol reads an integer as C's atol does, up to the first character that
+// is not a digit ("23.4" is 23), but refuses text that starts with no
+// digit at all, which atol would read as 0.
+func atol(s string) (int, error) {
+	end := 0
+	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	start := end
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == start {
+		return 0, fmt.Errorf("cutoff %q is not an integer", s)
+	}
+	k, err := strconv.Atoi(s[:end])
+	if err != nil {
+		return 0, fmt.Errorf("cutoff %q is out of range", s)
+	}
+	return k, nil
 }
 
 // checkCutoffs returns ks sorted, or an error if a cutoff is not positive
@@ -192,6 +361,9 @@ type TRECOptions struct {
 	// Measures to compute; nil means DefaultTRECMeasures. Order does not
 	// matter: results follow trec_eval's print order.
 	Measures []TRECMeasure
+	// MaxDocs is trec_eval's -M: only the first MaxDocs documents of each
+	// ranking count. 0 means no limit.
+	MaxDocs int
 }
 
 // DefaultTRECOptions returns trec_eval's defaults: level 1, no -c, the
@@ -211,8 +383,13 @@ type TRECScore struct {
 	// Value is the figure. num_q, num_ret, num_rel and num_rel_ret are
 	// counts and print as integers.
 	Value float64
-	// Text is the run id for the runid measure, and empty otherwise.
+	// Text is the run id for the runid measure, the string of grades for
+	// relstring, and empty otherwise.
 	Text string
+	// hidden marks a per-query figure that trec_eval keeps for the
+	// summary but does not print (gm_map and gm_bpref, whose per-query
+	// figure is the logarithm of the query's value).
+	hidden bool
 }
 
 // Line formats the score for query (a query id or "all") exactly as
@@ -223,6 +400,8 @@ func (s TRECScore) Line(query string) string {
 	switch {
 	case s.Measure == "runid":
 		return fmt.Sprintf("%-22s\t%s\t%s\n", s.Measure, query, s.Text)
+	case strings.HasPrefix(s.Measure, "relstring"):
+		return fmt.Sprintf("%-22s\t%s\t'%s'\n", s.Measure, query, s.Text)
 	case isCount(s.Measure):
 		return fmt.Sprintf("%-22s\t%s\t%d\n", s.Measure, query, int64(s.Value))
 	default:
@@ -232,7 +411,7 @@ func (s TRECScore) Line(query string) string {
 
 func isCount(measure string) bool {
 	switch measure {
-	case "num_q", "num_ret", "num_rel", "num_rel_ret":
+	case "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret":
 		return true
 	}
 	return false
@@ -284,6 +463,9 @@ func (r *TRECResult) Format(w io.Writer, perQuery bool) error {
 	if perQuery {
 		for _, q := range r.Queries {
 			for _, s := range q.Scores {
+				if s.hidden {
+					continue
+				}
 				bw.WriteString(s.Line(q.Query))
 			}
 		}
@@ -315,7 +497,7 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 	if measures == nil {
 		measures = DefaultTRECMeasures()
 	}
-	measures, err := normalizeMeasures(measures)
+	compiled, err := normalizeMeasures(measures)
 	if err != nil {
 		return nil, err
 	}
@@ -329,18 +511,25 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		if !ok && !opts.Complete {
 			continue
 		}
-		res.Queries = append(res.Queries, TRECQueryResult{
-			Query:  q,
-			Scores: queryScores(measures, RankByScore(docs), qrels[q], opts.Level),
-		})
+		var scores []TRECScore
+		if ok {
+			ranked := RankByScore(docs)
+			if opts.MaxDocs > 0 && len(ranked) > opts.MaxDocs {
+				ranked = ranked[:opts.MaxDocs]
+			}
+			scores = queryScores(compiled, ranked, qrels[q], opts.Level)
+		} else {
+			scores = missingQueryScores(compiled, qrels[q], opts.Level)
+		}
+		res.Queries = append(res.Queries, TRECQueryResult{Query: q, Scores: scores})
 	}
 	if len(res.Queries) == 0 {
 		return nil, ErrNoQueries
 	}
 
 	n := float64(len(res.Queries))
-	for _, m := range measures {
-		switch m.Name {
+	for _, m := range compiled {
+		switch m.def.name {
 		case "runid":
 			res.Summary = append(res.Summary, TRECScore{Measure: "runid", Text: run.ID})
 		case "num_q":
@@ -348,6 +537,9 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		}
 	}
 	for j, s := range res.Queries[0].Scores {
+		if strings.HasPrefix(s.Measure, "relstring") {
+			continue // trec_eval prints no summary of it
+		}
 		// Summed in query order, then divided, as trec_eval does.
 		sum := 0.0
 		for _, q := range res.Queries {
@@ -362,6 +554,8 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 				sum += float64(NumRelevant(rel, 1))
 			}
 		case isCount(s.Measure):
+		case s.hidden:
+			sum = math.Exp(sum / n)
 		default:
 			sum /= n
 		}
@@ -371,9 +565,10 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 }
 
 // normalizeMeasures checks measures given by a caller, puts them in print
-// order and fills in default cutoffs.
-func normalizeMeasures(ms []TRECMeasure) ([]TRECMeasure, error) {
-	byIndex := make([]*TRECMeasure, len(trecMeasures))
+// order and reads their parameters; the first of two entries for one
+// measure wins.
+func normalizeMeasures(ms []TRECMeasure) ([]compiledMeasure, error) {
+	byIndex := make([]*compiledMeasure, len(trecMeasures))
 	for _, m := range ms {
 		i := measureIndex(m.Name)
 		if i < 0 {
@@ -382,21 +577,13 @@ func normalizeMeasures(ms []TRECMeasure) ([]TRECMeasure, error) {
 		if byIndex[i] != nil {
 			continue
 		}
-		switch {
-		case trecMeasures[i].cutoffs == nil && m.Cutoffs != nil:
-			return nil, fmt.Errorf("measure %q takes no cutoffs", m.Name)
-		case trecMeasures[i].cutoffs != nil && m.Cutoffs == nil:
-			m.Cutoffs = slices.Clone(trecMeasures[i].cutoffs)
-		case m.Cutoffs != nil:
-			ks, err := checkCutoffs(m.Cutoffs)
-			if err != nil {
-				return nil, fmt.Errorf("measure %q: %w", m.Name, err)
-			}
-			m.Cutoffs = ks
+		cm, err := compileMeasure(m)
+		if err != nil {
+			return nil, err
 		}
-		byIndex[i] = &m
+		byIndex[i] = &cm
 	}
-	var out []TRECMeasure
+	var out []compiledMeasure
 	for _, m := range byIndex {
 		if m != nil {
 			out = append(out, *m)
@@ -405,46 +592,135 @@ func normalizeMeasures(ms []TRECMeasure) ([]TRECMeasure, error) {
 	return out, nil
 }
 
+// missingDoc is the one document of the ranking trec_eval 10.0 evaluates
+// for a query of the qrels that the run lacks, under -c.
+const missingDoc = "ceci_nest_pas_un_docno"
+
+// missingQueryScores computes the figures of a query the run lacks, as
+// trec_eval 10.0 does under -c: over a ranking of one unjudged document,
+// then with num_ret, utility (at its default coefficients), unj,
+// rbp_resid and relstring reset to nothing retrieved.
+func missingQueryScores(measures []compiledMeasure, rel Judgments, level int) []TRECScore {
+	scores := queryScores(measures, []string{missingDoc}, rel, level)
+	for i, s := range scores {
+		switch {
+		case s.Measure == "num_ret", s.Measure == "utility", s.Measure == "rbp_resid", strings.HasPrefix(s.Measure, "unj"):
+			scores[i].Value = 0
+		case strings.HasPrefix(s.Measure, "relstring"):
+			scores[i].Text = ""
+		}
+	}
+	return scores
+}
+
 // queryScores computes the per-query figures of one query.
-func queryScores(measures []TRECMeasure, ranked []string, rel Judgments, level int) []TRECScore {
+func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, level int) []TRECScore {
+	jr := newJudgedRanking(ranked, rel, level)
 	var out []TRECScore
 	add := func(name string, v float64) {
 		out = append(out, TRECScore{Measure: name, Value: v})
 	}
-	for _, m := range measures {
-		switch m.Name {
-		case "num_ret":
-			add(m.Name, float64(len(ranked)))
-		case "num_rel":
-			add(m.Name, float64(NumRelevant(rel, level)))
-		case "num_rel_ret":
-			add(m.Name, float64(NumRelevantRetrieved(ranked, rel, level)))
-		case "map":
-			add(m.Name, AveragePrecision(ranked, rel, level))
-		case "Rprec":
-			add(m.Name, RPrecision(ranked, rel, level))
-		case "recip_rank":
-			add(m.Name, ReciprocalRank(ranked, rel, level))
-		case "ndcg":
-			add(m.Name, NDCG(ranked, rel))
-		case "set_P":
-			add(m.Name, SetPrecision(ranked, rel, level))
-		case "set_recall":
-			add(m.Name, SetRecall(ranked, rel, level))
-		case "P", "recall", "success", "ndcg_cut":
-			for _, k := range m.Cutoffs {
-				name := m.Name + "_" + strconv.Itoa(k)
-				switch m.Name {
-				case "P":
-					add(name, PrecisionAt(ranked, rel, k, level))
-				case "recall":
-					add(name, RecallAt(ranked, rel, k, level))
-				case "success":
-					add(name, SuccessAt(ranked, rel, k, level))
-				case "ndcg_cut":
-					add(name, NDCGAt(ranked, rel, k))
-				}
+	addEach := func(m compiledMeasure, vs []float64) {
+		for i, v := range vs {
+			var name string
+			if m.def.params == shareCutoffs {
+				name = fmt.Sprintf("%s_%3.2f", m.def.name, m.numbers[i])
+			} else {
+				name = m.def.name + "_" + strconv.Itoa(m.cutoffs[i])
 			}
+			add(name, v)
+		}
+	}
+	eachCutoff := func(m compiledMeasure, f func(k int) float64) {
+		vs := make([]float64, len(m.cutoffs))
+		for i, k := range m.cutoffs {
+			vs[i] = f(k)
+		}
+		addEach(m, vs)
+	}
+	for _, m := range measures {
+		name := m.label
+		switch m.def.name {
+		case "num_ret":
+			add(name, float64(len(ranked)))
+		case "num_rel":
+			add(name, float64(NumRelevant(rel, level)))
+		case "num_rel_ret":
+			add(name, float64(NumRelevantRetrieved(ranked, rel, level)))
+		case "map":
+			add(name, AveragePrecision(ranked, rel, level))
+		case "gm_map":
+			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.averagePrecision(), minGeoMean)), hidden: true})
+		case "Rprec":
+			add(name, RPrecision(ranked, rel, level))
+		case "bpref":
+			add(name, jr.bpref())
+		case "recip_rank":
+			add(name, ReciprocalRank(ranked, rel, level))
+		case "iprec_at_recall":
+			addEach(m, jr.interpolatedPrecision(m.numbers))
+		case "P":
+			eachCutoff(m, func(k int) float64 { return PrecisionAt(ranked, rel, k, level) })
+		case "relstring":
+			out = append(out, TRECScore{Measure: name, Text: jr.relString(int(m.numbers[0]))})
+		case "recall":
+			eachCutoff(m, func(k int) float64 { return RecallAt(ranked, rel, k, level) })
+		case "infAP":
+			add(name, jr.infAP())
+		case "gm_bpref":
+			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.bpref(), minGeoMean)), hidden: true})
+		case "Rprec_mult":
+			addEach(m, jr.precisionAtRMultiples(m.numbers))
+		case "utility":
+			add(name, jr.utility(m.numbers))
+		case "11pt_avg":
+			sum := 0.0
+			for _, p := range jr.interpolatedPrecision(m.numbers) {
+				sum += p
+			}
+			add(name, sum/float64(len(m.numbers)))
+		case "binG":
+			add(name, jr.binG())
+		case "G":
+			add(name, jr.g(newGainTable(jr, m.gains)))
+		case "dcg":
+			d, _ := jr.dcg(newGainTable(jr, m.gains))
+			add(name, d)
+		case "ideal_dcg":
+			_, ideal := jr.dcg(newGainTable(jr, m.gains))
+			add(name, ideal)
+		case "ndcg":
+			add(name, jr.ndcg(newGainTable(jr, m.gains)))
+		case "ndcg_rel":
+			add(name, jr.ndcgRel(newGainTable(jr, m.gains)))
+		case "Rndcg":
+			add(name, jr.rndcg(newGainTable(jr, m.gains)))
+		case "ndcg_cut":
+			eachCutoff(m, func(k int) float64 { return NDCGAt(ranked, rel, k) })
+		case "map_cut":
+			addEach(m, jr.mapAtCutoffs(m.cutoffs))
+		case "relative_P":
+			addEach(m, jr.relativePrecision(m.cutoffs))
+		case "success":
+			eachCutoff(m, func(k int) float64 { return SuccessAt(ranked, rel, k, level) })
+		case "set_P":
+			add(name, SetPrecision(ranked, rel, level))
+		case "set_relative_P":
+			add(name, jr.setRelativeP())
+		case "set_recall":
+			add(name, SetRecall(ranked, rel, level))
+		case "set_map":
+			add(name, jr.setMAP())
+		case "set_F":
+			add(name, jr.setF(m.numbers[0]))
+		case "num_nonrel_judged_ret":
+			add(name, jr.numNonrelJudgedRet())
+		case "rbp":
+			add(name, jr.rbp(newGainTable(jr, m.gains), persistence(m.gains)))
+		case "rbp_resid":
+			add(name, jr.rbpResidual(persistence(m.gains)))
+		case "unj":
+			addEach(m, jr.unjudgedAt(m.cutoffs))
 		}
 	}
 	return out

@@ -304,7 +304,8 @@ func TestEvaluateTRECChecksMeasuresGivenInCode(t *testing.T) {
 		measures []metrics.TRECMeasure
 		wantErr  string
 	}{
-		{"an unknown name is refused", []metrics.TRECMeasure{{Name: "bpref"}}, `unknown measure "bpref"`},
+		{"an unknown name is refused", []metrics.TRECMeasure{{Name: "bogus"}}, `unknown measure "bogus"`},
+		{"gain parameters on a measure without them are refused", []metrics.TRECMeasure{{Name: "map", Params: "1=2"}}, "takes no parameters"},
 		{"cutoffs on map are refused", []metrics.TRECMeasure{{Name: "map", Cutoffs: []int{5}}}, "takes no cutoffs"},
 		{"a zero cutoff is refused", []metrics.TRECMeasure{{Name: "P", Cutoffs: []int{0}}}, "not positive"},
 		{"a repeated cutoff is refused", []metrics.TRECMeasure{{Name: "P", Cutoffs: []int{5, 5}}}, "given twice"},
@@ -338,9 +339,18 @@ func TestParseTRECMeasuresFollowsTrecEvalRules(t *testing.T) {
 		specs []string
 		want  []metrics.TRECMeasure
 	}{
-		{"no -m gives the official set we compute", nil, []metrics.TRECMeasure{
+		{"no -m gives trec_eval's official set", nil, []metrics.TRECMeasure{
 			{Name: "runid"}, {Name: "num_q"}, {Name: "num_ret"}, {Name: "num_rel"}, {Name: "num_rel_ret"},
-			{Name: "map"}, {Name: "Rprec"}, {Name: "recip_rank"}, {Name: "P", Cutoffs: []int{5, 10, 15, 20, 30, 100, 200, 500, 1000}},
+			{Name: "map"}, {Name: "gm_map"}, {Name: "Rprec"}, {Name: "bpref"}, {Name: "recip_rank"},
+			{Name: "iprec_at_recall"}, {Name: "P", Cutoffs: []int{5, 10, 15, 20, 30, 100, 200, 500, 1000}},
+		}},
+		{"set names trec_eval's set measures", []string{"set"}, []metrics.TRECMeasure{
+			{Name: "runid"}, {Name: "num_q"}, {Name: "num_ret"}, {Name: "num_rel"}, {Name: "num_rel_ret"},
+			{Name: "utility"}, {Name: "set_P"}, {Name: "set_relative_P"}, {Name: "set_recall"}, {Name: "set_map"}, {Name: "set_F"},
+		}},
+		{"a cutoff is read as atol reads it", []string{"ndcg_cut.23.4"}, []metrics.TRECMeasure{{Name: "ndcg_cut", Cutoffs: []int{23}}}},
+		{"number and gain parameters are kept as written", []string{"utility.2,-1,0,0", "ndcg.1=3,2=9"}, []metrics.TRECMeasure{
+			{Name: "utility", Params: "2,-1,0,0"}, {Name: "ndcg", Params: "1=3,2=9"},
 		}},
 		{"official names the same set", []string{"official"}, metrics.DefaultTRECMeasures()},
 		{"measures come back in trec_eval's order, cutoffs sorted", []string{"success.10,1", "map", "num_q"}, []metrics.TRECMeasure{
@@ -371,7 +381,10 @@ func TestParseTRECMeasuresRejectsBadArguments(t *testing.T) {
 		wantErr string
 	}{
 		{"an unknown measure", "bogus", `unknown measure "bogus"`},
-		{"a measure we do not compute", "gm_map", `unknown measure "gm_map"`},
+		{"a preference measure, which needs another qrels format", "prefs_simp", `unknown measure "prefs_simp"`},
+		{"utility with three coefficients", "utility.1,2,3", "utility takes 4 coefficients"},
+		{"a gain that is not a pair", "ndcg.1,2", "not of the form name=number"},
+		{"a recall share that is not a number", "iprec_at_recall.x", `parameter "x" is not a number`},
 		{"cutoffs on a measure without cutoffs", "map.5", "map takes no parameters"},
 		{"an empty parameter list", "P.", "empty parameter list"},
 		{"a zero cutoff", "P.0,5", "cutoff 0 is not positive"},

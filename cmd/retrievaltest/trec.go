@@ -13,18 +13,22 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
-const trecUsage = `Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-m MEASURE]... QRELS RUN
+const trecUsage = `Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-M N] [-m MEASURE]... QRELS RUN
 
 Evaluate a TREC run file against a qrels file exactly as trec_eval 10.0 does,
 and print trec_eval's output. Either file may be "-" for standard input.
 Flags may also be written trec_eval's way: -q -c -l2 -mP.5,10 -qc.
 
-Measures (-m, repeatable; NAME.k1,k2 gives cutoffs):
-  P recall success ndcg_cut   (cutoffs; defaults 5,10,15,20,30,100,200,500,1000,
-                               success 1,5,10)
-  map Rprec recip_rank ndcg set_P set_recall num_q num_ret num_rel num_rel_ret runid
-  official                    the default: trec_eval's official set less gm_map,
-                              bpref and iprec_at_recall
+Measures (-m, repeatable; NAME.PARAMS gives parameters as trec_eval takes them):
+  every measure of trec_eval's all_trec set, and dcg and ideal_dcg:
+  runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
+  iprec_at_recall P relstring recall infAP gm_bpref Rprec_mult utility
+  11pt_avg binG G dcg ideal_dcg ndcg ndcg_rel Rndcg ndcg_cut map_cut
+  relative_P success set_P set_relative_P set_recall set_map set_F
+  num_nonrel_judged_ret rbp rbp_resid unj
+  Examples: P.5,10  ndcg_cut.23  iprec_at_recall..10,.20  utility.2,-1,0,0
+  ndcg.1=3,2=9,4=4.5  rbp.p=0.8
+  official (the default), all_trec, set: trec_eval's measure sets
 
 Flags:
 `
@@ -38,9 +42,10 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	perQuery := fs.Bool("q", false, "print the figures of every query before the summary (trec_eval -q)")
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
 	level := fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant; does not change ndcg (trec_eval -l)")
+	maxDocs := fs.Int("M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
 	maxInput := addMaxInputFlag(fs)
 	var measures []string
-	fs.Func("m", "a measure to print, `NAME[.k1,k2,...]` with cutoffs for P, recall, success and ndcg_cut; repeatable (trec_eval -m)", func(v string) error {
+	fs.Func("m", "a measure or measure set to print, `NAME[.PARAMS]`; repeatable (trec_eval -m)", func(v string) error {
 		measures = append(measures, v)
 		return nil
 	})
@@ -52,7 +57,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
-	files, err := getopt.Parse(fs, args, "qch", "lm")
+	files, err := getopt.Parse(fs, args, "qch", "lmM")
 	if errors.Is(err, flag.ErrHelp) {
 		usage(stdout)
 		return exitOK
@@ -73,6 +78,9 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
 		return fail("-l %d: the level must be 0 or more", *level)
+	}
+	if *maxDocs < 0 {
+		return fail("-M %d: the number of documents must be 0 or more", *maxDocs)
 	}
 	defer maxInput.apply()()
 	limit := input.Or(int64(*maxInput), input.DataLimit)
@@ -99,7 +107,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fail("%v", err)
 	}
 
-	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms})
+	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs})
 	if err != nil {
 		return fail("%s and %s: %v", files[0], files[1], err)
 	}

@@ -31,15 +31,36 @@ func runTrecArgs(t *testing.T, stdin string, args ...string) trecOutcome {
 }
 
 // The default measures on testdata/trec/cases.*; the figures are worked out
-// by hand in metrics/trec_eval_test.go.
+// by hand in metrics/trec_eval_test.go. The four queries' AP are 5/9
+// (short), 0 (none), 1/3 (ties), 29/48 (graded): gm_map =
+// exp(mean(ln 5/9, ln 0.00001, ln 1/3, ln 29/48)) = 0.0325. bpref is 1/3
+// (short: a above the one judged non-relevant, b below it), 0, 0 and 1/4
+// (graded: only g3 above g4): mean 0.1458. Interpolated precision per
+// query at shares 0-0.3, 0.4, 0.5-0.8, 0.9-1 (cutoffs round(share·R)):
+// short (R=3; relevant at 1 and 3) 1, 1, 2/3, 0; none 0; ties (R=1;
+// relevant at 3) 1/3 throughout; graded (R=4; relevant at 1, 3, 4) 1,
+// 0.75, 0.75, 0 — means 0.5833, 0.5208, 0.4375, 0.0833.
 const casesDefaultOutput = `runid                 	all	hand
 num_q                 	all	4
 num_ret               	all	12
 num_rel               	all	9
 num_rel_ret           	all	6
 map                   	all	0.3733
+gm_map                	all	0.0325
 Rprec                 	all	0.3542
+bpref                 	all	0.1458
 recip_rank            	all	0.5833
+iprec_at_recall_0.00  	all	0.5833
+iprec_at_recall_0.10  	all	0.5833
+iprec_at_recall_0.20  	all	0.5833
+iprec_at_recall_0.30  	all	0.5833
+iprec_at_recall_0.40  	all	0.5208
+iprec_at_recall_0.50  	all	0.4375
+iprec_at_recall_0.60  	all	0.4375
+iprec_at_recall_0.70  	all	0.4375
+iprec_at_recall_0.80  	all	0.4375
+iprec_at_recall_0.90  	all	0.0833
+iprec_at_recall_1.00  	all	0.0833
 P_5                   	all	0.3000
 P_10                  	all	0.1500
 P_15                  	all	0.1000
@@ -154,7 +175,8 @@ func TestTrecRejectsBadInputWithExitCode2(t *testing.T) {
 		{"an unknown flag", []string{"-x", qrels, run}, "flag provided but not defined: -x"},
 		{"a level that is not a number", []string{"-l", "two", qrels, run}, `invalid value "two" for flag -l`},
 		{"a negative level", []string{"-l", "-1", qrels, run}, "-l -1: the level must be 0 or more"},
-		{"an unknown measure", []string{"-m", "bpref", qrels, run}, `-m: unknown measure "bpref"`},
+		{"an unknown measure", []string{"-m", "bogus", qrels, run}, `-m: unknown measure "bogus"`},
+		{"a negative -M", []string{"-M", "-1", qrels, run}, "-M -1: the number of documents must be 0 or more"},
 		{"a bad cutoff", []string{"-m", "P.0", qrels, run}, "cutoff 0 is not positive"},
 		{"a qrels file that does not exist", []string{trecCases + "absent.qrels", run}, "qrels: open " + trecCases + "absent.qrels"},
 		{"a run file that does not exist", []string{qrels, trecCases + "absent.run"}, "run: open " + trecCases + "absent.run"},
@@ -179,8 +201,8 @@ func TestTrecHelpGoesToStdout(t *testing.T) {
 	t.Parallel()
 	got := runTrecArgs(t, "", "-h")
 	assert.Equal(t, exitOK, got.code)
-	assert.Contains(t, got.stdout, "Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-m MEASURE]... QRELS RUN")
-	assert.Contains(t, got.stdout, "-m NAME[.k1,k2,...]")
+	assert.Contains(t, got.stdout, "Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-M N] [-m MEASURE]... QRELS RUN")
+	assert.Contains(t, got.stdout, "-m NAME[.PARAMS]")
 	assert.Empty(t, got.stderr)
 }
 

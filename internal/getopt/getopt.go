@@ -52,7 +52,10 @@ func split(args []string, switches, valued string, long func(string) bool) []str
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") || long(a) {
+		// "-name=value" is the flag package's spelling, but a valued flag
+		// with a glued value may hold '=' ("-mndcg.1=3").
+		goStyle := strings.Contains(a, "=") && !(len(a) > 2 && strings.IndexByte(valued, a[1]) >= 0 && a[2] != '=')
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' || goStyle || long(a) {
 			out = append(out, a)
 			continue
 		}
