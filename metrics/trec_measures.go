@@ -399,17 +399,17 @@ func (gt gainTable) gain(grade int) float64 {
 	return 0
 }
 
-// idealGains yields the gains of the ideal ranking, best first, while
+// trecIdealGains yields the gains of the ideal ranking, best first, while
 // they are positive.
-type idealGains struct {
+type trecIdealGains struct {
 	gt    gainTable
 	level int
 	n     int
 	gain  float64
 }
 
-func newIdealGains(gt gainTable) *idealGains {
-	ig := &idealGains{gt: gt, level: len(gt) - 1}
+func newIdealGains(gt gainTable) *trecIdealGains {
+	ig := &trecIdealGains{gt: gt, level: len(gt) - 1}
 	if ig.level >= 0 {
 		ig.gain = gt[ig.level].gain
 	}
@@ -417,7 +417,7 @@ func newIdealGains(gt gainTable) *idealGains {
 }
 
 // next moves to the next rank of the ideal ranking and returns its gain.
-func (ig *idealGains) next() float64 {
+func (ig *trecIdealGains) next() float64 {
 	ig.n++
 	for ig.level >= 0 && ig.n > ig.gt[ig.level].count {
 		ig.n = 1
