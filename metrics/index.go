@@ -27,10 +27,17 @@ import (
 //     read range, a line being re-read when an earlier call already showed it.
 //   - fishing = a run of at least FishingMinRun consecutive file-level calls
 //     with no semantic call between them.
-//   - guessing = a text search for an identifier the index knows; with no
-//     symbol list, a text search made before the first semantic call.
+//   - guessing = a text search of file contents for an identifier the
+//     index knows; with no symbol list, a text search made before the first
+//     semantic call. A search of file names (a Glob, find -name, a listing)
+//     looks for files, not identifiers, and is never a guess.
 //   - direct = a semantic call immediately followed by an edit of a file that
 //     call returned (of a ground-truth file when the call returned no files).
+//
+// Fishing and guessing say the agent did not use the index it had. When the
+// trace lists the agent's tools and none of them is semantic, the agent had
+// no index to use: the occurrences are still reported, marked Information,
+// and the analysis says SemanticToolOffered false.
 //
 // Evidence is given as step indices, the 0-based step_index of the events.
 
@@ -70,8 +77,9 @@ type IndexOptions struct {
 	Symbols []string `json:"symbols,omitempty"`
 	// TextSearchTools are tool names or globs (path.Match) whose calls are
 	// text searches. Default: any file-level call of category code_search
-	// or file_search that has a query (Grep, Glob, grep_search, shell grep,
-	// rg and find).
+	// that has a query (Grep, grep_search, search_file_content, shell grep
+	// and rg). File-name searches (category file_search: Glob, find, ls)
+	// are not text searches.
 	TextSearchTools []string `json:"text_search_tools,omitempty"`
 	// Grades are the thresholds of the index-usage grade.
 	Grades GradeThresholds `json:"grades"`
@@ -163,6 +171,9 @@ type IndexEffectiveness struct {
 	ToolsKnown   bool      `json:"available_tools_known"`
 	Patterns     []Pattern `json:"patterns"`
 	GuessingRule string    `json:"guessing_rule"`
+	// SemanticToolOffered says whether the agent's tool list had a semantic
+	// tool; nil when the trace does not list the tools (see ToolsKnown).
+	SemanticToolOffered *bool `json:"semantic_tool_offered,omitempty"`
 }
 
 // A Pattern is one occurrence of a behaviour pattern with its evidence.
@@ -178,6 +189,11 @@ type Pattern struct {
 	Files []string `json:"files,omitempty"`
 	// Detail says in words what was seen.
 	Detail string `json:"detail"`
+	// Information is set on fishing and guessing by an agent that was
+	// offered no semantic tool: it could not have done otherwise, so the
+	// occurrence is worth knowing but is not a problem (a scenario can
+	// still forbid it).
+	Information bool `json:"information,omitempty"`
 }
 
 // IndexFigures lists the metric names AnalyzeIndex contributes to a
@@ -276,6 +292,13 @@ func AnalyzeIndex(doc *events.Document, opts IndexOptions) *IndexEffectiveness {
 	ie.fishing(doc, opts)
 	ie.guessing(doc, opts)
 	ie.direct(doc)
+	if ie.SemanticToolOffered != nil && !*ie.SemanticToolOffered {
+		for i := range ie.Patterns {
+			if ie.Patterns[i].Name != PatternDirect {
+				ie.Patterns[i].Information = true
+			}
+		}
+	}
 	slices.SortStableFunc(ie.Patterns, func(a, b Pattern) int { return a.Steps[0] - b.Steps[0] })
 	return ie
 }
@@ -363,9 +386,25 @@ func (ie *IndexEffectiveness) unusedTools(doc *events.Document) {
 	}
 	ie.ToolsKnown = true
 	used := map[string]bool{}
+	semantic := map[string]bool{}
 	for _, ev := range doc.Events {
 		used[ev.ToolName] = true
+		if ev.ToolClass == events.Semantic {
+			semantic[ev.ToolName] = true
+		}
 	}
+	// A tool the agent called is classified by its events; one it never
+	// called, by the built-in taxonomy preferring the agent's profile.
+	tax := events.DefaultTaxonomy().Prefer(events.SessionProfile(doc.Provenance.TraceFormat, doc.Provenance.Agent))
+	offered := false
+	for _, t := range avail {
+		if semantic[t] {
+			offered = true
+		} else if r, _ := tax.Classify(t); !used[t] && r.Class == events.Semantic {
+			offered = true
+		}
+	}
+	ie.SemanticToolOffered = &offered
 	for _, t := range avail {
 		if !used[t] && !slices.Contains(ie.UnusedTools, t) {
 			ie.UnusedTools = append(ie.UnusedTools, t)
@@ -500,8 +539,7 @@ func isTextSearch(ev events.Event, tools []string) bool {
 		}
 		return false
 	}
-	return ev.ToolClass == events.FileLevel && ev.Query != "" &&
-		(ev.ToolCategory == events.CodeSearch || ev.ToolCategory == events.FileSearch)
+	return ev.ToolClass == events.FileLevel && ev.Query != "" && ev.ToolCategory == events.CodeSearch
 }
 
 // mentionsSymbol reports the first known symbol that a query searches for:

@@ -114,10 +114,9 @@ func TestGuessingRules(t *testing.T) {
 	ie := AnalyzeIndex(indexDoc(t, "fishing-five-file-level-calls.claude.jsonl", noSymbols), IndexOptions{})
 	assert.Equal(t, RuleBeforeSemantic, ie.GuessingRule)
 	occ := ie.Occurrences(PatternGuessing)
-	require.Len(t, occ, 2, "the Glob at step 0 and the Grep at step 3")
-	assert.Equal(t, []int{0}, occ[0].Steps)
-	assert.Equal(t, []int{3}, occ[1].Steps)
-	assert.Equal(t, RuleBeforeSemantic, occ[1].Rule)
+	require.Len(t, occ, 1, "the Grep at step 3; the Glob at step 0 searches file names")
+	assert.Equal(t, []int{3}, occ[0].Steps)
+	assert.Equal(t, RuleBeforeSemantic, occ[0].Rule)
 
 	// After a semantic call, the same search is not a guess.
 	ie = AnalyzeIndex(indexDoc(t, "guessing-grep-for-known-symbol.claude.jsonl", noSymbols), IndexOptions{})
