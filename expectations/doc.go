@@ -279,10 +279,13 @@
 // files) and one sentence for people:
 //
 //	semantic ratio measured 0.45, required ≥ 0.60 (9 semantic of 20 semantic +
-//	file-level calls; fishing at steps 0–4)
+//	file-level calls; fishing at steps 1–5)
 //
-// Step indices are 0-based over all tool calls of the trace, as in the
-// retrieval-events document; "call N" counts from 1. A figure that does not
+// Messages, evidence and reports number steps from 1: step N is the N-th
+// tool call of the trace (subagent calls included), the event whose
+// step_index in the retrieval-events document is N-1, and a steps-to-target
+// figure of N names that same step. "steps 1–5" are five calls in a row;
+// "steps 2–3, 8" are calls with others between them. A figure that does not
 // exist for the run — non-computable because the task has no ground truth,
 // or null because the trace does not record it (no timestamps, nothing
 // written, no chunks) — makes its check fail, with the reason in the

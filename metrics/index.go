@@ -39,7 +39,10 @@ import (
 // no index to use: the occurrences are still reported, marked Information,
 // and the analysis says SemanticToolOffered false.
 //
-// Evidence is given as step indices, the 0-based step_index of the events.
+// Occurrences keep the 0-based step_index of their events in Steps; their
+// Detail, like every message a user reads, numbers steps from 1 (see
+// StepsText): step N is the call with step_index N-1, and steps to target
+// N names that same step.
 
 // Pattern names.
 const (
@@ -431,7 +434,7 @@ func (ie *IndexEffectiveness) fishing(doc *events.Document, opts IndexOptions) {
 			ie.Patterns = append(ie.Patterns, Pattern{
 				Name:   PatternFishing,
 				Steps:  run,
-				Detail: fmt.Sprintf("%d consecutive file-level calls without a semantic call (steps %s)", len(run), stepList(run)),
+				Detail: fmt.Sprintf("a run of %d file-level calls with no semantic call between them (%s)", len(run), StepsText(run)),
 			})
 		}
 		run = nil
@@ -473,7 +476,7 @@ func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) 
 					Rule:   RuleKnownSymbol,
 					Steps:  []int{ev.StepIndex},
 					Symbol: sym,
-					Detail: fmt.Sprintf("step %d: %s searched text for %q, a symbol the index knows", ev.StepIndex, ev.ToolName, sym),
+					Detail: fmt.Sprintf("step %d: %s searched text for %q, a symbol the index knows", ev.StepIndex+1, ev.ToolName, sym),
 				})
 			}
 			continue
@@ -483,7 +486,7 @@ func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) 
 				Name:   PatternGuessing,
 				Rule:   RuleBeforeSemantic,
 				Steps:  []int{ev.StepIndex},
-				Detail: fmt.Sprintf("step %d: %s searched text for %q before any semantic call", ev.StepIndex, ev.ToolName, ev.Query),
+				Detail: fmt.Sprintf("step %d: %s searched text for %q before any semantic call", ev.StepIndex+1, ev.ToolName, ev.Query),
 			})
 		}
 	}
@@ -519,7 +522,7 @@ func (ie *IndexEffectiveness) direct(doc *events.Document) {
 			Rule:   rule,
 			Steps:  []int{sem.StepIndex, next.StepIndex},
 			Files:  hit,
-			Detail: fmt.Sprintf("step %d: %s, then step %d edited %s", sem.StepIndex, sem.ToolName, next.StepIndex, strings.Join(hit, ", ")),
+			Detail: fmt.Sprintf("step %d: %s, then step %d edited %s", sem.StepIndex+1, sem.ToolName, next.StepIndex+1, strings.Join(hit, ", ")),
 		})
 	}
 }
@@ -579,12 +582,31 @@ func isIdentByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
-func stepList(steps []int) string {
-	parts := make([]string, len(steps))
-	for i, s := range steps {
-		parts[i] = fmt.Sprint(s)
+// StepsText names steps as messages do, numbered from 1 in trace order of
+// the tool calls: it takes 0-based step indices and writes "step 3" for
+// one, and "steps 1–5, 8, 10–11" for several, a range being steps that
+// follow one another in the trace with no other call between them.
+func StepsText(stepIndices []int) string {
+	s := slices.Clone(stepIndices)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	if len(s) == 1 {
+		return fmt.Sprintf("step %d", s[0]+1)
 	}
-	return strings.Join(parts, ", ")
+	var parts []string
+	for i := 0; i < len(s); {
+		j := i
+		for j+1 < len(s) && s[j+1] == s[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprint(s[i]+1))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", s[i]+1, s[j]+1))
+		}
+		i = j + 1
+	}
+	return "steps " + strings.Join(parts, ", ")
 }
 
 // lineSet is a set of line numbers kept as sorted, disjoint, non-adjacent

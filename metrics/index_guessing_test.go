@@ -81,3 +81,42 @@ func TestPatternsOfAnAgentOfferedNoSemanticToolAreInformation(t *testing.T) {
 		})
 	}
 }
+
+// Messages number steps from 1, as steps to target does, and show a run of
+// calls as ranges only where the calls follow one another.
+func TestStepsTextNumbersFromOneAndShowsRunsAsTheyAre(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		indices []int
+		want    string
+	}{
+		{"one step", []int{0}, "step 1"},
+		{"calls in a row are a range", []int{0, 1, 2, 3, 4}, "steps 1–5"},
+		{"calls with others between them are not", []int{1, 2, 7, 8, 10, 11, 12}, "steps 2–3, 8–9, 11–13"},
+		{"two separate calls", []int{3, 9}, "steps 4, 10"},
+		{"unsorted and repeated", []int{5, 4, 4}, "steps 5–6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, StepsText(tt.indices))
+		})
+	}
+}
+
+// The step a message names is the step steps to target counts.
+func TestPatternDetailsAndStepsToTargetNameTheSameStep(t *testing.T) {
+	t.Parallel()
+	doc := events.Normalize(claudeSession(nil,
+		[2]string{"Grep", `{"pattern":"ValidateToken"}`},
+		[2]string{"Edit", `{"file_path":"pkg/auth/token.go","old_string":"a","new_string":"b"}`},
+	), events.Options{})
+	ie := AnalyzeIndex(doc, IndexOptions{})
+	require.NotNil(t, ie.StepsToTarget)
+	assert.Equal(t, 2, *ie.StepsToTarget, "the edit is the second call")
+	guess := ie.Occurrences(PatternGuessing)
+	require.Len(t, guess, 1)
+	assert.Equal(t, []int{0}, guess[0].Steps, "Steps keep the 0-based step_index")
+	assert.Contains(t, guess[0].Detail, "step 1: Grep")
+}

@@ -45,7 +45,7 @@ func TestPatternsFireAndNearMissesDoNot(t *testing.T) {
 			occ := ie.Occurrences(PatternFishing)
 			require.Len(t, occ, 1)
 			assert.Equal(t, []int{0, 1, 2, 3, 4}, occ[0].Steps)
-			assert.Contains(t, occ[0].Detail, "5 consecutive file-level calls")
+			assert.Contains(t, occ[0].Detail, "a run of 5 file-level calls with no semantic call between them (steps 1–5)")
 		}},
 		{"fishing-near-miss-four-calls", nil, nil},
 		{"fishing-near-miss-split-by-semantic", nil, nil},

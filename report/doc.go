@@ -26,7 +26,7 @@
 //     label that names its definition ("Recall@5 (TREC)"); a figure without
 //     a value is "n/a" with a footnote giving the reason.
 //   - WriteExpectationsTable:
-//     | Scenario | Expectation | Measured | Threshold | Result | Evidence |,
+//     | Scenario | Expectation | Measured | Threshold | Result | Evidence (step N = N-th tool call) |,
 //     Result one of pass, **FAIL**, skipped, flaky.
 //   - WriteSummaryTable: one line per configuration of a run summary
 //     (runs.Summary).

@@ -26,7 +26,7 @@
 //	    run.go:67: fix-bug.yaml:7:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
 //	            measured:  semantic ratio 0.33
 //	            threshold: semantic ratio ≥ 0.60
-//	            evidence:  step 0: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
+//	            evidence:  step 1: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
 //
 // Expectations that need a live run are skipped with the reason; a flaky
 // expectation that fails is logged and does not fail the test; a file
