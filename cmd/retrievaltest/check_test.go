@@ -196,6 +196,9 @@ func TestCheckReproducesThePlansReportTable(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, "check", "-run", "^(add-service|fix-discount-rounding)$", "../../scenarios")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Regexp(t, `\| add-service +\| 72\.0% +\| 2 +\| direct +\| pass +\|`, out)
-	assert.Regexp(t, `\| fix-discount-rounding +\| 45\.0% +\| 6 +\| fishing +\| pass +\|`, out)
+	// The last column is the scenario's overall result: its patterns
+	// expectation is a known, flaky failure.
+	assert.Regexp(t, `\| fix-discount-rounding +\| 45\.0% +\| 6 +\| fishing +\| flaky +\|`, out)
+	assert.Contains(t, out, "| Scenario result |")
 	assert.Contains(t, out, "**Aggregate:** 58.5% semantic tool usage (target: 60%)")
 }
