@@ -243,7 +243,7 @@ func (r *stepRunner) defs() []stepDef {
 				return ctx, err
 			}
 			if _, ok := metrics.Define(name); !ok {
-				return ctx, fmt.Errorf("unknown metric %q (see metrics.Definitions)", name)
+				return ctx, errors.New(metrics.UnknownMetricError(name))
 			}
 			run, err := r.measured(st)
 			if err != nil {

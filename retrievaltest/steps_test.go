@@ -63,7 +63,7 @@ func TestSteps(t *testing.T) {
 		{name: "any metric at least a threshold", steps: []string{expiry, expiryTruth, "Then recall@5 is at least 0.8", "And read.mrr is at least 100%"}},
 		{name: "a metric under its threshold fails with both figures", steps: []string{expiry, expiryTruth, "Then recall@1 is at least 0.8"}, wantFail: true, want: []string{"recall@1", "0.50", "0.80"}},
 		{name: "any metric at most a threshold", steps: []string{fishing, "Then semantic_ratio is at most 0", "And steps_to_target is at most 6"}},
-		{name: "an unknown metric is an error, not a pass", steps: []string{expiry, "Then recal@5 is at least 0.8"}, wantFail: true, want: []string{`unknown metric "recal@5"`}},
+		{name: "an unknown metric is an error, not a pass", steps: []string{expiry, "Then recal@5 is at least 0.8"}, wantFail: true, want: []string{`unknown metric "recal@5"; did you mean recall@5?`}},
 		{name: "graded ground truth in a table with a header", steps: []string{expiry, gradedHeader, "Then recall@5 is at least 1", "And num_rel is at most 1"}},
 		{name: "not fishing and working directly", steps: []string{direct, "Then the agent is not fishing", "And the agent works directly", `And the pattern "direct" is detected`}},
 		{name: "fishing where forbidden fails with its steps", steps: []string{fishing, "Then the agent is not fishing"}, wantFail: true, want: []string{"fishing", "evidence:"}},

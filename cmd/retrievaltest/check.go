@@ -82,7 +82,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	opts := report.CheckOptions{Metrics: splitList(*columns), Target: *target, MaxRegression: *maxReg}
 	for _, m := range opts.Metrics {
 		if _, ok := metrics.Define(m); !ok {
-			return fail("-metrics: %q is not a metric name (see the metrics package documentation)", m)
+			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
 
