@@ -23,7 +23,7 @@
 // expectation is written:
 //
 //	--- FAIL: TestScenarios/fix-bug/index_usage (0.00s)
-//	    run.go:67: fix-bug.yaml:7:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
+//	    scenarios_test.go:14: fix-bug.yaml:7:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
 //	            measured:  semantic ratio 0.33
 //	            threshold: semantic ratio ≥ 0.60
 //	            evidence:  step 1: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
