@@ -45,6 +45,7 @@ var commands = map[string]command{
 	"compare":     {"compare two configurations of a run on matched tasks", runCompare},
 	"report":      {"write a markdown report of an evaluated run, with baseline deltas", runReport},
 	"formats":     {"list the trace formats that are read, and how each is recognized", runFormats},
+	"version":     {"print the version, commit and Go version of this binary", runVersion},
 }
 
 func main() {
