@@ -81,5 +81,7 @@
 // Paths in steps are relative to the feature file's folder. Every
 // scenario keeps its own state in its context.Context; nothing is global.
 // Run the suite with godog.Options{Strict: true}, so that a step no
-// definition matches fails instead of passing as undefined.
+// definition matches fails instead of passing as undefined (its error
+// suggests the closest registered step), and with NoColors: NoColors(), so
+// that CI logs and NO_COLOR get no colour codes.
 package retrievaltest
