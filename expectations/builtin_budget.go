@@ -128,8 +128,8 @@ func withMilestone(c check, m *metrics.Milestone) check {
 }
 
 // totalTokens is the session's token total. A trace that records only
-// cumulative counts per call (the tool-call records of the
-// index-effectiveness plan) gives the count at its last call instead: the
+// cumulative counts per call (tool-call records with a running token
+// count) gives the count at its last call instead: the
 // tokens of the turns that followed it, the final answer's, are not in
 // it, and the detail says so.
 func totalTokens(run *Run) (*float64, string) {

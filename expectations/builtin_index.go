@@ -22,7 +22,7 @@ type IndexUsage struct {
 func indexUsageType() Type {
 	return Type{
 		Name:        "index_usage",
-		Description: "how much the agent used the semantic index, and how soon it reached the code (the index-effectiveness plan's expectation)",
+		Description: "how much the agent used the semantic index, and how soon it reached the code",
 		Params:      IndexUsage{},
 		Check:       func(p any, run *Run) Outcome { return checkIndexUsage(p.(*IndexUsage), run) },
 		Validate: func(p any) error {

@@ -202,9 +202,9 @@
 // required appears, or every keyword of one set of paraphrases does
 // (case-insensitive substrings). incorrect patterns fail the answer only
 // when it is not correct: "the budget rose from $1.2M to $1.4M" is correct
-// for required [$1.4M] even with incorrect [$1.2M]. (The grading seed's code
-// accepted any one required keyword and penalized correct answers that
-// named a historical value; both are fixed here.) min_score, a ratio,
+// for required [$1.4M] even with incorrect [$1.2M]: an answer is not
+// correct for naming one required keyword, nor wrong for also naming a
+// historical value. min_score, a ratio,
 // passes an answer that is not correct when that share of required
 // keywords appears and no incorrect pattern does. entities lists IDs the
 // answer must name; they are extracted with entity_patterns (regular
@@ -307,8 +307,8 @@
 //
 // # The harness's scenario files
 //
-// The index-effectiveness plan's harness (Anvil, which ran scenarios live
-// against the Aura agent) wrote scenario files such as
+// Anvil, the test harness that ran scenarios live against the Aura agent,
+// wrote scenario files such as
 //
 //	name: add-user-validation
 //	description: Add validation attributes to the User model

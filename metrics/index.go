@@ -96,7 +96,7 @@ type GradeThresholds struct {
 	Fair      float64 `json:"fair"`
 }
 
-// DefaultGradeThresholds are the grades of the index-effectiveness plan:
+// DefaultGradeThresholds are the default grades:
 // excellent at 70% or more, good 60–69%, fair 40–59%, poor below 40%.
 var DefaultGradeThresholds = GradeThresholds{Excellent: 0.70, Good: 0.60, Fair: 0.40}
 

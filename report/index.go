@@ -11,8 +11,8 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
-// DefaultSemanticTarget is the semantic-ratio target of the
-// index-effectiveness plan: at least 60% of discovery through the index.
+// DefaultSemanticTarget is the default semantic-ratio target: at least
+// 60% of discovery through the index.
 const DefaultSemanticTarget = 0.60
 
 // An IndexRow is one scenario's line in the index-effectiveness table.
@@ -68,7 +68,7 @@ type IndexOptions struct {
 	FirstColumn string
 }
 
-// WriteIndexTable writes the index-effectiveness table of the plan,
+// WriteIndexTable writes the index-effectiveness table,
 //
 //	| Scenario | Semantic ratio | Steps to target | Patterns | Result |
 //
