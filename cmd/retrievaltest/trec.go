@@ -22,7 +22,8 @@ Flags may also be written trec_eval's way: -q -c -l2 -mP.5,10 -qc.
 Measures (-m, repeatable; NAME.k1,k2 gives cutoffs):
   P recall success ndcg_cut   (cutoffs; defaults 5,10,15,20,30,100,200,500,1000,
                                success 1,5,10)
-  map Rprec recip_rank ndcg set_P set_recall num_q num_ret num_rel num_rel_ret runid
+  map Rprec recip_rank ndcg set_P set_recall num_q num_ret num_rel
+  num_rel_ret runid
   official                    the default: trec_eval's official set less gm_map,
                               bpref and iprec_at_recall
 
@@ -46,9 +47,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	})
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, trecUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
+		printFlags(w, fs)
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
