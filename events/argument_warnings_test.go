@@ -97,7 +97,7 @@ func TestAZeroBasedOffsetThatIsNotOneIsWarnedAbout(t *testing.T) {
 			require.Len(t, doc.Events, 1)
 			assert.Equal(t, []string{"a.go"}, doc.Events[0].FilesRead)
 			assert.Empty(t, doc.Events[0].LineRanges)
-			assert.Equal(t, []string{"g.json: call 0 (read_file): offset " + off + " is not a line number; no lines credited from it"}, doc.Coverage.Warnings)
+			assert.Equal(t, []string{"g.json: step 1 (read_file): offset " + off + " is not a line number; no lines credited from it"}, doc.Coverage.Warnings)
 		})
 	}
 }
@@ -115,8 +115,8 @@ func TestAnOutOfRangeOffsetStillFindsTheFile(t *testing.T) {
 	assert.True(t, doc.Events[0].HitsGroundTruth)
 	assert.Equal(t, []string{"a.go"}, doc.Events[0].FilesRead)
 	assert.Equal(t, []string{
-		"t.jsonl: call 0 (Read): arguments: offset: 1e400 is out of range for a number",
-		"t.jsonl: call 0 (Read): offset 1e400 is not a line number; no lines credited from it",
+		"t.jsonl: step 1 (Read): arguments: offset: 1e400 is out of range for a number",
+		"t.jsonl: step 1 (Read): offset 1e400 is not a line number; no lines credited from it",
 	}, doc.Coverage.Warnings)
 	require.NotNil(t, doc.Coverage.DegradedReason)
 	assert.Contains(t, *doc.Coverage.DegradedReason, "the arguments of some tool calls could not be used (2 warning(s)")

@@ -98,7 +98,7 @@ func Normalize(s *trace.Session, opts Options) *Document {
 		rule, known := tax.ClassifyCall(c)
 		ex := Extract(c, rule, paths)
 		for _, w := range ex.Warnings {
-			argLog.Warn(trace.Warning{Source: s.Source, Message: fmt.Sprintf("call %d (%s): %s", c.Index, c.Name, w)})
+			argLog.Warn(trace.Warning{Source: s.Source, Message: fmt.Sprintf("step %d (%s): %s", c.Index+1, c.Name, w)})
 		}
 		ev := Event{
 			StepIndex:        c.Index,

@@ -9,8 +9,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 )
 
-// The index-effectiveness plan's harness (Anvil, the test harness of the
-// Aura agent) ran each scenario live: it created a story in Aura, waited for
+// Anvil, the test harness of the Aura agent, ran each scenario live: it created a story in Aura, waited for
 // it, then checked the worktree. Its scenario files are accepted here as
 // written so that one file serves both tools. Its top-level keys are kept in
 // Scenario.Harness, uninterpreted, with their original camelCase spelling;

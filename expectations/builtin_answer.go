@@ -9,8 +9,8 @@ import (
 )
 
 // defaultEntityPattern finds IDs such as INC-2024-089, CVE-2024-12345,
-// PROJ-456 and SRV-789 (the ID shapes of the grading seed) when the
-// expectation gives no entity_patterns.
+// PROJ-456 and SRV-789 (incident, vulnerability, project and service IDs)
+// when the expectation gives no entity_patterns.
 const defaultEntityPattern = `\b[A-Z][A-Z0-9]*-\d+(?:-\d+)*\b`
 
 // Answer are the parameters of the answer expectation: correct-first
@@ -52,8 +52,7 @@ func answerType() Type {
 	}
 }
 
-// checkAnswer grades the answer correct first, as the grading seed's text
-// (not its code) says: the answer is correct when every required keyword
+// checkAnswer grades the answer correct first: the answer is correct when every required keyword
 // appears, or when every keyword of one acceptable paraphrase does.
 // Incorrect patterns count only when the answer is not correct, so that
 // "the budget rose from $1.2M to $1.4M" is correct although $1.2M is a

@@ -16,12 +16,12 @@ func TestBeforeJudgesWhichCallsComeFirst(t *testing.T) {
 		inMessage string
 	}{
 		{"a semantic search before the first read passes", []string{`first: "class:semantic"`, `then: "category:file_read"`}, Pass, "precedes the first"},
-		{"the first write after the first test run fails", []string{"first: file.write", "then: Bash"}, Fail, "the first {tool: file.write} at step 5 (file.write services/checkout/discount.go) comes after the first {tool: Bash} at step 2 (Bash)"},
+		{"the first write after the first test run fails", []string{"first: file.write", "then: Bash"}, Fail, "the first {tool: file.write} at step 6 (file.write services/checkout/discount.go) comes after the first {tool: Bash} at step 3 (Bash)"},
 		{"a then that never comes fails in mode first", []string{"first: aura_search", "then: grep_search"}, Fail, "no {tool: grep_search} call"},
 		{"a then that never comes passes in mode every", []string{"first: aura_search", "then: grep_search", "mode: every"}, Pass, "no {tool: grep_search} call: nothing to precede"},
 		{"a first that never comes fails", []string{"first: grep_search", "then: file.read"}, Fail, "no {tool: grep_search} call before the first"},
 		{"every B after the first A passes", []string{"first: {category: file_read}", "then: {class: edit}", "mode: every"}, Pass, "every {class: edit} (1)"},
-		{"a B before the first A fails in mode every", []string{"first: file.write", "then: Bash", "mode: every"}, Fail, "3 {tool: Bash} calls with no {tool: file.write} before: step 2 (Bash), step 3 (Bash), step 4 (Bash)"},
+		{"a B before the first A fails in mode every", []string{"first: file.write", "then: Bash", "mode: every"}, Fail, "3 {tool: Bash} calls with no {tool: file.write} before: step 3 (Bash), step 4 (Bash), step 5 (Bash)"},
 		{"an edit after a read of the same file passes", []string{"first: {category: file_read}", "then: {class: edit}", "same_file: true"}, Pass, ""},
 		{"an edit after a read of another file fails", []string{"first: {category: file_read, args: {path: \"**/other.go\"}}", "then: {class: edit}", "same_file: true"}, Fail, "without a"},
 		{"arguments narrow the calls", []string{"first: {tool: Bash, args: {command: {regex: \"go test\"}}}", "then: file.write"}, Pass, ""},
@@ -70,10 +70,10 @@ func TestErrorsBoundsFailedCallsAndRetryLoops(t *testing.T) {
 	}{
 		{"three failed calls within the bound", []string{"max_failed: 3"}, Pass, "failed calls 3"},
 		{"three failed calls above the bound", []string{"max_failed: 2"}, Fail, "failed calls measured 3, required ≤ 2"},
-		{"failed calls per tool glob", []string{`failed: {"Ba*": {max: 2}}`}, Fail, "failed Ba* calls measured 3, required ≤ 2 (at steps 2–4)"},
+		{"failed calls per tool glob", []string{`failed: {"Ba*": {max: 2}}`}, Fail, "failed Ba* calls measured 3, required ≤ 2 (at steps 3–5)"},
 		{"failed calls per class", []string{"failed_by_class: {edit: {max: 0}, other: {max: 3}}"}, Pass, ""},
 		{"a retry loop within the bound", []string{"max_retries: 2"}, Pass, ""},
-		{"a retry loop above the bound", []string{"max_retries: 1"}, Fail, `retries of a failing call measured 2, required ≤ 1 (Bash {"command":"go test ./services/checkout/..."} failed 3 times in a row at steps 2–4)`},
+		{"a retry loop above the bound", []string{"max_retries: 1"}, Fail, `retries of a failing call measured 2, required ≤ 1 (Bash {"command":"go test ./services/checkout/..."} failed 3 times in a row at steps 3–5)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

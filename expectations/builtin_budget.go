@@ -94,7 +94,7 @@ func checkBudget(p *Budget, run *Run) Outcome {
 		cs.add(c)
 	}
 	if first != nil && first.StepIndex != nil {
-		cs.evidenceOf(fmt.Sprintf("step %d: first relevant file %s", *first.StepIndex, first.File))
+		cs.evidenceOf(fmt.Sprintf("step %d: first relevant file %s", *first.StepIndex+1, first.File))
 	}
 	return cs.outcome()
 }
@@ -122,14 +122,14 @@ func firstRelevant(res *metrics.Result) (*metrics.Milestone, string) {
 
 func withMilestone(c check, m *metrics.Milestone) check {
 	if m != nil && m.Steps != nil && c.missing == "" {
-		c.detail = fmt.Sprintf("%s first surfaced by call %d", m.File, *m.Steps)
+		c.detail = fmt.Sprintf("%s first surfaced at step %d", m.File, *m.Steps)
 	}
 	return c
 }
 
 // totalTokens is the session's token total. A trace that records only
-// cumulative counts per call (the tool-call records of the
-// index-effectiveness plan) gives the count at its last call instead: the
+// cumulative counts per call (tool-call records with a running token
+// count) gives the count at its last call instead: the
 // tokens of the turns that followed it, the final answer's, are not in
 // it, and the detail says so.
 func totalTokens(run *Run) (*float64, string) {
@@ -141,7 +141,7 @@ func totalTokens(run *Run) (*float64, string) {
 	}
 	for i := len(run.Session.Calls) - 1; i >= 0; i-- {
 		if n := run.Session.Calls[i].CumulativeTokens; n != nil {
-			return ptr(float64(*n)), fmt.Sprintf("up to the last tool call, step %d; the trace records no session total", run.Session.Calls[i].Index)
+			return ptr(float64(*n)), fmt.Sprintf("up to the last tool call, step %d; the trace records no session total", run.Session.Calls[i].Index+1)
 		}
 	}
 	return nil, ""

@@ -367,7 +367,7 @@ func matchParts(glob, name []string) bool {
 
 // callText names a call in evidence: "step 3 (Read pkg/auth/token.go)".
 func callText(c callView) string {
-	s := fmt.Sprintf("step %d (%s", c.step, c.name)
+	s := fmt.Sprintf("step %d (%s", c.step+1, c.name)
 	if len(c.files) > 0 {
 		s += " " + c.files[0]
 		if len(c.files) > 1 {

@@ -22,7 +22,7 @@ type IndexUsage struct {
 func indexUsageType() Type {
 	return Type{
 		Name:        "index_usage",
-		Description: "how much the agent used the semantic index, and how soon it reached the code (the index-effectiveness plan's expectation)",
+		Description: "how much the agent used the semantic index, and how soon it reached the code",
 		Params:      IndexUsage{},
 		Check:       func(p any, run *Run) Outcome { return checkIndexUsage(p.(*IndexUsage), run) },
 		Validate: func(p any) error {
@@ -109,7 +109,7 @@ func targetStep(doc *events.Document, ie *metrics.IndexEffectiveness) (detail, e
 	if ie.StepsToTargetRule == metrics.RuleFirstEdit {
 		what = "the first edit (no ground truth)"
 	}
-	detail = fmt.Sprintf("call %d is %s", n, what)
+	detail = fmt.Sprintf("step %d is %s", n, what)
 	if doc == nil || n < 1 || n > len(doc.Events) {
 		return detail, ""
 	}
@@ -118,16 +118,16 @@ func targetStep(doc *events.Document, ie *metrics.IndexEffectiveness) (detail, e
 	if ie.StepsToTargetRule == metrics.RuleFirstEdit || len(files) == 0 {
 		files = ev.FilesWritten
 	}
-	evidence = fmt.Sprintf("step %d: %s", ev.StepIndex, ev.ToolName)
+	evidence = fmt.Sprintf("step %d: %s", ev.StepIndex+1, ev.ToolName)
 	if len(files) > 0 {
 		evidence += " " + strings.Join(files, ", ")
-		detail += ": " + ev.ToolName + " " + strings.Join(files, ", ") + fmt.Sprintf(" at step %d", ev.StepIndex)
+		detail += ": " + ev.ToolName + " " + strings.Join(files, ", ")
 	}
 	return detail, evidence
 }
 
 // patternSummary names where the given patterns occurred: "fishing at
-// steps 0–4".
+// steps 1–5".
 func patternSummary(ie *metrics.IndexEffectiveness, names ...string) string {
 	var parts []string
 	for _, name := range names {
@@ -158,14 +158,14 @@ func patternEvidence(ie *metrics.IndexEffectiveness) []string {
 
 // patternDetail is an occurrence's description without the leading "step
 // N: " that the evidence line already carries.
-// A trailing list of the steps goes too ("… a semantic call (steps 0, 1,
-// 2)"), for the same reason.
+// A trailing list of the steps goes too ("… between them (steps 1–5)"),
+// for the same reason.
 func patternDetail(o metrics.Pattern) string {
 	d := trailingSteps.ReplaceAllString(o.Detail, "")
 	if len(o.Steps) == 0 {
 		return d
 	}
-	return strings.TrimPrefix(d, fmt.Sprintf("step %d: ", o.Steps[0]))
+	return strings.TrimPrefix(d, fmt.Sprintf("step %d: ", o.Steps[0]+1))
 }
 
 var trailingSteps = regexp.MustCompile(` \(steps? [0-9, –-]+\)$`)

@@ -187,7 +187,7 @@ func stoppedText(calls []callView, matched [][]int, i int) string {
 	for j := i; j >= 0; j-- {
 		if len(matched[j]) > 0 {
 			last := matched[j][len(matched[j])-1]
-			return fmt.Sprintf("none after step %d, the last match, among the trace's %s", last, plural1(len(calls), "call", "calls"))
+			return fmt.Sprintf("none after step %d, the last match, among the trace's %s", last+1, plural1(len(calls), "call", "calls"))
 		}
 	}
 	return fmt.Sprintf("none among the trace's %s", plural1(len(calls), "call", "calls"))

@@ -27,13 +27,13 @@ func TestSequenceJudgesTheOrderOfCalls(t *testing.T) {
 		{"the short forms of class and category match", []string{`calls: ["class:semantic", "category:file_read", "class:edit"]`}, Pass, ""},
 		{"a call out of order fails at the expected call it never reached", []string{"calls: [file.write, file.read]"}, Fail, "expected call 2 of 2 {tool: file.read}"},
 		{"a call that never came fails", []string{"calls: [aura_search, grep_search]"}, Fail, "it never came"},
-		{"exact mode fails on a gap", []string{"mode: exact", "calls: [aura_search, file.read, file.write]"}, Fail, "matching stopped at step 2 (Bash)"},
+		{"exact mode fails on a gap", []string{"mode: exact", "calls: [aura_search, file.read, file.write]"}, Fail, "matching stopped at step 3 (Bash)"},
 		{"exact mode passes with counts for the repeats", []string{"mode: exact", "calls: [aura_search, file.read, {tool: Bash, min: 3}, file.write, Bash]"}, Pass, ""},
 		{"a max count stops the walk", []string{"calls: [file.read, {tool: Bash, max: 2}, file.write]"}, Fail, "matched 3 calls, required in [1, 2]"},
 		{"a min count needs the repeats", []string{"calls: [{tool: Bash, min: 5}, file.write]"}, Fail, "matched 4 calls, required ≥ 5"},
 		{"an optional call may be absent", []string{"calls: [aura_search, {tool: grep_search, min: 0}, file.read]"}, Pass, ""},
 		{"unordered passes with every call accounted for", []string{"mode: unordered", "calls: [file.write, {tool: Bash, min: 4}, file.read, aura_search]"}, Pass, ""},
-		{"unordered fails on an unexpected call", []string{"mode: unordered", "calls: [file.write, {tool: Bash, min: 4}, file.read]"}, Fail, "1 call matching no expected call: step 0 (aura_search"},
+		{"unordered fails on an unexpected call", []string{"mode: unordered", "calls: [file.write, {tool: Bash, min: 4}, file.read]"}, Fail, "1 call matching no expected call: step 1 (aura_search"},
 		{"subset passes when every call is listed", []string{"mode: subset", "calls: [aura_*, file.*, Bash, grep_search]"}, Pass, ""},
 		{"subset fails on a call outside the list", []string{"mode: subset", "calls: [file.*, Bash]"}, Fail, "matching no expected call"},
 		{"superset passes in any order", []string{"mode: superset", "calls: [file.write, aura_search]"}, Pass, ""},
@@ -57,12 +57,12 @@ func TestSequenceEvidenceNamesWhereMatchingStopped(t *testing.T) {
 		want  []string
 	}{
 		{"a gap in exact mode", []string{"mode: exact", "calls: [aura_search, file.read, file.write]"}, []string{
-			"expected call 1 of 3 {tool: aura_search} matched step 0",
-			"expected call 2 of 3 {tool: file.read} matched step 1",
-			"matching stopped at step 2 (Bash), waiting for expected call 3 of 3 {tool: file.write}",
+			"expected call 1 of 3 {tool: aura_search} matched step 1",
+			"expected call 2 of 3 {tool: file.read} matched step 2",
+			"matching stopped at step 3 (Bash), waiting for expected call 3 of 3 {tool: file.write}",
 		}},
 		{"a call that never came", []string{"calls: [file.read, grep_search, file.write]"}, []string{
-			"expected call 1 of 3 {tool: file.read} matched step 1",
+			"expected call 1 of 3 {tool: file.read} matched step 2",
 			"matching stopped at the end of the trace, waiting for expected call 2 of 3 {tool: grep_search}",
 		}},
 	}

@@ -23,10 +23,10 @@ func TestEveryBuiltinTypePassesAndFails(t *testing.T) {
 	}{
 		{"index_usage-pass.yaml", Pass,
 			"semantic ratio 0.72, required ≥ 0.60 (18 semantic of 25 semantic + file-level calls); " +
-				"steps to target 2, required ≤ 3 (call 2 is the first to touch a ground-truth file: aura_navigate src/Startup.cs at step 1)",
+				"steps to target 2, required ≤ 3 (step 2 is the first to touch a ground-truth file: aura_navigate src/Startup.cs)",
 			"semantic ratio 0.72; steps to target 2"},
 		{"index_usage-fail.yaml", Fail,
-			"semantic ratio measured 0.45, required ≥ 0.60 (9 semantic of 20 semantic + file-level calls; fishing at steps 0–4; guessing at step 2)",
+			"semantic ratio measured 0.45, required ≥ 0.60 (9 semantic of 20 semantic + file-level calls; fishing at steps 1–5; guessing at step 3)",
 			"0.45"},
 		{"retrieval-pass.yaml", Pass,
 			"read.mrr 0.50, required ≥ 0.50 (relevant: pkg/auth/token.go at rank 2, pkg/auth/errors.go at rank 3); " +
@@ -38,24 +38,24 @@ func TestEveryBuiltinTypePassesAndFails(t *testing.T) {
 		{"line_coverage-pass.yaml", Pass, "line coverage 0.87, required ≥ 0.80 (13 of 15 ground-truth lines read)", "0.87"},
 		{"line_coverage-fail.yaml", Fail, "line precision measured 0.42, required ≥ 0.50 (13 of 31 lines read are ground-truth lines)", "0.42"},
 		{"patterns-pass.yaml", Pass,
-			"fishing none, required none; direct 1 occurrence at steps 24–25, required at least one (aura_search, then step 25 edited src/Startup.cs)",
-			"fishing none; direct 1 occurrence at steps 24–25"},
+			"fishing none, required none; direct 1 occurrence at steps 25–26, required at least one (aura_search, then step 26 edited src/Startup.cs)",
+			"fishing none; direct 1 occurrence at steps 25–26"},
 		{"patterns-fail.yaml", Fail,
-			"fishing measured 1 occurrence at steps 0–4, required none (5 consecutive file-level calls without a semantic call)",
-			"1 occurrence at steps 0–4"},
+			"fishing measured 1 occurrence at steps 1–5, required none (a run of 5 file-level calls with no semantic call between them)",
+			"1 occurrence at steps 1–5"},
 		{"tools-pass.yaml", Pass,
-			"aura_* calls 2 calls at steps 0–1, required at least one; grep_search calls none, required none",
-			"aura_* calls 2 calls at steps 0–1; grep_search calls none"},
+			"aura_* calls 2 calls at steps 1–2, required at least one; grep_search calls none, required none",
+			"aura_* calls 2 calls at steps 1–2; grep_search calls none"},
 		{"tools-fail.yaml", Fail,
-			"aura_* calls measured none, required at least one; grep_search calls measured 1 call at step 0, required none",
-			"aura_* calls none; grep_search calls 1 call at step 0"},
+			"aura_* calls measured none, required at least one; grep_search calls measured 1 call at step 1, required none",
+			"aura_* calls none; grep_search calls 1 call at step 1"},
 		{"utilization-pass.yaml", Pass, "read overlap 1.00, required ≥ 1.00 (2 of 2 relevant files read)", "1.00"},
 		{"utilization-fail.yaml", Fail, "read before write measured 0.50, required ≥ 1.00 (1 of 2 written files read first)", "0.50"},
 		{"budget-pass.yaml", Pass,
-			"calls before the first relevant file 0, required ≤ 0 (pkg/auth/token.go first surfaced by call 1); total tool calls 6, required ≤ 6",
+			"calls before the first relevant file 0, required ≤ 0 (pkg/auth/token.go first surfaced at step 1); total tool calls 6, required ≤ 6",
 			"calls before the first relevant file 0; total tool calls 6"},
 		{"budget-fail.yaml", Fail,
-			"calls before the first relevant file measured 5, required ≤ 3 (src/Pricing/DiscountCalculator.cs first surfaced by call 6)",
+			"calls before the first relevant file measured 5, required ≤ 3 (src/Pricing/DiscountCalculator.cs first surfaced at step 6)",
 			"5"},
 		{"answer-pass.yaml", Pass,
 			"answer correct, required all required keywords (all 1 required keyword present: $1.4M; $1.2M ignored because the correct answer is present); " +
@@ -66,17 +66,17 @@ func TestEveryBuiltinTypePassesAndFails(t *testing.T) {
 			"incorrect"},
 		{"sequence-pass.yaml", Pass, "the 3 expected calls came in order (in_order)", "3 of 3 expected calls matched"},
 		{"sequence-fail.yaml", Fail,
-			`matching stopped at step 2 (Bash): it matches neither expected call 2 of 3 {category: file_read, args: {path: "**/checkout/*.go"}} ` +
+			`matching stopped at step 3 (Bash): it matches neither expected call 2 of 3 {category: file_read, args: {path: "**/checkout/*.go"}} ` +
 				`nor expected call 3 of 3 {class: edit, args: {path: "**/checkout/*.go"}}`,
 			"2 of 3 expected calls matched"},
 		{"before-pass.yaml", Pass,
 			"every {class: edit} (1) has a {category: file_read} on the same file before it",
-			"{category: file_read} at step 1, {class: edit} at step 5"},
+			"{category: file_read} at step 2, {class: edit} at step 6"},
 		{"before-fail.yaml", Fail,
-			"the first {class: edit} at step 5 (file.write services/checkout/discount.go) comes after the first {tool: Bash} at step 2 (Bash)",
-			"{class: edit} at step 5, {tool: Bash} at steps 2–4, 6"},
+			"the first {class: edit} at step 6 (file.write services/checkout/discount.go) comes after the first {tool: Bash} at step 3 (Bash)",
+			"{class: edit} at step 6, {tool: Bash} at steps 3–5, 7"},
 		{"errors-pass.yaml", Pass,
-			`failed edit calls 0, required ≤ 0; retries of a failing call 2, required ≤ 2 (Bash {"command":"go test ./services/checkout/..."} failed 3 times in a row at steps 2–4)`,
+			`failed edit calls 0, required ≤ 0; retries of a failing call 2, required ≤ 2 (Bash {"command":"go test ./services/checkout/..."} failed 3 times in a row at steps 3–5)`,
 			"failed edit calls 0; retries of a failing call 2"},
 		{"errors-fail.yaml", Fail, "failed calls measured 3, required ≤ 1", "3"},
 	}
@@ -107,8 +107,8 @@ func TestOutcomesCarryThresholdAndEvidence(t *testing.T) {
 	r := only(t, res)
 	assert.Equal(t, "≥ 0.60", r.Threshold)
 	assert.Equal(t, []string{
-		"fishing at steps 0–4: 5 consecutive file-level calls without a semantic call",
-		`guessing at step 2: grep_search searched text for "discount" before any semantic call`,
+		"fishing at steps 1–5: a run of 5 file-level calls with no semantic call between them",
+		`guessing at step 3: grep_search searched text for "discount" before any semantic call`,
 	}, r.Evidence)
 	assert.Equal(t, Pos{File: "testdata/scenarios/index_usage-fail.yaml", Line: 8, Col: 5}, r.Pos)
 	assert.Equal(t, "fix-bug", r.Scenario)
@@ -159,7 +159,7 @@ func TestTotalTokensFallBackToTheLastCallsCount(t *testing.T) {
 	// last) and no session total.
 	r := only(t, evalInline(t, exp(searchReadEdit, "budget", "max_total_tokens: 7000")))
 	assert.Equal(t, Fail, r.Status)
-	assert.Equal(t, "total tokens measured 7400, required ≤ 7000 (up to the last tool call, step 5; the trace records no session total)", r.Message)
+	assert.Equal(t, "total tokens measured 7400, required ≤ 7000 (up to the last tool call, step 6; the trace records no session total)", r.Message)
 }
 
 // The grading seed's code accepted any one keyword and penalized correct

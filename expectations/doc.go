@@ -202,9 +202,9 @@
 // required appears, or every keyword of one set of paraphrases does
 // (case-insensitive substrings). incorrect patterns fail the answer only
 // when it is not correct: "the budget rose from $1.2M to $1.4M" is correct
-// for required [$1.4M] even with incorrect [$1.2M]. (The grading seed's code
-// accepted any one required keyword and penalized correct answers that
-// named a historical value; both are fixed here.) min_score, a ratio,
+// for required [$1.4M] even with incorrect [$1.2M]: an answer is not
+// correct for naming one required keyword, nor wrong for also naming a
+// historical value. min_score, a ratio,
 // passes an answer that is not correct when that share of required
 // keywords appears and no incorrect pattern does. entities lists IDs the
 // answer must name; they are extracted with entity_patterns (regular
@@ -279,10 +279,13 @@
 // files) and one sentence for people:
 //
 //	semantic ratio measured 0.45, required ≥ 0.60 (9 semantic of 20 semantic +
-//	file-level calls; fishing at steps 0–4)
+//	file-level calls; fishing at steps 1–5)
 //
-// Step indices are 0-based over all tool calls of the trace, as in the
-// retrieval-events document; "call N" counts from 1. A figure that does not
+// Messages, evidence and reports number steps from 1: step N is the N-th
+// tool call of the trace (subagent calls included), the event whose
+// step_index in the retrieval-events document is N-1, and a steps-to-target
+// figure of N names that same step. "steps 1–5" are five calls in a row;
+// "steps 2–3, 8" are calls with others between them. A figure that does not
 // exist for the run — non-computable because the task has no ground truth,
 // or null because the trace does not record it (no timestamps, nothing
 // written, no chunks) — makes its check fail, with the reason in the
@@ -304,8 +307,8 @@
 //
 // # The harness's scenario files
 //
-// The index-effectiveness plan's harness (Anvil, which ran scenarios live
-// against the Aura agent) wrote scenario files such as
+// Anvil, the test harness that ran scenarios live against the Aura agent,
+// wrote scenario files such as
 //
 //	name: add-user-validation
 //	description: Add validation attributes to the User model

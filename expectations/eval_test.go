@@ -18,19 +18,19 @@ func TestTheRunsRuleCombinesThreeRuns(t *testing.T) {
 	}{
 		{"every run must pass by default", "", Fail,
 			"2 of 3 runs passed, required all 3: the expectation did not hold; run 3 (run-3.toolcalls.json): " +
-				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)"},
+				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)"},
 		{"a pass rate of 0.6 needs 2 of 3", "runs: {min_pass_rate: 0.6}\n", Pass,
 			"2 of 3 runs passed, required a pass rate ≥ 0.60 (2 of 3): the expectation held; run 3 (run-3.toolcalls.json): " +
-				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)"},
+				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)"},
 		{"a pass rate of 0.7 needs 3 of 3", "runs: {min_pass_rate: 0.7}\n", Fail,
 			"2 of 3 runs passed, required a pass rate ≥ 0.70 (3 of 3): the expectation did not hold; run 3 (run-3.toolcalls.json): " +
-				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)"},
+				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)"},
 		{"at least 2 passes", "runs: {at_least: 2}\n", Pass,
 			"2 of 3 runs passed, required at least 2: the expectation held; run 3 (run-3.toolcalls.json): " +
-				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)"},
+				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)"},
 		{"at least 3 fails", "runs: {at_least: 3}\n", Fail,
 			"2 of 3 runs passed, required at least 3: the expectation did not hold; run 3 (run-3.toolcalls.json): " +
-				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)"},
+				"semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -42,8 +42,8 @@ expectations:
 	}
 	fmt.Println("scenario failed:", res.Failed())
 	// Output:
-	// index_usage fail: semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)
-	//   evidence: guessing at step 0: grep_search searched text for "ValidateToken" before any semantic call
+	// index_usage fail: semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)
+	//   evidence: guessing at step 1: grep_search searched text for "ValidateToken" before any semantic call
 	// retrieval pass: recall@1 1.00, required ≥ 1.00 (relevant: pkg/auth/token.go at rank 1)
 	// scenario failed: true
 }

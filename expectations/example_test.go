@@ -30,10 +30,10 @@ func Example() {
 	fmt.Println("scenario failed:", res.Failed())
 	// Output:
 	// index_usage: pass, 2 of 3 runs passed
-	//   semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 0)
+	//   semantic ratio measured 0.00, required ≥ 0.60 (0 semantic of 3 semantic + file-level calls; guessing at step 1)
 	// retrieval: pass, 3 of 3 runs passed
 	// patterns: pass, 2 of 3 runs passed
-	//   guessing measured 1 occurrence at step 0, required none (grep_search searched text for "ValidateToken", a symbol the index knows)
+	//   guessing measured 1 occurrence at step 1, required none (grep_search searched text for "ValidateToken", a symbol the index knows)
 	// utilization: pass, 3 of 3 runs passed
 	// scenario failed: false
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
 // check is one threshold of an expectation, judged on one run. A
@@ -163,35 +165,9 @@ func formatNumber(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// stepRanges writes step indices as ranges: "0–4, 7, 9–10".
-func stepRanges(steps []int) string {
-	s := slices.Clone(steps)
-	slices.Sort(s)
-	s = slices.Compact(s)
-	var parts []string
-	for i := 0; i < len(s); {
-		j := i
-		for j+1 < len(s) && s[j+1] == s[j]+1 {
-			j++
-		}
-		switch {
-		case j == i:
-			parts = append(parts, strconv.Itoa(s[i]))
-		default:
-			parts = append(parts, fmt.Sprintf("%d–%d", s[i], s[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
-
-// stepsText is "step 3" or "steps 0–4".
-func stepsText(steps []int) string {
-	if len(steps) == 1 {
-		return "step " + strconv.Itoa(steps[0])
-	}
-	return "steps " + stepRanges(steps)
-}
+// stepsText is "step 3" or "steps 1–5, 8" for 0-based step indices: every
+// message numbers steps from 1 (see metrics.StepsText).
+func stepsText(steps []int) string { return metrics.StepsText(steps) }
 
 func plural1(n int, one, many string) string {
 	if n == 1 {

@@ -15,7 +15,7 @@ const (
 type Outcome struct {
 	Status Status `json:"status"`
 	// Measured is the measured value, formatted for people ("0.62", "4
-	// steps", "fishing at steps 0-4").
+	// steps", "fishing at steps 1–5").
 	Measured string `json:"measured"`
 	// Threshold is what was required, formatted ("≥ 0.60").
 	Threshold string `json:"threshold"`

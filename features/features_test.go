@@ -25,7 +25,7 @@ func TestFeatures(t *testing.T) {
 		ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc) },
 		Options: &godog.Options{
 			Format:   "progress",
-			NoColors: true,
+			NoColors: retrievaltest.NoColors(),
 			Paths:    []string{"."},
 			Strict:   true,
 			TestingT: t,

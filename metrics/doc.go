@@ -141,13 +141,17 @@
 // file-level) calls, also reported over all calls; steps to target is the
 // 1-based number of the first call that touches a ground-truth file (the
 // first edit when there is no ground truth, with the rule reported);
-// fishing is a run of at least IndexOptions.FishingMinRun consecutive
-// file-level calls, guessing a text search for an identifier the index
-// knows (IndexOptions.Symbols, from LoadSymbols), direct a semantic call
-// followed by an edit of a file it returned. Each Pattern carries its step
-// indices as evidence, and IndexEffectiveness.Grade grades the semantic
-// ratio poor, fair, good or excellent (DefaultGradeThresholds). Compute
-// runs the analysis too, into Result.IndexEffectiveness.
+// fishing is a run of at least IndexOptions.FishingMinRun file-level
+// calls with no semantic call between them, guessing a search of file
+// contents for an identifier the index knows (IndexOptions.Symbols, from
+// LoadSymbols; a file-name search such as a Glob is never a guess), direct
+// a semantic call followed by an edit of a file it returned. Each Pattern
+// carries its step indices as evidence (its Detail numbers steps from 1,
+// see StepsText); fishing and guessing by an agent whose tool list has no
+// semantic tool are marked Information. IndexEffectiveness.Grade grades
+// the semantic ratio poor, fair, good or excellent
+// (DefaultGradeThresholds). Compute runs the analysis too, into
+// Result.IndexEffectiveness.
 //
 // # Comparing configurations
 //

@@ -35,5 +35,5 @@ func ExampleAnalyzeIndex() {
 	// Output:
 	// semantic ratio 67% (good)
 	// steps to target 1 by rule ground_truth
-	// direct: step 2: aura_navigate, then step 3 edited src/Orders/PriceCalculator.cs
+	// direct: step 3: aura_navigate, then step 4 edited src/Orders/PriceCalculator.cs
 }

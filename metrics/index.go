@@ -27,12 +27,22 @@ import (
 //     read range, a line being re-read when an earlier call already showed it.
 //   - fishing = a run of at least FishingMinRun consecutive file-level calls
 //     with no semantic call between them.
-//   - guessing = a text search for an identifier the index knows; with no
-//     symbol list, a text search made before the first semantic call.
+//   - guessing = a text search of file contents for an identifier the
+//     index knows; with no symbol list, a text search made before the first
+//     semantic call. A search of file names (a Glob, find -name, a listing)
+//     looks for files, not identifiers, and is never a guess.
 //   - direct = a semantic call immediately followed by an edit of a file that
 //     call returned (of a ground-truth file when the call returned no files).
 //
-// Evidence is given as step indices, the 0-based step_index of the events.
+// Fishing and guessing say the agent did not use the index it had. When the
+// trace lists the agent's tools and none of them is semantic, the agent had
+// no index to use: the occurrences are still reported, marked Information,
+// and the analysis says SemanticToolOffered false.
+//
+// Occurrences keep the 0-based step_index of their events in Steps; their
+// Detail, like every message a user reads, numbers steps from 1 (see
+// StepsText): step N is the call with step_index N-1, and steps to target
+// N names that same step.
 
 // Pattern names.
 const (
@@ -70,8 +80,9 @@ type IndexOptions struct {
 	Symbols []string `json:"symbols,omitempty"`
 	// TextSearchTools are tool names or globs (path.Match) whose calls are
 	// text searches. Default: any file-level call of category code_search
-	// or file_search that has a query (Grep, Glob, grep_search, shell grep,
-	// rg and find).
+	// that has a query (Grep, grep_search, search_file_content, shell grep
+	// and rg). File-name searches (category file_search: Glob, find, ls)
+	// are not text searches.
 	TextSearchTools []string `json:"text_search_tools,omitempty"`
 	// Grades are the thresholds of the index-usage grade.
 	Grades GradeThresholds `json:"grades"`
@@ -85,7 +96,7 @@ type GradeThresholds struct {
 	Fair      float64 `json:"fair"`
 }
 
-// DefaultGradeThresholds are the grades of the index-effectiveness plan:
+// DefaultGradeThresholds are the default grades:
 // excellent at 70% or more, good 60–69%, fair 40–59%, poor below 40%.
 var DefaultGradeThresholds = GradeThresholds{Excellent: 0.70, Good: 0.60, Fair: 0.40}
 
@@ -163,6 +174,9 @@ type IndexEffectiveness struct {
 	ToolsKnown   bool      `json:"available_tools_known"`
 	Patterns     []Pattern `json:"patterns"`
 	GuessingRule string    `json:"guessing_rule"`
+	// SemanticToolOffered says whether the agent's tool list had a semantic
+	// tool; nil when the trace does not list the tools (see ToolsKnown).
+	SemanticToolOffered *bool `json:"semantic_tool_offered,omitempty"`
 }
 
 // A Pattern is one occurrence of a behaviour pattern with its evidence.
@@ -178,6 +192,11 @@ type Pattern struct {
 	Files []string `json:"files,omitempty"`
 	// Detail says in words what was seen.
 	Detail string `json:"detail"`
+	// Information is set on fishing and guessing by an agent that was
+	// offered no semantic tool: it could not have done otherwise, so the
+	// occurrence is worth knowing but is not a problem (a scenario can
+	// still forbid it).
+	Information bool `json:"information,omitempty"`
 }
 
 // IndexFigures lists the metric names AnalyzeIndex contributes to a
@@ -276,6 +295,13 @@ func AnalyzeIndex(doc *events.Document, opts IndexOptions) *IndexEffectiveness {
 	ie.fishing(doc, opts)
 	ie.guessing(doc, opts)
 	ie.direct(doc)
+	if ie.SemanticToolOffered != nil && !*ie.SemanticToolOffered {
+		for i := range ie.Patterns {
+			if ie.Patterns[i].Name != PatternDirect {
+				ie.Patterns[i].Information = true
+			}
+		}
+	}
 	slices.SortStableFunc(ie.Patterns, func(a, b Pattern) int { return a.Steps[0] - b.Steps[0] })
 	return ie
 }
@@ -363,9 +389,25 @@ func (ie *IndexEffectiveness) unusedTools(doc *events.Document) {
 	}
 	ie.ToolsKnown = true
 	used := map[string]bool{}
+	semantic := map[string]bool{}
 	for _, ev := range doc.Events {
 		used[ev.ToolName] = true
+		if ev.ToolClass == events.Semantic {
+			semantic[ev.ToolName] = true
+		}
 	}
+	// A tool the agent called is classified by its events; one it never
+	// called, by the built-in taxonomy preferring the agent's profile.
+	tax := events.DefaultTaxonomy().Prefer(events.SessionProfile(doc.Provenance.TraceFormat, doc.Provenance.Agent))
+	offered := false
+	for _, t := range avail {
+		if semantic[t] {
+			offered = true
+		} else if r, _ := tax.Classify(t); !used[t] && r.Class == events.Semantic {
+			offered = true
+		}
+	}
+	ie.SemanticToolOffered = &offered
 	for _, t := range avail {
 		if !used[t] && !slices.Contains(ie.UnusedTools, t) {
 			ie.UnusedTools = append(ie.UnusedTools, t)
@@ -392,7 +434,7 @@ func (ie *IndexEffectiveness) fishing(doc *events.Document, opts IndexOptions) {
 			ie.Patterns = append(ie.Patterns, Pattern{
 				Name:   PatternFishing,
 				Steps:  run,
-				Detail: fmt.Sprintf("%d consecutive file-level calls without a semantic call (steps %s)", len(run), stepList(run)),
+				Detail: fmt.Sprintf("a run of %d file-level calls with no semantic call between them (%s)", len(run), StepsText(run)),
 			})
 		}
 		run = nil
@@ -434,7 +476,7 @@ func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) 
 					Rule:   RuleKnownSymbol,
 					Steps:  []int{ev.StepIndex},
 					Symbol: sym,
-					Detail: fmt.Sprintf("step %d: %s searched text for %q, a symbol the index knows", ev.StepIndex, ev.ToolName, sym),
+					Detail: fmt.Sprintf("step %d: %s searched text for %q, a symbol the index knows", ev.StepIndex+1, ev.ToolName, sym),
 				})
 			}
 			continue
@@ -444,7 +486,7 @@ func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) 
 				Name:   PatternGuessing,
 				Rule:   RuleBeforeSemantic,
 				Steps:  []int{ev.StepIndex},
-				Detail: fmt.Sprintf("step %d: %s searched text for %q before any semantic call", ev.StepIndex, ev.ToolName, ev.Query),
+				Detail: fmt.Sprintf("step %d: %s searched text for %q before any semantic call", ev.StepIndex+1, ev.ToolName, ev.Query),
 			})
 		}
 	}
@@ -480,7 +522,7 @@ func (ie *IndexEffectiveness) direct(doc *events.Document) {
 			Rule:   rule,
 			Steps:  []int{sem.StepIndex, next.StepIndex},
 			Files:  hit,
-			Detail: fmt.Sprintf("step %d: %s, then step %d edited %s", sem.StepIndex, sem.ToolName, next.StepIndex, strings.Join(hit, ", ")),
+			Detail: fmt.Sprintf("step %d: %s, then step %d edited %s", sem.StepIndex+1, sem.ToolName, next.StepIndex+1, strings.Join(hit, ", ")),
 		})
 	}
 }
@@ -500,8 +542,7 @@ func isTextSearch(ev events.Event, tools []string) bool {
 		}
 		return false
 	}
-	return ev.ToolClass == events.FileLevel && ev.Query != "" &&
-		(ev.ToolCategory == events.CodeSearch || ev.ToolCategory == events.FileSearch)
+	return ev.ToolClass == events.FileLevel && ev.Query != "" && ev.ToolCategory == events.CodeSearch
 }
 
 // mentionsSymbol reports the first known symbol that a query searches for:
@@ -541,12 +582,31 @@ func isIdentByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
-func stepList(steps []int) string {
-	parts := make([]string, len(steps))
-	for i, s := range steps {
-		parts[i] = fmt.Sprint(s)
+// StepsText names steps as messages do, numbered from 1 in trace order of
+// the tool calls: it takes 0-based step indices and writes "step 3" for
+// one, and "steps 1–5, 8, 10–11" for several, a range being steps that
+// follow one another in the trace with no other call between them.
+func StepsText(stepIndices []int) string {
+	s := slices.Clone(stepIndices)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	if len(s) == 1 {
+		return fmt.Sprintf("step %d", s[0]+1)
 	}
-	return strings.Join(parts, ", ")
+	var parts []string
+	for i := 0; i < len(s); {
+		j := i
+		for j+1 < len(s) && s[j+1] == s[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprint(s[i]+1))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", s[i]+1, s[j]+1))
+		}
+		i = j + 1
+	}
+	return "steps " + strings.Join(parts, ", ")
 }
 
 // lineSet is a set of line numbers kept as sorted, disjoint, non-adjacent

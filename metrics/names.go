@@ -67,8 +67,8 @@ var definitions = []Definition{
 	{"backtracking_events", "Backtracking", "files read and then abandoned: never written and not in the ground truth", false, false},
 	{"redundancy", "Redundancy", "lines re-read / lines read, over every line range read; null when no line range was read", false, true},
 	{"failed_calls", "Failed calls", "calls whose result the trace marks as an error", false, false},
-	{"fishing_runs", "Fishing runs", "runs of at least N (default 5) consecutive file-level calls with no semantic call", false, false},
-	{"guessing_searches", "Guessing searches", "text searches for a symbol the index knows (or, with no symbol list, made before any semantic call)", false, false},
+	{"fishing_runs", "Fishing runs", "runs of at least N (default 5) file-level calls with no semantic call between them", false, false},
+	{"guessing_searches", "Guessing searches", "searches of file contents for a symbol the index knows (or, with no symbol list, made before any semantic call); file-name searches are not counted", false, false},
 	{"direct_edits", "Direct edits", "semantic calls immediately followed by an edit of a file they returned", false, false},
 
 	// Time to relevance.

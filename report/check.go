@@ -140,19 +140,54 @@ func (c *Check) WriteJSON(w io.Writer, opts CheckOptions) error {
 	return err
 }
 
+// scenarioStatus is a scenario's overall result: fail when an expectation
+// failed it, flaky when only flaky ones failed, skipped when every
+// expectation was skipped, else pass; "" with no expectation.
+func scenarioStatus(res *expectations.ScenarioResult) Status {
+	var out Status
+	skipped := 0
+	for _, r := range res.Results {
+		switch st := StatusOf(r); st {
+		case Fail:
+			return Fail
+		case Flaky:
+			out = Flaky
+		case Skipped:
+			skipped++
+		}
+	}
+	switch {
+	case out != "":
+		return out
+	case len(res.Results) == 0:
+		return ""
+	case skipped == len(res.Results):
+		return Skipped
+	}
+	return Pass
+}
+
 // scenarioIndexRow summarizes a scenario's runs: the mean semantic ratio of the
 // runs that have one, the median steps to target, every pattern seen, and
-// the outcome of its index_usage expectations.
+// the scenario's overall result. It has no semantic tool when every run
+// whose trace lists the tools lists no semantic one.
 func scenarioIndexRow(res *expectations.ScenarioResult) IndexRow {
 	row := IndexRow{Scenario: res.Name}
 	var ratios []float64
 	var steps []int
 	seen := map[string]bool{}
+	listed, offered := 0, 0
 	for _, run := range res.Runs {
 		if run.Metrics == nil || run.Metrics.IndexEffectiveness == nil {
 			continue
 		}
 		ie := run.Metrics.IndexEffectiveness
+		if ie.SemanticToolOffered != nil {
+			listed++
+			if *ie.SemanticToolOffered {
+				offered++
+			}
+		}
 		if ie.SemanticRatio != nil {
 			ratios = append(ratios, *ie.SemanticRatio)
 		}
@@ -167,6 +202,7 @@ func scenarioIndexRow(res *expectations.ScenarioResult) IndexRow {
 		}
 	}
 	sort.Strings(row.Patterns)
+	row.NoSemanticTool = listed > 0 && offered == 0
 	if len(ratios) > 0 {
 		m := mean(ratios)
 		row.SemanticRatio = &m
@@ -176,15 +212,7 @@ func scenarioIndexRow(res *expectations.ScenarioResult) IndexRow {
 		s := steps[(len(steps)-1)/2] // the lower median: a whole step
 		row.StepsToTarget = &s
 	}
-	for _, r := range res.Results {
-		if r.Type != "index_usage" {
-			continue
-		}
-		st := StatusOf(r)
-		if row.Result == "" || st == Fail || (st == Flaky && row.Result != Fail) {
-			row.Result = st
-		}
-	}
+	row.Result = scenarioStatus(res)
 	return row
 }
 

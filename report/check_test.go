@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,7 +48,7 @@ func TestNewCheckSummarizesEachScenariosRuns(t *testing.T) {
 	assert.InDelta(t, 0.4, *fix.SemanticRatio, 1e-12, "the mean ratio of the runs")
 	assert.Equal(t, 6, *fix.StepsToTarget, "the median of 2, 6 and 9")
 	assert.Equal(t, []string{"fishing", "guessing"}, fix.Patterns, "every pattern seen, once, sorted")
-	assert.Equal(t, Flaky, fix.Result, "a flaky failure outranks a pass; the tools failure is not index usage")
+	assert.Equal(t, Fail, fix.Result, "the scenario's overall result: its tools expectation failed it")
 	assert.Equal(t, 3, *c.Index[1].StepsToTarget, "the lower median of two runs: a whole step")
 	assert.Equal(t, Fail, c.Index[1].Result, "a failure outranks a flaky failure")
 
@@ -93,4 +94,49 @@ func TestAppendGitHubStepSummary(t *testing.T) {
 func readFile(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	return string(data), err
+}
+
+// The Result column is the scenario's overall result, so a scenario with
+// expectations never shows "—" there.
+func TestIndexRowResultIsTheScenariosOverallResult(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		results []*expectations.Result
+		want    Status
+	}{
+		{"no index_usage expectation, a pass", []*expectations.Result{{Type: "tools", Status: expectations.Pass}}, Pass},
+		{"any failure fails it", []*expectations.Result{{Type: "index_usage", Status: expectations.Pass}, {Type: "retrieval", Status: expectations.Fail}}, Fail},
+		{"only a flaky failure", []*expectations.Result{{Type: "retrieval", Status: expectations.Fail, Flaky: true}, {Type: "tools", Status: expectations.Pass}}, Flaky},
+		{"every expectation skipped", []*expectations.Result{{Type: "compiles", Status: expectations.Skipped}}, Skipped},
+		{"no expectation at all", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			row := scenarioIndexRow(&expectations.ScenarioResult{Name: "s", Runs: []*expectations.Run{measuredRun(0.5, 2)}, Results: tt.results})
+			assert.Equal(t, tt.want, row.Result)
+		})
+	}
+}
+
+// An agent offered no semantic tool shows its patterns as information and
+// is left out of the aggregate instead of pulling it to 0%.
+func TestIndexTableSaysNoSemanticToolOffered(t *testing.T) {
+	t.Parallel()
+	zero, half := 0.0, 0.5
+	noTool := IndexRow{Scenario: "claude-plain", SemanticRatio: &zero, Patterns: []string{"fishing"}, Result: Pass, NoSemanticTool: true}
+	withTool := IndexRow{Scenario: "with-index", SemanticRatio: &half, Patterns: []string{"fishing"}, Result: Fail}
+
+	var only strings.Builder
+	require.NoError(t, WriteIndexTable(&only, []IndexRow{noTool}, IndexOptions{}))
+	assert.Contains(t, only.String(), "| claude-plain | no semantic tool offered | not reached     | fishing (information) |")
+	assert.Contains(t, only.String(), "**Aggregate:** no semantic tool offered (target: 60%)")
+	assert.NotContains(t, only.String(), "0.0% semantic tool usage")
+
+	var both strings.Builder
+	require.NoError(t, WriteIndexTable(&both, []IndexRow{noTool, withTool}, IndexOptions{}))
+	assert.Contains(t, both.String(), "**Aggregate:** 50.0% semantic tool usage (target: 60%)")
+	assert.Contains(t, both.String(), "No semantic tool offered, left out of the aggregate: claude-plain.")
+	assert.Contains(t, both.String(), "| with-index   | 50.0%                    | not reached     | fishing               |")
 }

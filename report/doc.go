@@ -19,14 +19,18 @@
 // integers.
 //
 //   - WriteIndexTable: the index-effectiveness table,
-//     | Scenario | Semantic ratio | Steps to target | Patterns | Result |,
-//     then "**Aggregate:** 58.5% semantic tool usage (target: 60%)", the
-//     mean of the scenarios' semantic ratios, and the scenarios without one.
+//     | Scenario | Semantic ratio | Steps to target | Patterns | Scenario result |,
+//     the last column being the scenario's overall result, then
+//     "**Aggregate:** 58.5% semantic tool usage (target: 60%)", the mean of
+//     the scenarios' semantic ratios, and the scenarios without one. An
+//     agent whose tool list has no semantic tool shows "no semantic tool
+//     offered" instead of a ratio, its fishing and guessing as information,
+//     and is left out of the mean.
 //   - WriteRetrievalTable: one column per metric, headed by the metric's
 //     label that names its definition ("Recall@5 (TREC)"); a figure without
 //     a value is "n/a" with a footnote giving the reason.
 //   - WriteExpectationsTable:
-//     | Scenario | Expectation | Measured | Threshold | Result | Evidence |,
+//     | Scenario | Expectation | Measured | Threshold | Result | Evidence (step N = N-th tool call) |,
 //     Result one of pass, **FAIL**, skipped, flaky.
 //   - WriteSummaryTable: one line per configuration of a run summary
 //     (runs.Summary).

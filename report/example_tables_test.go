@@ -15,7 +15,7 @@ func ExampleWriteExpectationsTable() {
 		{
 			Scenario: "fix-bug", Type: "index_usage", Status: report.Fail,
 			Measured: "0.45", Threshold: "≥ 0.60",
-			Evidence: []string{"fishing at steps 0–4"},
+			Evidence: []string{"fishing at steps 1–5"},
 		},
 		{Scenario: "fix-bug", Type: "retrieval", Status: report.Pass, Measured: "1.00", Threshold: "≥ 0.80"},
 		{Scenario: "fix-bug", Type: "compiles", Status: report.Skipped, Measured: "n/a"},
@@ -24,11 +24,11 @@ func ExampleWriteExpectationsTable() {
 		fmt.Println(err)
 	}
 	// Output:
-	// | Scenario | Expectation | Measured | Threshold | Result   | Evidence             |
-	// |:---------|:------------|:---------|:----------|:---------|:---------------------|
-	// | fix-bug  | index_usage | 0.45     | ≥ 0.60    | **FAIL** | fishing at steps 0–4 |
-	// | fix-bug  | retrieval   | 1.00     | ≥ 0.80    | pass     |                      |
-	// | fix-bug  | compiles    | n/a      |           | skipped  |                      |
+	// | Scenario | Expectation | Measured | Threshold | Result   | Evidence (step N = N-th tool call) |
+	// |:---------|:------------|:---------|:----------|:---------|:-----------------------------------|
+	// | fix-bug  | index_usage | 0.45     | ≥ 0.60    | **FAIL** | fishing at steps 1–5               |
+	// | fix-bug  | retrieval   | 1.00     | ≥ 0.80    | pass     |                                    |
+	// | fix-bug  | compiles    | n/a      |           | skipped  |                                    |
 }
 
 // WriteRetrievalTable heads each column with the metric's label, and shows

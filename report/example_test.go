@@ -18,10 +18,10 @@ func ExampleWriteIndexTable() {
 		fmt.Println(err)
 	}
 	// Output:
-	// | Scenario    | Semantic ratio | Steps to target | Patterns | Result   |
-	// |:------------|:---------------|:----------------|:---------|:---------|
-	// | add-service | 72.0%          | 2               | direct   | pass     |
-	// | fix-bug     | 45.0%          | 6               | fishing  | **FAIL** |
+	// | Scenario    | Semantic ratio | Steps to target | Patterns | Scenario result |
+	// |:------------|:---------------|:----------------|:---------|:----------------|
+	// | add-service | 72.0%          | 2               | direct   | pass            |
+	// | fix-bug     | 45.0%          | 6               | fishing  | **FAIL**        |
 	//
 	// **Aggregate:** 58.5% semantic tool usage (target: 60%)
 }

@@ -77,12 +77,12 @@ func sortExpectations(rows []ExpectationRow) []ExpectationRow {
 
 // WriteExpectationsTable writes the expectations table:
 //
-//	| Scenario | Expectation | Measured | Threshold | Result | Evidence |
+//	| Scenario | Expectation | Measured | Threshold | Result | Evidence (step N = N-th tool call) |
 //
 // with Result one of pass, **FAIL**, skipped or flaky. Rows are sorted by
 // scenario; within a scenario they keep their order.
 func WriteExpectationsTable(w io.Writer, rows []ExpectationRow) error {
-	header := []string{"Scenario", "Expectation", "Measured", "Threshold", "Result", "Evidence"}
+	header := []string{"Scenario", "Expectation", "Measured", "Threshold", "Result", "Evidence (step N = N-th tool call)"}
 	var cells [][]string
 	for _, r := range sortExpectations(rows) {
 		ev := make([]string, len(r.Evidence))

@@ -11,8 +11,8 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
-// DefaultSemanticTarget is the semantic-ratio target of the
-// index-effectiveness plan: at least 60% of discovery through the index.
+// DefaultSemanticTarget is the default semantic-ratio target: at least
+// 60% of discovery through the index.
 const DefaultSemanticTarget = 0.60
 
 // An IndexRow is one scenario's line in the index-effectiveness table.
@@ -26,9 +26,14 @@ type IndexRow struct {
 	StepsToTarget *int
 	// Patterns are the behaviour patterns seen (fishing, guessing, direct).
 	Patterns []string
-	// Result is the outcome of the scenario's index_usage expectation, or
-	// "" when there is none.
+	// Result is the scenario's overall result (every expectation of it;
+	// for a task of a run summary, its verifier reward), or "" when it has
+	// none.
 	Result Status
+	// NoSemanticTool is set when the agent's tool list had no semantic
+	// tool: its patterns are information, and its semantic ratio, 0 by
+	// construction, is left out of the aggregate.
+	NoSemanticTool bool
 }
 
 // IndexRowOf builds a row from an index-effectiveness analysis (nil for a
@@ -40,6 +45,7 @@ func IndexRowOf(scenario string, ie *metrics.IndexEffectiveness, result Status) 
 	}
 	row.SemanticRatio = ie.SemanticRatio
 	row.StepsToTarget = ie.StepsToTarget
+	row.NoSemanticTool = ie.SemanticToolOffered != nil && !*ie.SemanticToolOffered
 	for _, p := range ie.Patterns {
 		row.Patterns = append(row.Patterns, p.Name)
 	}
@@ -62,7 +68,7 @@ type IndexOptions struct {
 	FirstColumn string
 }
 
-// WriteIndexTable writes the index-effectiveness table of the plan,
+// WriteIndexTable writes the index-effectiveness table,
 //
 //	| Scenario | Semantic ratio | Steps to target | Patterns | Result |
 //
@@ -72,7 +78,10 @@ type IndexOptions struct {
 //
 // where the aggregate is the mean of the scenarios' semantic ratios, and a
 // line naming the scenarios that had no ratio (they are left out of the
-// mean, not counted as 0%).
+// mean, not counted as 0%). Scenarios whose agent was offered no semantic
+// tool are left out too, and named; when no scenario had one, the
+// aggregate says "no semantic tool offered". The Result column, headed
+// "Scenario result", is the scenario's overall result.
 func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 	target := opts.Target
 	if target == 0 {
@@ -84,10 +93,15 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 	var cells [][]string
 	var sum float64
 	var n int
-	var noRatio []string
+	var noRatio, noTool []string
 	for _, r := range rows {
 		ratio := "n/a"
-		if r.SemanticRatio != nil {
+		if r.NoSemanticTool {
+			noTool = append(noTool, r.Scenario)
+		}
+		if r.SemanticRatio != nil && r.NoSemanticTool {
+			ratio = "no semantic tool offered"
+		} else if r.SemanticRatio != nil {
 			v := *r.SemanticRatio
 			sum += v
 			n++
@@ -97,7 +111,7 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 					return signed(fixed(100*d, 1)) + " pp"
 				})
 			}
-		} else {
+		} else if !r.NoSemanticTool {
 			noRatio = append(noRatio, r.Scenario)
 		}
 		steps := "not reached"
@@ -110,19 +124,32 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 				})
 			}
 		}
-		cells = append(cells, []string{Escape(r.Scenario), ratio, steps, patternCell(r.Patterns), r.Result.cell()})
+		cells = append(cells, []string{Escape(r.Scenario), ratio, steps, patternCell(r.Patterns, r.NoSemanticTool), r.Result.cell()})
 	}
-	header := []string{Escape(cmp.Or(opts.FirstColumn, "Scenario")), "Semantic ratio", "Steps to target", "Patterns", "Result"}
+	first := cmp.Or(opts.FirstColumn, "Scenario")
+	header := []string{Escape(first), "Semantic ratio", "Steps to target", "Patterns", Escape(first + " result")}
 	if err := writeTable(w, header, cells); err != nil {
 		return err
 	}
 
-	agg := "n/a"
-	if n > 0 {
-		agg = percent(sum / float64(n))
+	agg := "n/a semantic tool usage"
+	switch {
+	case n > 0:
+		agg = percent(sum/float64(n)) + " semantic tool usage"
+	case len(noTool) > 0:
+		agg = "no semantic tool offered"
 	}
-	if _, err := fmt.Fprintf(w, "\n**Aggregate:** %s semantic tool usage (target: %s)\n", agg, percentTrim(target)); err != nil {
+	if _, err := fmt.Fprintf(w, "\n**Aggregate:** %s (target: %s)\n", agg, percentTrim(target)); err != nil {
 		return err
+	}
+	if len(noTool) > 0 && n > 0 {
+		names := make([]string, len(noTool))
+		for i, s := range noTool {
+			names[i] = Escape(s)
+		}
+		if _, err := fmt.Fprintf(w, "\nNo semantic tool offered, left out of the aggregate: %s.\n", strings.Join(names, ", ")); err != nil {
+			return err
+		}
 	}
 	if len(noRatio) > 0 {
 		names := make([]string, len(noRatio))
@@ -136,16 +163,23 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 	return nil
 }
 
-// patternCell lists the distinct patterns, sorted.
-func patternCell(ps []string) string {
+// patternCell lists the distinct patterns, sorted; for an agent offered no
+// semantic tool (the ratio cell says so), fishing and guessing are marked
+// as information.
+func patternCell(ps []string, noSemanticTool bool) string {
 	ps = slices.Clone(ps)
 	slices.Sort(ps)
 	ps = slices.Compact(ps)
 	if len(ps) == 0 {
 		return "none"
 	}
+	info := false
 	for i, p := range ps {
 		ps[i] = Escape(p)
+		info = info || noSemanticTool && (p == metrics.PatternFishing || p == metrics.PatternGuessing)
+	}
+	if info {
+		return strings.Join(ps, ", ") + " (information)"
 	}
 	return strings.Join(ps, ", ")
 }

@@ -99,7 +99,7 @@ var expectationRows = []ExpectationRow{
 	{
 		Scenario: "fix-bug", Type: "index_usage", Description: "Agent should use semantic tools for discovery",
 		Status: Fail, Measured: "0.45", Threshold: "≥ 0.60",
-		Evidence: []string{"fishing at steps 0-4", "src/a|b.go"},
+		Evidence: []string{"fishing at steps 1–5", "src/a|b.go"},
 		Message:  "semantic ratio 0.45 is below 0.60", Pos: "scenarios/fix-bug.yaml:12:5",
 	},
 	{

@@ -106,9 +106,21 @@ func RunBaseline(s *runs.Summary, config string) *Baseline {
 }
 
 // entryIndexRow turns a summary entry's index-effectiveness figures into a
-// row: a pattern is listed when it occurred at least once.
+// row: a pattern is listed when it occurred at least once. The task's
+// result is its verifier reward: pass at 1, fail at 0, the reward itself
+// in between, none without one.
 func entryIndexRow(e runs.TaskEntry) IndexRow {
 	row := IndexRow{Scenario: e.Name}
+	if r := e.Reward; r != nil {
+		switch {
+		case *r >= 1:
+			row.Result = Pass
+		case *r <= 0:
+			row.Result = Fail
+		default:
+			row.Result = Status(fmt.Sprintf("reward %.2f", *r))
+		}
+	}
 	if v, ok := e.Values["semantic_ratio"]; ok {
 		row.SemanticRatio = &v
 	}

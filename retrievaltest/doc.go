@@ -23,10 +23,10 @@
 // expectation is written:
 //
 //	--- FAIL: TestScenarios/fix-bug/index_usage (0.00s)
-//	    run.go:67: fix-bug.yaml:7:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
+//	    scenarios_test.go:14: fix-bug.yaml:7:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
 //	            measured:  semantic ratio 0.33
 //	            threshold: semantic ratio ≥ 0.60
-//	            evidence:  step 0: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
+//	            evidence:  step 1: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
 //
 // Expectations that need a live run are skipped with the reason; a flaky
 // expectation that fails is logged and does not fail the test; a file
@@ -81,5 +81,7 @@
 // Paths in steps are relative to the feature file's folder. Every
 // scenario keeps its own state in its context.Context; nothing is global.
 // Run the suite with godog.Options{Strict: true}, so that a step no
-// definition matches fails instead of passing as undefined.
+// definition matches fails instead of passing as undefined (its error
+// suggests the closest registered step), and with NoColors: NoColors(), so
+// that CI logs and NO_COLOR get no colour codes.
 package retrievaltest

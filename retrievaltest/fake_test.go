@@ -2,6 +2,7 @@ package retrievaltest
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 )
@@ -19,15 +20,47 @@ type fakeT struct {
 	skipped  bool
 	parallel bool
 	subtests []*fakeT
+	// helpers are the functions that called Helper; where lists, for each
+	// error, the file of the first caller that is not one, as testing
+	// would print it.
+	helpers map[string]bool
+	where   []string
 }
 
 func newFakeT(name string) *fakeT { return &fakeT{name: name, mu: &sync.Mutex{}} }
 
-func (t *fakeT) Helper() {}
+func (t *fakeT) Helper() {
+	pc, _, _, _ := runtime.Caller(1)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for p := t; p != nil; p = p.parent {
+		if p.helpers == nil {
+			p.helpers = map[string]bool{}
+		}
+		p.helpers[runtime.FuncForPC(pc).Name()] = true
+	}
+}
+
+// callerFile is the base name of the file of the first caller of Errorf
+// that did not call Helper.
+func (t *fakeT) callerFile() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if !t.helpers[f.Function] {
+			return filepath.Base(f.File)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
 
 func (t *fakeT) Errorf(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.where = append(t.where, t.callerFile())
 	t.errors = append(t.errors, fmt.Sprintf(format, args...))
 	for p := t; p != nil; p = p.parent {
 		p.failed = true

@@ -13,7 +13,7 @@ import (
 //	scenarios/fix-bug.yaml:12:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (…)
 //	    measured:  semantic ratio 0.33
 //	    threshold: semantic ratio ≥ 0.60
-//	    evidence:  step 0: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
+//	    evidence:  step 1: mcp__sourcegraph__sg_keyword_search pkg/auth/token.go
 //	               step 2: Grep ErrTokenExpired
 //	    expects:   Agent should use semantic tools for discovery
 //

@@ -33,8 +33,8 @@ var gates = []struct {
 	{"the first relevant file at the sixth call fails a budget of two", "budget.yaml", "budget", []string{"≤ 2"}},
 	{"an answer without a required keyword fails", "answer.yaml", "answer", []string{"ErrTokenExpired"}},
 	{"one fishing run of two fails a rule that both pass", "runs-rule.yaml", "patterns", []string{"fishing"}},
-	{"a grep between the read and the edit fails an exact sequence", "sequence.yaml", "sequence", []string{"step 2 (Grep", "expected call 3 of 4 {class: edit}"}},
-	{"an edit before the first test run fails tests-before-edit", "before.yaml", "before", []string{"step 4 (Bash)", "step 3 (Edit"}},
+	{"a grep between the read and the edit fails an exact sequence", "sequence.yaml", "sequence", []string{"step 3 (Grep", "expected call 3 of 4 {class: edit}"}},
+	{"an edit before the first test run fails tests-before-edit", "before.yaml", "before", []string{"step 5 (Bash)", "step 4 (Edit"}},
 	{"the same failing test run three times in a row fails a retry bound of one", "errors.yaml", "errors", []string{"measured 2", "≤ 1"}},
 }
 

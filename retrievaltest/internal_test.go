@@ -197,3 +197,22 @@ func TestStepCatalogue(t *testing.T) {
 		assert.Equal(t, d.pattern+"\t"+d.doc, cat[i])
 	}
 }
+
+// A misspelt step is answered with the closest registered step, and the
+// error of each undefined step names the scenario's earlier ones too, since
+// godog fails the scenario with the last error only.
+func TestUndefinedStepsSuggestTheClosestStepAndNameEveryOne(t *testing.T) {
+	t.Parallel()
+	ss := &stepState{}
+	first := undefinedStep(ss, "the agent work directly")
+	assert.ErrorIs(t, first, godog.ErrUndefined)
+	assert.EqualError(t, first, `step is undefined: "the agent work directly" (did you mean "the agent works directly"?)`)
+
+	second := undefinedStep(ss, "recall@5 is at leest 0.8")
+	assert.ErrorIs(t, second, godog.ErrUndefined)
+	assert.EqualError(t, second, `step is undefined: "the agent work directly" (did you mean "the agent works directly"?); `+
+		`"recall@5 is at leest 0.8" (did you mean "recall@5 is at least 0.8"?)`)
+
+	assert.EqualError(t, undefinedStep(nil, "the moon is made of cheese and crackers"),
+		`step is undefined: "the moon is made of cheese and crackers"`, "nothing close: no suggestion")
+}

@@ -53,7 +53,11 @@ func run[T tester[T]](t T, opts Options, patterns []string) {
 		t.Errorf("scenario files did not load:\n%v", err)
 	}
 	for _, s := range scenarios {
+		// The subtests are helpers too, so that go test shows a failure at
+		// the line that called Run, followed by the scenario's
+		// file:line:col, rather than at a line of this file.
 		t.Run(scenarioName(s), func(t T) {
+			t.Helper()
 			if opts.Parallel {
 				t.Parallel()
 			}
@@ -64,7 +68,10 @@ func run[T tester[T]](t T, opts Options, patterns []string) {
 			}
 			names := subtestNames(res.Results)
 			for i, r := range res.Results {
-				t.Run(names[i], func(t T) { reportResult(t, r) })
+				t.Run(names[i], func(t T) {
+					t.Helper()
+					reportResult(t, r)
+				})
 			}
 		})
 	}

@@ -150,3 +150,20 @@ func TestRunSelectsOneExpectation(t *testing.T) {
 	assert.Contains(t, string(out), "index-usage.yaml:")
 	assert.Contains(t, string(out), "measured:  0.00")
 }
+
+// A failed expectation is attributed to the caller of Run (the user's test
+// file) and starts with the scenario's file:line:col, never with the
+// library's run.go.
+func TestRunAttributesFailuresToTheCallerAndTheScenarioFile(t *testing.T) {
+	t.Parallel()
+	ft := newFakeT("TestGate")
+	run(ft, Options{}, []string{"../testdata/gate/before.yaml"})
+	require.NotEmpty(t, ft.subtests)
+	for _, scenario := range ft.subtests {
+		for _, exp := range scenario.subtests {
+			require.Len(t, exp.where, 1)
+			assert.NotEqual(t, "run.go", exp.where[0], "%s", exp.name)
+			assert.Regexp(t, `^\.\./testdata/gate/before\.yaml:\d+:\d+: `, exp.errors[0])
+		}
+	}
+}

@@ -73,6 +73,76 @@ func RegisterSteps(sc StepRegistrar, opts ...StepOptions) {
 	for _, d := range r.defs() {
 		sc.Step(d.pattern, d.fn)
 	}
+	// An undefined step is answered with the closest registered step, and
+	// names the scenario's earlier undefined steps too: godog fails the
+	// scenario with the last step's error only.
+	if s, ok := sc.(interface{ StepContext() godog.StepContext }); ok {
+		s.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+			if status != godog.StepUndefined || err == nil || st == nil {
+				return ctx, err
+			}
+			ss, _ := ctx.Value(stateKey{}).(*stepState)
+			return ctx, undefinedStep(ss, st.Text)
+		})
+	}
+}
+
+// undefinedStep is the error of an undefined step: godog.ErrUndefined with
+// the step's text and the closest registered step, after the scenario's
+// earlier undefined steps.
+func undefinedStep(ss *stepState, text string) error {
+	msg := fmt.Sprintf("%q", text)
+	if ex := closestStep(text); ex != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", ex)
+	}
+	if ss == nil {
+		return fmt.Errorf("%w: %s", godog.ErrUndefined, msg)
+	}
+	ss.undefined = append(ss.undefined, msg)
+	return fmt.Errorf("%w: %s", godog.ErrUndefined, strings.Join(ss.undefined, "; "))
+}
+
+// closestStep returns the text of the registered step whose example is
+// nearest to an undefined step's text (keyword and table left out), or ""
+// when none is within half the text's length in edits.
+func closestStep(text string) string {
+	var r stepRunner
+	best, bestDist := "", -1
+	for _, d := range r.defs() {
+		ex, _, _ := strings.Cut(d.example, "\n")
+		if _, rest, ok := strings.Cut(ex, " "); ok {
+			ex = rest // the keyword: Given, When, Then
+		}
+		if dist := editDistance(strings.ToLower(text), strings.ToLower(ex)); bestDist < 0 || dist < bestDist {
+			best, bestDist = ex, dist
+		}
+	}
+	if bestDist < 0 || bestDist > len([]rune(text))/2 {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 // StepCatalogue lists the steps RegisterSteps registers, one string each:
@@ -97,13 +167,16 @@ type stepDef struct {
 
 // stepState is one scenario's state, held in its context.
 type stepState struct {
-	dir      string // the feature file's folder
-	trace    string
-	truth    *groundtruth.Truth
-	profiles []string
-	taxonomy string
-	symbols  []string
-	run      *expectations.Run
+	dir string // the feature file's folder
+	// undefined lists the scenario's undefined steps so far, each with
+	// the closest registered step.
+	undefined []string
+	trace     string
+	truth     *groundtruth.Truth
+	profiles  []string
+	taxonomy  string
+	symbols   []string
+	run       *expectations.Run
 }
 
 type stateKey struct{}
@@ -243,7 +316,7 @@ func (r *stepRunner) defs() []stepDef {
 				return ctx, err
 			}
 			if _, ok := metrics.Define(name); !ok {
-				return ctx, fmt.Errorf("unknown metric %q (see metrics.Definitions)", name)
+				return ctx, errors.New(metrics.UnknownMetricError(name))
 			}
 			run, err := r.measured(st)
 			if err != nil {

@@ -243,7 +243,7 @@ func TestEvaluateNamesATrialWhoseTracesDisagree(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0], "baseline/2026-02-01__09-00-00/fix-auth__zz9", "the warning names the trial")
-	assert.Contains(t, warnings[0], `call 0 is "Grep" in the trajectory and "Glob" in the transcript`)
+	assert.Contains(t, warnings[0], `step 1 is "Grep" in the trajectory and "Glob" in the transcript`)
 	e := s.Config("baseline").Entries[0]
 	require.NotNil(t, e.TraceSource)
 	assert.Equal(t, events.SourceTrajectory, *e.TraceSource, "the trajectory alone is used")

@@ -109,7 +109,7 @@ func (e *MismatchError) Error() string {
 	if e.Call < 0 {
 		return fmt.Sprintf("the trajectory has %s tool calls, the transcript %s", e.Trajectory, e.Transcript)
 	}
-	return fmt.Sprintf("call %d is %q in the trajectory and %q in the transcript", e.Call, e.Trajectory, e.Transcript)
+	return fmt.Sprintf("step %d is %q in the trajectory and %q in the transcript", e.Call+1, e.Trajectory, e.Transcript)
 }
 
 // MergeSessions joins a trajectory and a transcript of the same run on the

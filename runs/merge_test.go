@@ -57,6 +57,6 @@ func TestMergeSessions(t *testing.T) {
 		other := *trans
 		other.Calls = []trace.ToolCall{trans.Calls[0], {Index: 1, Name: "Glob"}}
 		_, err := MergeSessions(traj, &other)
-		assert.EqualError(t, err, `call 1 is "Grep" in the trajectory and "Glob" in the transcript`)
+		assert.EqualError(t, err, `step 2 is "Grep" in the trajectory and "Glob" in the transcript`)
 	})
 }

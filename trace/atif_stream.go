@@ -279,7 +279,7 @@ func atifGoKind(t reflect.Type) string {
 
 // atifArguments normalizes a call's arguments to compact raw JSON. An
 // object stays an object. A string that holds a JSON object (OpenAI-style
-// function arguments, the C# ToolCallRecord of the index-effectiveness plan)
+// function arguments, the Arguments of a C# ToolCallRecord)
 // becomes that object; any other string stays a JSON string. Null and
 // absent arguments are nil.
 func atifArguments(raw json.RawMessage) json.RawMessage {

@@ -12,8 +12,9 @@ import (
 )
 
 // ToolCalls reads tool-call records: the simplest trace, a list of the calls
-// an agent made. It is the response of the /trace endpoint in the
-// index-effectiveness plan, and the format users write by hand.
+// an agent made. Harnesses that log an agent's calls write it (a /trace
+// endpoint returning C# ToolCallRecord objects, for one), and it is the
+// format users write by hand.
 //
 // # Format
 //
@@ -31,8 +32,8 @@ import (
 //   - tool name: tool, toolName or name (required; a record without one is
 //     skipped with a warning)
 //   - arguments, args or input: an object, or a string; a string holding a
-//     JSON object becomes that object (the plan's C# ToolCallRecord stores
-//     arguments as a JSON string)
+//     JSON object becomes that object (a C# ToolCallRecord stores arguments
+//     as a JSON string)
 //   - result or output: a string, or any JSON value, kept as compact JSON
 //     text; null or absent means no result
 //   - timestamp: RFC 3339, or Unix seconds or milliseconds

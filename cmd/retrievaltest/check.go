@@ -47,7 +47,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		maxReg     = fs.Float64("max-regression", 0, "largest change for the worse allowed against the baseline, in each figure's own units")
 		update     = fs.Bool("update-baseline", false, "write this run's figures to the -baseline file (atomically)")
 		jobs       = fs.Int("j", runtime.GOMAXPROCS(0), "scenarios evaluated in parallel")
-		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular `EXPR`")
+		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular expression `EXPR`")
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
 		target     = fs.Float64("target", report.DefaultSemanticTarget, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1]")
 	)
@@ -82,7 +82,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	opts := report.CheckOptions{Metrics: splitList(*columns), Target: *target, MaxRegression: *maxReg}
 	for _, m := range opts.Metrics {
 		if _, ok := metrics.Define(m); !ok {
-			return fail("-metrics: %q is not a metric name (see the metrics package documentation)", m)
+			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
 

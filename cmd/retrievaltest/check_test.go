@@ -59,7 +59,7 @@ func TestCheckBadInputIsExitTwo(t *testing.T) {
 		{"a missing path", []string{"check", "no/such/folder"}, "no/such/folder"},
 		{"an unknown format", []string{"check", "-format", "xml", checkMixed}, `-format "xml"`},
 		{"an update without a baseline file", []string{"check", "-update-baseline", checkMixed}, "-update-baseline needs -baseline"},
-		{"an unknown metric column", []string{"check", "-metrics", "recal@5", checkMixed}, `"recal@5" is not a metric name`},
+		{"an unknown metric column", []string{"check", "-metrics", "recal@5", checkMixed}, `unknown metric "recal@5"; did you mean recall@5?`},
 		{"a bad -run expression", []string{"check", "-run", "(", checkMixed}, "-run:"},
 		{"a -run matching nothing", []string{"check", "-run", "^nothing$", checkMixed}, "no scenario to run"},
 		{"a missing baseline file", []string{"check", "-baseline", "no-such-baseline.json", checkMixed}, "no-such-baseline.json"},
@@ -196,6 +196,9 @@ func TestCheckReproducesThePlansReportTable(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, "check", "-run", "^(add-service|fix-discount-rounding)$", "../../scenarios")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Regexp(t, `\| add-service +\| 72\.0% +\| 2 +\| direct +\| pass +\|`, out)
-	assert.Regexp(t, `\| fix-discount-rounding +\| 45\.0% +\| 6 +\| fishing +\| pass +\|`, out)
+	// The last column is the scenario's overall result: its patterns
+	// expectation is a known, flaky failure.
+	assert.Regexp(t, `\| fix-discount-rounding +\| 45\.0% +\| 6 +\| fishing +\| flaky +\|`, out)
+	assert.Contains(t, out, "| Scenario result |")
 	assert.Contains(t, out, "**Aggregate:** 58.5% semantic tool usage (target: 60%)")
 }

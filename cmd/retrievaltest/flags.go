@@ -62,9 +62,9 @@ func addMetricFlags(fs *flag.FlagSet, ef *eventFlags) *metricFlags {
 		includeWrites: fs.Bool("include-writes", false, "rank files the agent only wrote, at the write (default: a write is not retrieval)"),
 		ks:            fs.String("k", "1,3,5,10", "cutoffs of the @k measures, comma-separated `LIST`"),
 		level:         fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant, 1 or more; does not change nDCG (trec_eval -l)"),
-		fishing:       fs.Int("fishing-min-run", 5, "index effectiveness: consecutive file-level calls without a semantic call that count as fishing"),
+		fishing:       fs.Int("fishing-min-run", 5, "index effectiveness: file-level calls in a row, with no semantic call between them, that count as fishing"),
 		symbols:       fs.String("symbols", "", "index symbol `FILE` (one identifier a line, or ctags): a text search for one of them is guessing"),
-		textTools:     fs.String("text-search-tools", "", "index effectiveness: tool names or globs, comma-separated, that count as text search (default: file-level code and file searches with a query)"),
+		textTools:     fs.String("text-search-tools", "", "index effectiveness: tool names or globs, comma-separated, whose calls count as text searches for guessing (default: file-level code searches with a query, such as Grep, grep and rg; file-name searches such as Glob and find are not)"),
 		foldCase:      ef.foldCase,
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/printable"
 )
@@ -45,6 +46,7 @@ var commands = map[string]command{
 	"compare":     {"compare two configurations of a run on matched tasks", runCompare},
 	"report":      {"write a markdown report of an evaluated run, with baseline deltas", runReport},
 	"formats":     {"list the trace formats that are read, and how each is recognized", runFormats},
+	"version":     {"print the version, commit and Go version of this binary", runVersion},
 }
 
 func main() {
@@ -95,9 +97,55 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
+		printFlags(stderr, fs)
 	}
 	return fs
+}
+
+// printFlags lists a command's flags as flag.PrintDefaults does, each
+// description indented under its flag and wrapped at 80 columns, so that
+// long lists of values stay readable in a terminal.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  -" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if !strings.Contains(usage, "(default") && f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			if fmt.Sprintf("%T", f.Value) == "*flag.stringValue" {
+				usage += fmt.Sprintf(" (default %q)", f.DefValue)
+			} else {
+				usage += fmt.Sprintf(" (default %v)", f.DefValue)
+			}
+		}
+		fmt.Fprintln(w, line)
+		for _, l := range wrapWords(usage, 80-6) {
+			fmt.Fprintln(w, "      "+l)
+		}
+	})
+}
+
+// wrapWords breaks text into lines of at most width characters, at spaces;
+// a longer word stays whole on its own line.
+func wrapWords(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // parseFlags parses a command's arguments. When it returns false the

@@ -114,5 +114,5 @@ not json
 	assert.Contains(t, stderr, hostileEscaped+".jsonl:2: invalid JSON")
 	docs := decodeDocs(t, out)
 	require.Len(t, docs, 1)
-	assert.Contains(t, docs[0].Coverage.Warnings, filepath.Dir(file)+"/"+hostileEscaped+`.jsonl: call 0 (Read\u001b]0;x\a\r\u009b): arguments: offset: 1e400 is out of range for a number`)
+	assert.Contains(t, docs[0].Coverage.Warnings, filepath.Dir(file)+"/"+hostileEscaped+`.jsonl: step 1 (Read\u001b]0;x\a\r\u009b): arguments: offset: 1e400 is out of range for a number`)
 }

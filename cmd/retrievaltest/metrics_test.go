@@ -214,3 +214,16 @@ func TestMetricsReportsIndexEffectiveness(t *testing.T) {
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "/nonexistent/tags")
 }
+
+// metrics -list prints every metric name with its definition, reading no
+// trace.
+func TestMetricsListPrintsEveryMetricWithItsDefinition(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI(t, nil, "metrics", "-list")
+	require.Equal(t, exitOK, code, stderr)
+	for _, d := range metrics.Definitions() {
+		assert.Contains(t, out, d.Name+"\n", "the name of %s", d.Name)
+		assert.Contains(t, out, d.Definition, "the definition of %s", d.Name)
+	}
+	assert.Contains(t, out, "[read.]recall@k\n")
+}

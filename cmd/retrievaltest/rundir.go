@@ -20,9 +20,10 @@ const runDirUsage = `Usage: retrievaltest run-dir [flags] RUN_DIR
 Evaluates the retrieval of every trial of a benchmark run laid out the way
 Harbor writes it:
 
-    RUN_DIR/<config>/<batch>/<task>__<id>/result.json
-                                         agent/trajectory.json   (ATIF)
-                                         agent/claude-code.txt   (Claude Code stream-json)
+    RUN_DIR/<config>/<batch>/<task>__<id>/
+        result.json
+        agent/trajectory.json    (ATIF)
+        agent/claude-code.txt    (Claude Code stream-json)
 
 The task name and the verifier reward come from result.json. A trial's two
 traces are merged (trace_source "merged"), or the trajectory is used alone
@@ -35,8 +36,10 @@ are named in the summary, never scored.
 Output, beside the run (default -out RUN_DIR/retrieval_events):
 
     <out>/<config>/<task>.retrieval_events.json
-    <out>/<config>/<task>.retrieval_metrics.json    (<task>__<id>.… for a task run twice)
-    <out>/run_retrieval_summary.json                (statistics over tasks, trials averaged first)
+    <out>/<config>/<task>.retrieval_metrics.json
+        (<task>__<id>.… for a task run twice)
+    <out>/run_retrieval_summary.json
+        (statistics over tasks, trials averaged first)
 
 Artifact names are unique within a configuration: task names that map to
 the same file name (fix/auth and fix_auth), or differ only in case, get

@@ -9,7 +9,8 @@ import (
 
 const schemaUsage = `Usage: retrievaltest schema > scenario.schema.json
 
-Prints the JSON Schema (draft 2020-12) of scenario files with every built-in expectation type.
+Prints the JSON Schema (draft 2020-12) of scenario files, with every
+built-in expectation type.
 `
 
 // runSchema prints the JSON Schema of scenario files, generated from the

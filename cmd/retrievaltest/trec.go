@@ -51,9 +51,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	})
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, trecUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
+		printFlags(w, fs)
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
