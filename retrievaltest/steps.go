@@ -15,6 +15,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/suggest"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -113,7 +114,7 @@ func closestStep(text string) string {
 		if _, rest, ok := strings.Cut(ex, " "); ok {
 			ex = rest // the keyword: Given, When, Then
 		}
-		if dist := editDistance(strings.ToLower(text), strings.ToLower(ex)); bestDist < 0 || dist < bestDist {
+		if dist := suggest.Distance(strings.ToLower(text), strings.ToLower(ex)); bestDist < 0 || dist < bestDist {
 			best, bestDist = ex, dist
 		}
 	}
@@ -121,28 +122,6 @@ func closestStep(text string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // StepCatalogue lists the steps RegisterSteps registers, one string each:
