@@ -70,6 +70,15 @@ type PathNormalizer struct {
 	FoldCase bool
 }
 
+// OrCWD returns n with CWD set to cwd when n has none: the working
+// directory a session records stands in for one the caller did not give.
+func (n PathNormalizer) OrCWD(cwd string) PathNormalizer {
+	if n.CWD == "" {
+		n.CWD = cwd
+	}
+	return n
+}
+
 // Key returns the comparison key of a normalized path: the path itself, or
 // its lowercase form when FoldCase is set.
 func (n PathNormalizer) Key(p string) string {

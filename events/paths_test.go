@@ -144,3 +144,10 @@ func FuzzPathNormalizerFile(f *testing.F) {
 		}
 	})
 }
+
+func TestPathNormalizerOrCWDKeepsAGivenDirectory(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "/repo", PathNormalizer{}.OrCWD("/repo").CWD)
+	assert.Equal(t, "/given", PathNormalizer{CWD: "/given"}.OrCWD("/repo").CWD)
+	assert.True(t, PathNormalizer{FoldCase: true}.OrCWD("/repo").FoldCase, "other options are kept")
+}

@@ -78,11 +78,7 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	if opts.Truth != nil {
 		// Grades are keyed by the path as the document spells it: the
 		// ground-truth path normalized the way Normalize normalizes it.
-		paths := eopts.Paths
-		if paths.CWD == "" {
-			paths.CWD = sess.CWD
-		}
-		mopts.Grades = opts.Truth.Grades(paths)
+		mopts.Grades = opts.Truth.Grades(eopts.Paths.OrCWD(sess.CWD))
 	}
 	return &Run{
 		Trace:    traceFile,

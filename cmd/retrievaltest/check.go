@@ -166,13 +166,3 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	return exitOK
 }
-
-func splitList(s string) []string {
-	var out []string
-	for f := range strings.SplitSeq(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}

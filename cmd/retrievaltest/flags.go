@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -74,7 +73,7 @@ func (f *metricFlags) options() (metrics.Options, error) {
 	opts := metrics.Options{Level: *f.level, IncludeWrites: *f.includeWrites, FoldCase: *f.foldCase,
 		Index: metrics.IndexOptions{FishingMinRun: *f.fishing}}
 	var err error
-	if opts.Ks, err = parseKs(*f.ks); err != nil {
+	if opts.Ks, err = metrics.ParseCutoffs(*f.ks); err != nil {
 		return opts, fmt.Errorf("-k %q: %v", *f.ks, err)
 	}
 	if *f.level < 1 {
@@ -92,19 +91,6 @@ func (f *metricFlags) options() (metrics.Options, error) {
 	}
 	opts.Index.TextSearchTools = splitList(*f.textTools)
 	return opts, nil
-}
-
-// parseKs parses a comma-separated list of cutoffs, each 1 or more.
-func parseKs(s string) ([]int, error) {
-	var ks []int
-	for f := range strings.SplitSeq(s, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			return nil, fmt.Errorf("%q is not a cutoff: want whole numbers of 1 or more, comma-separated", f)
-		}
-		ks = append(ks, k)
-	}
-	return ks, nil
 }
 
 // traceFlags are the flags that turn a trace into retrieval-events
@@ -195,11 +181,7 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 		if r.truth != nil {
 			// Grades are keyed by the path as the document spells it, which
 			// is the ground-truth path normalized the way Normalize does it.
-			paths := r.opts.Paths
-			if paths.CWD == "" {
-				paths.CWD = sess.CWD
-			}
-			runs[i].grades = r.truth.Grades(paths)
+			runs[i].grades = r.truth.Grades(r.opts.Paths.OrCWD(sess.CWD))
 		}
 	}
 	return runs, nil

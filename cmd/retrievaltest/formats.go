@@ -9,19 +9,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-const formatsUsage = `Usage: retrievaltest formats [-json]
-
-Lists the trace formats the commands read, in the order they are tried, as
-a markdown table: the name to force one with -format, whether it is also
-read from a folder, whether one input may hold several sessions (see
--trace-id), an example file name, what writes it and how it is recognized.
-
-Flags:
-`
-
 // runFormats is the "formats" command.
 func runFormats(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("formats", formatsUsage, stderr)
+	fs := newFlags("formats", help("formats"), stderr)
 	asJSON := fs.Bool("json", false, "write the list as a JSON array")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code

@@ -30,10 +30,3 @@ func TestHelpTextsFitEightyColumns(t *testing.T) {
 		})
 	}
 }
-
-func TestWrapWordsBreaksAtSpaces(t *testing.T) {
-	t.Parallel()
-	assert.Equal(t, []string{"one two", "three"}, wrapWords("one two three", 8))
-	assert.Equal(t, []string{"a", "unbreakableword", "b"}, wrapWords("a unbreakableword b", 5))
-	assert.Empty(t, wrapWords("  ", 10))
-}

@@ -5,48 +5,33 @@
 //
 //	retrievaltest <command> [flags] [arguments]
 //
-// Run "retrievaltest help" for the list of commands.
+// Run "retrievaltest help" for the list of commands. Each command is flag
+// wiring around the library packages; the -h text of each is in help/.
 package main
 
 import (
 	"context"
-	"errors"
+	"embed"
 	"flag"
-	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 
-	"github.com/agentretrieval/agentretrieval/internal/printable"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
-// Exit codes shared by every command.
-const (
-	exitOK       = 0
-	exitFailed   = 1 // an expectation failed or a figure regressed
-	exitBadInput = 2 // unreadable input, bad flags
-)
-
-type command struct {
-	summary string
-	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
-}
-
-var commands = map[string]command{
-	"check":       {"run scenario files and report whether every expectation holds", runCheck},
-	"schema":      {"print the JSON Schema of scenario files", runSchema},
-	"events":      {"write retrieval-events JSON for traces", runEvents},
-	"metrics":     {"write retrieval-metrics JSON for traces", runMetrics},
-	"trec":        {"evaluate TREC qrels and run files like trec_eval", runTrec},
-	"trec-export": {"write traces as a TREC run and ground truth as qrels", runTrecExport},
-	"run-dir":     {"evaluate every trial of a Harbor-style benchmark run folder", runRunDir},
-	"compare":     {"compare two configurations of a run on matched tasks", runCompare},
-	"report":      {"write a markdown report of an evaluated run, with baseline deltas", runReport},
-	"formats":     {"list the trace formats that are read, and how each is recognized", runFormats},
-	"version":     {"print the version, commit and Go version of this binary", runVersion},
+var commands = map[string]cli.Command{
+	"check":       {Summary: "run scenario files and report whether every expectation holds", Run: runCheck},
+	"schema":      {Summary: "print the JSON Schema of scenario files", Run: runSchema},
+	"events":      {Summary: "write retrieval-events JSON for traces", Run: runEvents},
+	"metrics":     {Summary: "write retrieval-metrics JSON for traces", Run: runMetrics},
+	"trec":        {Summary: "evaluate TREC qrels and run files like trec_eval", Run: runTrec},
+	"trec-export": {Summary: "write traces as a TREC run and ground truth as qrels", Run: runTrecExport},
+	"run-dir":     {Summary: "evaluate every trial of a Harbor-style benchmark run folder", Run: runRunDir},
+	"compare":     {Summary: "compare two configurations of a run on matched tasks", Run: runCompare},
+	"report":      {Summary: "write a markdown report of an evaluated run, with baseline deltas", Run: runReport},
+	"formats":     {Summary: "list the trace formats that are read, and how each is recognized", Run: runFormats},
+	"version":     {Summary: "print the version, commit and Go version of this binary", Run: runVersion},
 }
 
 func main() {
@@ -57,116 +42,45 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// Messages quote names and text from input files: their control
-	// characters are escaped, so a scenario name cannot retitle or clear
-	// the terminal, here for every message at once.
-	stderr = printable.NewWriter(stderr)
-	if len(args) == 0 {
-		usage(stderr)
-		return exitBadInput
-	}
-	name := args[0]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		usage(stdout)
-		return exitOK
-	}
-	cmd, ok := commands[name]
-	if !ok {
-		fmt.Fprintf(stderr, "retrievaltest: unknown command %q\n\n", name)
-		usage(stderr)
-		return exitBadInput
-	}
-	return cmd.run(ctx, args[1:], stdin, stdout, stderr)
+	return cli.Dispatch(ctx, "retrievaltest", commands, args, stdin, stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: retrievaltest <command> [flags] [arguments]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Commands:")
-	for _, n := range slices.Sorted(maps.Keys(commands)) {
-		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+//go:embed help
+var helpTexts embed.FS
+
+// help returns the -h text of a command, from help/NAME.txt.
+func help(name string) string {
+	b, err := helpTexts.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("no help text for " + name) // a build without help/ is broken; a test reads every one
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "retrievaltest <command> -h" for a command's flags.`)
+	return string(b)
 }
 
-// newFlags returns a command's flag set; -h prints usage, then the flags.
+const (
+	exitOK       = cli.ExitOK
+	exitFailed   = cli.ExitFailed
+	exitBadInput = cli.ExitBadInput
+)
+
+var (
+	parseFlags = cli.Parse
+	printFlags = cli.PrintFlags
+	splitList  = cli.SplitList
+)
+
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("retrievaltest "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		printFlags(stderr, fs)
-	}
-	return fs
+	return cli.NewFlags("retrievaltest "+name, usage, stderr)
 }
 
-// printFlags lists a command's flags as flag.PrintDefaults does, each
-// description indented under its flag and wrapped at 80 columns, so that
-// long lists of values stay readable in a terminal.
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		name, usage := flag.UnquoteUsage(f)
-		line := "  -" + f.Name
-		if name != "" {
-			line += " " + name
-		}
-		if !strings.Contains(usage, "(default") && f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
-			if fmt.Sprintf("%T", f.Value) == "*flag.stringValue" {
-				usage += fmt.Sprintf(" (default %q)", f.DefValue)
-			} else {
-				usage += fmt.Sprintf(" (default %v)", f.DefValue)
-			}
-		}
-		fmt.Fprintln(w, line)
-		for _, l := range wrapWords(usage, 80-6) {
-			fmt.Fprintln(w, "      "+l)
-		}
-	})
+func failer(name string, stderr io.Writer) func(string, ...any) int {
+	return cli.Failer("retrievaltest "+name, stderr)
 }
 
-// wrapWords breaks text into lines of at most width characters, at spaces;
-// a longer word stays whole on its own line.
-func wrapWords(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case len([]rune(line))+1+len([]rune(word)) <= width:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}
+func addMaxInputFlag(fs *flag.FlagSet) *maxInputFlag { return (*maxInputFlag)(cli.AddMaxInput(fs)) }
 
-// parseFlags parses a command's arguments. When it returns false the
-// command ends with the code: exitOK after -h, exitBadInput after a bad
-// flag (the flag package has said which).
-func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK, false
-	case err != nil:
-		return exitBadInput, false
-	}
-	return exitOK, true
-}
+// maxInputFlag is -max-input-size (see cli.MaxInput).
+type maxInputFlag cli.MaxInput
 
-// failer returns the function a command reports bad input with: it prints
-// "retrievaltest NAME: message" and returns exitBadInput.
-func failer(name string, stderr io.Writer) func(format string, a ...any) int {
-	return func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "retrievaltest "+name+": "+format+"\n", a...)
-		return exitBadInput
-	}
-}
+func (m *maxInputFlag) apply() func()  { return (*cli.MaxInput)(m).Apply() }
+func (m *maxInputFlag) orTrace() int64 { return (*cli.MaxInput)(m).OrTrace() }

@@ -7,18 +7,12 @@ import (
 	"github.com/agentretrieval/agentretrieval/expectations"
 )
 
-const schemaUsage = `Usage: retrievaltest schema > scenario.schema.json
-
-Prints the JSON Schema (draft 2020-12) of scenario files, with every
-built-in expectation type.
-`
-
 // runSchema prints the JSON Schema of scenario files, generated from the
 // same type definitions the loader checks against, for editors:
 //
 //	# yaml-language-server: $schema=./scenario.schema.json
 func runSchema(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("schema", schemaUsage, stderr)
+	fs := newFlags("schema", help("schema"), stderr)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -11,27 +11,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
-const trecExportUsage = `Usage: retrievaltest trec-export [flags] TRACE...
-
-Writes the files each trace retrieved as a TREC run, and the ground truth as
-TREC qrels, so that any figure of "retrievaltest metrics" can be checked with
-trec_eval (or "retrievaltest trec"):
-
-  trec_eval -m P.1,3,5,10 -m recall.1,3,5,10 -m ndcg_cut.1,3,5,10 QRELS RUN
-
-One query per session, its id the task name (a trace that holds several
-sessions gives one query each; -trace-id picks one). Run lines are
-"QUERY Q0 FILE RANK SCORE agentretrieval", the score N - RANK + 1 for a list
-of N files, so that trec_eval's ranking by score is the agent's order. Qrels
-lines are "QUERY 0 FILE GRADE" for every judged file. Files are replaced
-atomically; nothing is written when any input is bad.
-
-Flags:
-`
-
 // runTrecExport is the "trec-export" command.
 func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("trec-export", trecExportUsage, stderr)
+	fs := newFlags("trec-export", help("trec-export"), stderr)
 	tf := addTraceFlags(fs)
 	includeWrites := fs.Bool("include-writes", false, "rank files the agent only wrote, at the write (default: a write is not retrieval)")
 	runFile := fs.String("o-run", "-", "write the run to `FILE` (- for standard output)")

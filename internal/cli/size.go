@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -12,42 +12,44 @@ import (
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// maxInputFlag is -max-input-size: one size that, when given, bounds every
-// input a command reads, whatever its kind; zero keeps each kind's default.
-type maxInputFlag int64
+// MaxInput is the -max-input-size flag: one size that, when given, bounds
+// every input a command reads, whatever its kind; zero keeps each kind's
+// default.
+type MaxInput int64
 
-func (m *maxInputFlag) String() string {
+func (m *MaxInput) String() string {
 	if m == nil || *m == 0 {
 		return ""
 	}
 	return input.FormatSize(int64(*m))
 }
 
-func (m *maxInputFlag) Set(s string) error {
+func (m *MaxInput) Set(s string) error {
 	n, err := input.ParseSize(s)
 	if err != nil {
 		return err
 	}
-	*m = maxInputFlag(n)
+	*m = MaxInput(n)
 	return nil
 }
 
-func addMaxInputFlag(fs *flag.FlagSet) *maxInputFlag {
-	m := new(maxInputFlag)
+// AddMaxInput defines -max-input-size on fs.
+func AddMaxInput(fs *flag.FlagSet) *MaxInput {
+	m := new(MaxInput)
 	fs.Var(m, "max-input-size", "largest input file read, of any kind, as a `SIZE` such as 64MiB or 8GiB (default: "+
 		input.FormatSize(input.TraceLimit)+" for a trace, "+input.FormatSize(input.DataLimit)+" for a diff, dataset, symbol, qrels or run file, "+
 		input.FormatSize(input.TruthLimit)+" for another ground-truth file, "+input.FormatSize(input.ConfigLimit)+" for a scenario, taxonomy, result.json, summary or baseline)")
 	return m
 }
 
-// orTrace returns the limit of a trace: the flag's, or the default.
-func (m *maxInputFlag) orTrace() int64 { return input.Or(int64(*m), trace.DefaultMaxInputSize) }
+// OrTrace returns the limit of a trace: the flag's, or the default.
+func (m *MaxInput) OrTrace() int64 { return input.Or(int64(*m), trace.DefaultMaxInputSize) }
 
-// apply sets the limit of every package that reads inputs, when the flag
+// Apply sets the limit of every package that reads inputs, when the flag
 // was given, and returns the function that restores the defaults. (The
 // limits of those packages are process-wide; a command sets them for its
 // run.) Trace and scenario limits are options, set by the commands.
-func (m *maxInputFlag) apply() (restore func()) {
+func (m *MaxInput) Apply() (restore func()) {
 	if *m == 0 {
 		return func() {}
 	}
