@@ -87,16 +87,29 @@ type Options struct {
 	// (Read), or all are returned (ReadAll).
 	SessionID string
 	// MaxInputSize bounds, in bytes, what ReadFile and ReadFileAll read:
-	// a trace file, standard input, and each file of a trace stored as a
-	// folder. A larger input is an error, not read past the limit. Zero
-	// means DefaultMaxInputSize.
+	// a trace file, standard input, or the files of a trace stored as a
+	// folder, in all. A larger input is an error, not read past the
+	// limit. Zero means DefaultMaxInputSize.
 	MaxInputSize int64
+
+	// budget, set while a folder is read, holds what is left of
+	// MaxInputSize for the folder's files.
+	budget *input.Budget
 }
 
 // DefaultMaxInputSize is the default Options.MaxInputSize: 4 GiB.
 const DefaultMaxInputSize = input.TraceLimit
 
 func (o *Options) maxInputSize() int64 { return input.Or(o.MaxInputSize, DefaultMaxInputSize) }
+
+// readFS reads a file of a trace stored as a folder: within the folder's
+// budget while ReadFile reads the folder, else within MaxInputSize.
+func (o *Options) readFS(fsys fs.FS, name string) ([]byte, error) {
+	if o.budget != nil {
+		return o.budget.ReadFileFS(fsys, name)
+	}
+	return input.ReadFileFS(fsys, name, o.maxInputSize())
+}
 
 // ErrEmpty is returned (wrapped) for an input with no content.
 var ErrEmpty = errors.New("trace is empty")
@@ -350,7 +363,9 @@ func readDir(fsys fs.FS, opts *Options) (sess *Session, err error) {
 		}
 	}
 	defer recoverReader(&err, opts.Source, f)
-	sess, err = f.ReadDir(fsys, *opts)
+	dirOpts := *opts
+	dirOpts.budget = input.NewBudget(opts.Source, opts.maxInputSize())
+	sess, err = f.ReadDir(fsys, dirOpts)
 	if err != nil {
 		return nil, err
 	}

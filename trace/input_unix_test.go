@@ -81,3 +81,33 @@ func TestReadFileSkipsANamedPipeInATraceFolder(t *testing.T) {
 		t.Errorf("warnings %v do not name the skipped named pipe", s.Warnings)
 	}
 }
+
+func TestReadFileBoundsATraceFolderInAll(t *testing.T) {
+	t.Parallel()
+	const dir = "testdata/openhands/v1-conversation"
+	var total, largest int64
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			total += info.Size()
+			largest = max(largest, info.Size())
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trace.ReadFile(dir, trace.Options{MaxInputSize: total}); err != nil {
+		t.Fatalf("a limit of the folder's size in all: %v", err)
+	}
+	// Every file fits in the limit, but not all of them together.
+	limit := max(largest, total/2)
+	_, err = trace.ReadFile(dir, trace.Options{MaxInputSize: limit})
+	var tl *input.TooLargeError
+	if !errors.As(err, &tl) || !tl.Folder || tl.Limit != limit || !strings.Contains(err.Error(), dir+": a folder whose files are, in all, larger than") {
+		t.Fatalf("got %v, want a too-large error naming the folder %s", err, dir)
+	}
+}

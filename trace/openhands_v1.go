@@ -235,6 +235,9 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 			dir := path.Join("subagents", e.Name())
 			sub := &Session{Source: path.Join(src, dir)}
 			sb, err := ohV1ReadConversation(fsys, dir, sub.Source, sub, &opts)
+			if errors.Is(err, input.ErrTooLarge) {
+				return nil, err
+			}
 			if err != nil {
 				s.Warnf(0, "skipped the sub-agent conversation %s: %v", dir, err)
 				continue
@@ -251,10 +254,13 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 // conversation stored in dir.
 func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options) (*ohV1Builder, error) {
 	b := newOHV1Builder(s, opts.MaxResultBytes)
-	state, stateErr := input.ReadFileFS(fsys, path.Join(dir, "base_state.json"), opts.maxInputSize())
-	if stateErr == nil {
+	state, stateErr := opts.readFS(fsys, path.Join(dir, "base_state.json"))
+	switch {
+	case stateErr == nil:
 		b.baseState(state, path.Join(src, "base_state.json"))
-	} else if !errors.Is(stateErr, fs.ErrNotExist) {
+	case errors.Is(stateErr, input.ErrTooLarge):
+		return nil, stateErr
+	case !errors.Is(stateErr, fs.ErrNotExist):
 		s.Warn(Warning{Source: path.Join(src, "base_state.json"), Message: "skipped the conversation state: " + stateErr.Error()})
 	}
 	files := ohV1EventFiles(fsys, path.Join(dir, "events"))
@@ -263,7 +269,10 @@ func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options
 	}
 	for _, f := range files {
 		name := path.Join(dir, "events", f.name)
-		data, err := input.ReadFileFS(fsys, name, opts.maxInputSize())
+		data, err := opts.readFS(fsys, name)
+		if errors.Is(err, input.ErrTooLarge) {
+			return nil, err
+		}
 		if err != nil {
 			s.Warn(Warning{Source: path.Join(src, "events", f.name), Message: "skipped the event file: " + err.Error()})
 			continue

@@ -88,10 +88,17 @@ func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular
 type TooLargeError struct {
 	Path  string
 	Limit int64
+	// Folder is set when Path is a folder whose files, in all, are larger
+	// than the limit (see Budget).
+	Folder bool
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s: larger than the input size limit of %s; raise it with %s", e.Path, FormatSize(e.Limit), Flag)
+	what := "larger than"
+	if e.Folder {
+		what = "a folder whose files are, in all, larger than"
+	}
+	return fmt.Sprintf("%s: %s the input size limit of %s; raise it with %s", e.Path, what, FormatSize(e.Limit), Flag)
 }
 
 // Is makes errors.Is(err, ErrTooLarge) true.
@@ -220,6 +227,40 @@ func ReadFileFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(LimitReader(f, name, limit))
+}
+
+// A Budget bounds what is read, in all, from the files of one input
+// stored as a folder (a trace written as one file per event): each file
+// read takes its size from what is left, so that a folder of many files
+// each under the limit is still refused past it.
+type Budget struct {
+	folder string
+	limit  int64
+	used   int64
+}
+
+// NewBudget returns the budget of the folder, for messages, with limit
+// bytes in all; a non-positive limit is no limit.
+func NewBudget(folder string, limit int64) *Budget {
+	return &Budget{folder: folder, limit: orNoLimit(limit)}
+}
+
+// ReadFileFS is ReadFileFS within what is left of the budget. Past it, the
+// error is a *TooLargeError naming the folder.
+func (b *Budget) ReadFileFS(fsys fs.FS, name string) ([]byte, error) {
+	// At least one byte may be asked for, as 0 would mean no limit; the
+	// total is checked after the read.
+	data, err := ReadFileFS(fsys, name, max(b.limit-b.used, 1))
+	if err == nil {
+		b.used += int64(len(data))
+		if b.used > b.limit {
+			err = ErrTooLarge
+		}
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return nil, &TooLargeError{Path: b.folder, Limit: b.limit, Folder: true}
+	}
+	return data, err
 }
 
 // LimitReader returns a reader of r that fails with a *TooLargeError,
