@@ -250,6 +250,6 @@ func (r *Report) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d rows, %d complete\n", r.Rows, r.Complete())
+	_, err := fmt.Fprintf(w, "rows: %d, complete: %d\n", r.Rows, r.Complete())
 	return err
 }

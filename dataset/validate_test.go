@@ -78,5 +78,5 @@ func TestCheckValidatesOrExports(t *testing.T) {
 	assert.FileExists(t, out)
 	var b strings.Builder
 	require.NoError(t, rep.WriteText(&b))
-	assert.Equal(t, "1 rows, 1 complete\n", b.String())
+	assert.Equal(t, "rows: 1, complete: 1\n", b.String())
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/dataset"
 )
 
-const datasetUsage = `Usage: retrievaltest dataset -diff FILE [-repo DIR -base REV | -final REV] -out DIR TRACE...
+const datasetUsage = `Usage: retrievaltest dataset [flags] -diff FILE -out DIR TRACE...
        retrievaltest dataset validate [-export OUT] FILE
 
 Writes Dataset A and B rows, a case per session, into DIR (adding unless -full).
@@ -28,7 +28,7 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fs.StringVar(&c.Final, "final", "", "merged commit `REV`; the base commit is its first parent (needs -repo)")
 	fs.StringVar(&c.Query, "query", "", "the task's `TEXT` (default: none, and the rows need a query)")
 	fs.StringVar(&c.CaseID, "case-id", "", "case `ID` (default: the session's task or id, else the trace file name)")
-	fs.StringVar(&c.Trace.Format, "format", "", "trace format (default: detect)")
+	fs.StringVar(&c.Trace.Format, "format", "", "trace format `NAME` (default: detect; see retrievaltest formats)")
 	fs.StringVar(&c.Trace.SessionID, "trace-id", "", "read only the session with this task or session `ID`")
 	fs.BoolVar(&c.Full, "full", false, "rewrite the dataset files instead of adding to them")
 	export := fs.String("export", "", "validate: write the complete rows to `OUT`")

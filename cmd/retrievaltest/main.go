@@ -44,7 +44,7 @@ var commands = map[string]command{
 	"trec-export": {"write traces as a TREC run and ground truth as qrels", runTrecExport},
 	"run-dir":     {"evaluate every trial of a Harbor-style benchmark run folder", runRunDir},
 	"compare":     {"compare two configurations of a run on matched tasks", runCompare},
-	"dataset":     {"write Dataset A/B rows (file paths, line ranges) from traces and the merged diff", runDataset},
+	"dataset":     {"write Dataset A/B rows (file paths, line ranges) from traces", runDataset},
 	"report":      {"write a markdown report of an evaluated run, with baseline deltas", runReport},
 	"formats":     {"list the trace formats that are read, and how each is recognized", runFormats},
 	"version":     {"print the version, commit and Go version of this binary", runVersion},
