@@ -264,3 +264,35 @@ func TestEachSessionIsACaseNamedByItsSession(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"7d1e52c0", "93ab04f1"}, res.Written, "the session ids of the two traces")
 }
+
+func TestTheQueryIsTheTracesPromptUnlessGiven(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	withPrompt := filepath.Join(dir, "with.toolcalls.json")
+	require.NoError(t, os.WriteFile(withPrompt, []byte(`{"prompt": "Fix expiry", "toolCalls": [{"tool": "Read", "arguments": {"file_path": "a.go"}}]}`), 0o644))
+	without := filepath.Join(dir, "without.toolcalls.json")
+	require.NoError(t, os.WriteFile(without, []byte(`{"toolCalls": [{"tool": "Read", "arguments": {"file_path": "a.go"}}]}`), 0o644))
+	tests := []struct {
+		name, query string
+		traces      []string
+		want        []string
+	}{
+		{"the prompt the trace records", "", []string{withPrompt, without},
+			[]string{`"caseId":"with","caseIndex":0,"query":"Fix expiry","baseCommit":"b","needsQuery":false`,
+				`"caseId":"without","caseIndex":1,"query":"","baseCommit":"b","needsQuery":true`}},
+		{"the query given wins", "Given", []string{withPrompt}, []string{`"query":"Given"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := t.TempDir()
+			_, err := dataset.Generate(context.Background(), dataset.Config{Diff: filepath.Join(example, "change.diff"), Base: "b", Query: tt.query, Traces: tt.traces, Out: out})
+			require.NoError(t, err)
+			a, err := os.ReadFile(filepath.Join(out, dataset.FileA))
+			require.NoError(t, err)
+			for _, w := range tt.want {
+				assert.Contains(t, string(a), w)
+			}
+		})
+	}
+}

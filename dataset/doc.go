@@ -45,7 +45,9 @@
 // task, named by the task. [Write] is incremental: a case whose id a file
 // already holds is skipped, new rows are appended, and each file is
 // replaced atomically. The base commit is given, or derived with git from
-// the commit that merged the change ([BaseCommit]: its first parent).
+// the commit that merged the change ([BaseCommit]: its first parent). The
+// query is given, or the session's first user prompt when its trace records
+// one.
 //
 // # As ground truth
 //

@@ -30,8 +30,9 @@ type Config struct {
 	// commit as its first parent (BaseCommit). Without it, Base is written
 	// as given and Final cannot be used.
 	Repo, Base, Final string
-	// Query is the task the cases worked on. Empty marks each row
-	// needsQuery.
+	// Query is the task the cases worked on. Empty means each session's
+	// first user prompt (trace.Session.Prompt), when its trace records one;
+	// a row left without a query is marked needsQuery.
 	Query string
 	// CaseID names the case; it can name only one. Empty means each
 	// session's own name (CaseID).
@@ -86,7 +87,7 @@ func Generate(ctx context.Context, cfg Config) (*WriteResult, error) {
 				warn(more)
 			}
 			c := Build(golden, s, cfg.Options)
-			c.ID = CaseID(s)
+			c.ID, c.Query = CaseID(s), s.Prompt
 			cases = append(cases, c)
 		}
 	}
@@ -103,7 +104,10 @@ func Generate(ctx context.Context, cfg Config) (*WriteResult, error) {
 		cases[0].ID = cfg.CaseID
 	}
 	for _, c := range cases {
-		c.Query, c.BaseCommit = cfg.Query, base
+		c.BaseCommit = base
+		if cfg.Query != "" {
+			c.Query = cfg.Query
+		}
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err

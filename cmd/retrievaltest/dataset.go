@@ -26,7 +26,7 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fs.StringVar(&c.Repo, "repo", "", "git repository `DIR` that holds -base or -final")
 	fs.StringVar(&c.Base, "base", "", "base commit `REV` (resolved with git when -repo is given)")
 	fs.StringVar(&c.Final, "final", "", "merged commit `REV`; the base commit is its first parent (needs -repo)")
-	fs.StringVar(&c.Query, "query", "", "the task's `TEXT` (default: none, and the rows need a query)")
+	fs.StringVar(&c.Query, "query", "", "the task's `TEXT` (default: the trace's first user prompt, if it has one)")
 	fs.StringVar(&c.CaseID, "case-id", "", "case `ID` (default: the session's task or id, else the trace file name)")
 	fs.StringVar(&c.Trace.Format, "format", "", "trace format `NAME` (default: detect; see retrievaltest formats)")
 	fs.StringVar(&c.Trace.SessionID, "trace-id", "", "read only the session with this task or session `ID`")
