@@ -206,7 +206,14 @@ func TestWriteCompletesAFileThatMissesARowAndKeepsUnreadableLines(t *testing.T) 
 	assert.Equal(t, `{"caseId":"one","caseIndex":4}`+"\n"+`{"caseId": half a row`, string(a), "Dataset A already had it: left as it was")
 	b, err := os.ReadFile(filepath.Join(out, dataset.FileB))
 	require.NoError(t, err)
-	assert.Contains(t, string(b), `"caseIndex":5`, "numbered after the largest index in either file")
+	assert.Contains(t, string(b), `"caseId":"one","caseIndex":4,`, "the case keeps the index Dataset A gave it")
+
+	two := &dataset.Case{ID: "two"}
+	_, err = dataset.Write(out, []*dataset.Case{two}, false, nil)
+	require.NoError(t, err)
+	b, err = os.ReadFile(filepath.Join(out, dataset.FileB))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"caseId":"two","caseIndex":5,`, "a new case is numbered after the largest index in either file")
 }
 
 func TestWriteRefusesTwoCasesWithOneID(t *testing.T) {

@@ -79,7 +79,8 @@ type WriteResult struct {
 // By default the write is incremental: the rows already in a file stay as
 // they are, a case whose id the file already holds is skipped there, and
 // the new rows are appended, numbered on from the largest caseIndex in
-// either file. With full, both files are rewritten with the cases alone,
+// either file (a case only one file holds, left by a run that stopped
+// between the two, keeps its index in the other). With full, both files are rewritten with the cases alone,
 // numbered from 0. Each file is replaced atomically (package
 // internal/atomicfile): a reader sees the old file or the new one. Rows of
 // an existing file that cannot be read as JSON are kept as they are and
@@ -102,7 +103,7 @@ func Write(dir string, cases []*Case, full bool, warn func(string)) (*WriteResul
 	var existing [2]*existingRows
 	next := 0
 	for i, f := range files {
-		existing[i] = &existingRows{ids: map[string]bool{}}
+		existing[i] = &existingRows{ids: map[string]int{}}
 		if full {
 			continue
 		}
@@ -115,12 +116,21 @@ func Write(dir string, cases []*Case, full bool, warn func(string)) (*WriteResul
 	res := &WriteResult{}
 	var rows [2][]any
 	for _, c := range cases {
-		a, b := c.Rows(next)
-		inA, inB := existing[0].ids[c.ID], existing[1].ids[c.ID]
-		if inA && inB {
+		ia, inA := existing[0].ids[c.ID]
+		ib, inB := existing[1].ids[c.ID]
+		index := next
+		switch {
+		case inA && inB:
 			res.Skipped = append(res.Skipped, c.ID)
 			continue
+		case inA: // a run that stopped between the two files: the index is taken
+			index = ia
+		case inB:
+			index = ib
+		default:
+			next++
 		}
+		a, b := c.Rows(index)
 		if !inA {
 			rows[0] = append(rows[0], a)
 		}
@@ -128,7 +138,6 @@ func Write(dir string, cases []*Case, full bool, warn func(string)) (*WriteResul
 			rows[1] = append(rows[1], b)
 		}
 		res.Written = append(res.Written, c.ID)
-		next++
 	}
 	for i, f := range files {
 		if !full && len(rows[i]) == 0 && existing[i].present {
@@ -144,14 +153,14 @@ func Write(dir string, cases []*Case, full bool, warn func(string)) (*WriteResul
 // existingRows is what an incremental write needs from a file it extends.
 type existingRows struct {
 	present   bool
-	ids       map[string]bool
+	ids       map[string]int // caseId -> caseIndex
 	nextIndex int
 	// endsOpen is true when the last line has no newline.
 	endsOpen bool
 }
 
 func readExisting(name string, warn func(string)) (*existingRows, error) {
-	e := &existingRows{ids: map[string]bool{}}
+	e := &existingRows{ids: map[string]int{}}
 	f, err := input.Open(name, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return e, nil
@@ -172,7 +181,9 @@ func readExisting(name string, warn func(string)) (*existingRows, error) {
 			}
 			return
 		}
-		e.ids[h.CaseID] = true
+		if _, dup := e.ids[h.CaseID]; !dup {
+			e.ids[h.CaseID] = h.CaseIndex
+		}
 		e.nextIndex = max(e.nextIndex, h.CaseIndex+1)
 	}, &e.endsOpen)
 	return e, err
