@@ -2,20 +2,17 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 
 	"github.com/agentretrieval/agentretrieval/dataset"
 )
 
-const datasetUsage = `Usage: retrievaltest dataset [flags] -diff FILE -out DIR TRACE...
-       retrievaltest dataset validate [-export OUT] FILE
-
-Writes Dataset A and B rows, a case per session, into DIR (adding unless -full).
-validate lists incomplete rows (exit 1 if any); -export writes complete ones.
-
-Flags:
-`
+// datasetUsage is the command's -h text (help/dataset.txt).
+//
+//go:embed help/dataset.txt
+var datasetUsage string
 
 func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	validate := len(args) > 0 && args[0] == "validate"
