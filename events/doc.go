@@ -61,7 +61,9 @@
 // head, tail, sed -n, grep, rg, find, ls, git show and friends count as
 // reads and searches (reading through the shell is reading), and
 // redirects, tee and sed -i as writes; the call's category and class are
-// refined accordingly.
+// refined accordingly. A read window (a file_lines list of lines with a
+// window_size) reads line ± window. ExtractOrigins also says which ranges
+// came from the arguments and which from the result.
 //
 // # Paths
 //

@@ -93,8 +93,26 @@ var shellToolNames = map[string]bool{
 // million values, parses the first 1 MiB of a shell command, and records
 // at most 10,000 files per call.
 func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
+	e, _ := ExtractOrigins(c, rule, n)
+	return e
+}
+
+// RangeOrigins keeps apart the two origins of a call's line ranges: the
+// ranges its arguments asked for (a Read's offset and limit, a sed -n
+// script, a read window) and the ranges its result showed (numbered lines,
+// grep hits, "File:/Lines:" headers). Each is coalesced per file and
+// ordered like Extraction.Ranges, which takes, per file, the result's
+// ranges when it showed any, else the arguments'.
+type RangeOrigins struct {
+	Args, Result []LineRange
+}
+
+// ExtractOrigins is Extract that also returns the ranges by origin, for
+// writers of line-range datasets, which record each range with where it
+// came from.
+func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction, RangeOrigins) {
 	if c == nil {
-		return Extraction{}
+		return Extraction{}, RangeOrigins{}
 	}
 	col := newCollector(n)
 	args, raw, problems := decodeArguments(c.Arguments)
@@ -108,7 +126,7 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 		if toolError {
 			col.clearEffects()
 		}
-		return col.finish()
+		return col.finish(), col.origins()
 	}
 	// A rule that classifies per call (By) is applied to this call's
 	// arguments; the Extraction reports the outcome when it differs.
@@ -118,7 +136,7 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	if toolError || c.IsError {
 		col.clearEffects()
 	}
-	return col.finish()
+	return col.finish(), col.origins()
 }
 
 // changedFrom returns v when it differs from base, else the zero value.
@@ -276,6 +294,9 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		for _, p := range stringValues(args[k]) {
 			addArg(p, FromArgument)
 		}
+	}
+	if read {
+		col.windowArgs(args)
 	}
 	scope := ""
 	for _, k := range scopeArgKeys {
@@ -631,6 +652,17 @@ func (c *collector) finish() Extraction {
 		e.Ranges = append(e.Ranges, coalesce(rs)...)
 	}
 	return e
+}
+
+// origins returns the ranges by origin, in the order finish uses.
+func (c *collector) origins() RangeOrigins {
+	var o RangeOrigins
+	for _, f := range c.files {
+		k := c.n.Key(f.Path)
+		o.Args = append(o.Args, coalesce(c.argRng[k])...)
+		o.Result = append(o.Result, coalesce(c.resRng[k])...)
+	}
+	return o
 }
 
 // coalesce sorts one file's ranges and merges overlapping or adjacent ones.

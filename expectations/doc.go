@@ -117,7 +117,8 @@
 //	  expected_edit_files: [pkg/auth/token.go]               # expected_edit_files, chunks)
 //
 //	ground_truth: {from: tasks/fix-token-expiry}             # a file, task folder, unified
-//	                                                         # diff or SWE-bench instance
+//	                                                         # diff, SWE-bench instance or
+//	                                                         # dataset rows of one case
 //
 // The inline forms are those of groundtruth.Parse, checked as strictly, with
 // errors at their line in the scenario file. from is read by

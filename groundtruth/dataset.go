@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -190,4 +191,47 @@ func (d *dataset) row(name string, line int, raw []byte) error {
 		t.Chunks = append(t.Chunks, events.LineRange{Path: p, Start: r.StartLine, End: r.EndLine})
 	}
 	return nil
+}
+
+// isDatasetFile reports whether the first non-blank line of a .jsonl file
+// is an evaluation-data row (an object with a "caseId"). A file that cannot
+// be read is left to the SWE-bench loader, whose errors say why.
+func isDatasetFile(name string) bool {
+	f, err := input.Open(name, maxInput.Or(input.DataLimit))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for {
+		raw, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(raw)) > 0 {
+			var row struct {
+				CaseID *string `json:"caseId"`
+			}
+			return json.Unmarshal(raw, &row) == nil && row.CaseID != nil
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// loadDatasetCase loads a dataset file that holds exactly one case.
+func loadDatasetCase(name string) (*Truth, error) {
+	cases, err := LoadDataset(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(cases) != 1 {
+		ids := slices.Sorted(maps.Keys(cases))
+		if len(ids) > 5 {
+			ids = append(ids[:5], "...")
+		}
+		return nil, fmt.Errorf("%s: holds %d cases (%s): expected one; LoadDataset reads them all", name, len(cases), strings.Join(ids, ", "))
+	}
+	for _, t := range cases {
+		return t, nil
+	}
+	return nil, nil
 }

@@ -35,8 +35,10 @@ func (e *ParseError) Error() string {
 //
 //   - a directory: a benchmark task folder ([LoadTaskDir]);
 //   - a file ending in .patch or .diff: a unified diff ([ParseDiff]);
-//   - a file ending in .jsonl: SWE-bench instances, of which there must be
-//     exactly one ([LoadSWEBench] picks one of many);
+//   - a file ending in .jsonl: evaluation-data rows when its first row has
+//     a "caseId" ([LoadDataset]), else SWE-bench instances; either way there
+//     must be exactly one case or instance ([LoadDataset] and
+//     [LoadSWEBench] pick one of many);
 //   - a JSON file holding an object with "instance_id" and "patch": a
 //     SWE-bench instance ([ParseSWEBench]);
 //   - anything else: a ground-truth file ([LoadFile]).
@@ -63,6 +65,9 @@ func Load(spec string) (*Truth, error) {
 		defer f.Close()
 		return ParseDiff(spec, f)
 	case ".jsonl":
+		if isDatasetFile(spec) {
+			return loadDatasetCase(spec)
+		}
 		return LoadSWEBench(spec, "")
 	case ".json":
 		data, err := input.ReadFile(spec, maxInput.Or(input.TruthLimit))

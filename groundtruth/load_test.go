@@ -51,6 +51,14 @@ func TestLoadDispatches(t *testing.T) {
 			wantSource: func(s string) string { return s + "#a__b-1" },
 		},
 		{
+			name: "JSON Lines whose rows have a caseId are dataset rows, golden entries only",
+			spec: func(t *testing.T) string {
+				return write(t, "dataset_b.jsonl", "\n"+`{"caseId":"c1","lineRanges":[{"path":"b.go","startLine":3,"endLine":4,"sources":["golden_diff"]},{"path":"read.go","startLine":1,"endLine":9,"sources":["tool_call_args"]}]}`+"\n")
+			},
+			wantPaths:  []string{"b.go"},
+			wantSource: func(s string) string { return s },
+		},
+		{
 			name: "other JSON is a ground-truth file",
 			spec: func(*testing.T) string {
 				return filepath.Join("..", "testdata", "examples", "fix-token-expiry.groundtruth.json")
@@ -99,6 +107,9 @@ func TestLoadErrors(t *testing.T) {
 		{"an unknown key in our own format", func(t *testing.T) string {
 			return write(t, "gt.json", `{"files": ["a.go"], "buggy_files": ["b.go"]}`)
 		}, `unknown key "buggy_files"`},
+		{"dataset rows of several cases", func(t *testing.T) string {
+			return write(t, "rows.jsonl", `{"caseId":"b","filePaths":[]}`+"\n"+`{"caseId":"a","filePaths":[]}`+"\n")
+		}, "holds 2 cases (a, b): expected one"},
 		{"JSON Lines with several instances", func(*testing.T) string { return gtData("swebench-two.jsonl") }, "expected an instance id to pick one"},
 	}
 	for _, tt := range tests {

@@ -146,6 +146,12 @@ func (rd *atifReader) step(t *atifTraj, i, line int, raw json.RawMessage) {
 	if cwd := atifString(extra, "cwd"); cwd != "" && t.stepCWD == "" {
 		t.stepCWD = cwd
 	}
+	// The first user message of the root trajectory states the task.
+	if st.Source == "user" && t.depth == 0 && !sidechain && rd.s.Prompt == "" {
+		if text, _ := atifText(st.Message); strings.TrimSpace(text) != "" {
+			rd.s.Prompt = strings.TrimSpace(text)
+		}
+	}
 	agent := st.Source == "agent"
 	if agent && t.stepModel == "" {
 		t.stepModel = st.ModelName

@@ -32,7 +32,7 @@ type claudeLine struct {
 	typ, subtype, timestamp, uuid, parentUUID lineSpan
 	cwd, sessionID, version, model            lineSpan
 	parentToolUseID, result                   lineSpan
-	isSidechain                               bool
+	isSidechain, isMeta                       bool
 	tools                                     []lineSpan
 	resultUsage                               claudeUsage
 
@@ -74,6 +74,8 @@ func (r *claudeReader) parseLine(line []byte) {
 			l.parentUUID = r.str("parentUuid")
 		case "isSidechain":
 			l.isSidechain = r.boolean("isSidechain")
+		case "isMeta":
+			l.isMeta = r.boolean("isMeta")
 		case "cwd":
 			l.cwd = r.str("cwd")
 		case "sessionId":

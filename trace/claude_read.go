@@ -151,7 +151,7 @@ func (r *claudeReader) apply(n int) {
 	case "assistant":
 		r.assistant(n, t, sub, parent)
 	case "user":
-		r.user(n)
+		r.user(n, sub)
 	case "system":
 		if string(r.bytes(l.subtype)) == "init" {
 			r.init()
@@ -356,8 +356,11 @@ func (r *claudeReader) taskPrompt(input []byte) string {
 	return string(prompt)
 }
 
-func (r *claudeReader) user(n int) {
+func (r *claudeReader) user(n int, sub bool) {
 	l := &r.line
+	if r.sess.Prompt == "" && !sub {
+		r.notePrompt()
+	}
 	for i := range l.blocks {
 		b := &l.blocks[i]
 		if string(r.bytes(b.typ)) != "tool_result" {
@@ -471,4 +474,31 @@ func (r *claudeReader) setOnce(dst *string, sp lineSpan) {
 	if *dst == "" && sp.end > sp.off {
 		*dst = r.text(sp)
 	}
+}
+
+// notePrompt takes the text of a main-agent user line as the session's
+// prompt: the string content, or its text blocks joined. Claude Code also
+// writes user lines of its own: tags around a slash command and its output
+// ("<command-name>", "<local-command-stdout>"), "[Request interrupted by
+// user]", and a meta line that starts "Caveat:" before local command
+// output; none is the task. The meta line that expands a slash command
+// into its instructions is.
+func (r *claudeReader) notePrompt() {
+	l := &r.line
+	var parts []string
+	if l.contentText.set {
+		parts = append(parts, r.text(l.contentText))
+	}
+	for i := range l.blocks {
+		if b := &l.blocks[i]; string(r.bytes(b.typ)) == "text" && b.text.set {
+			parts = append(parts, r.text(b.text))
+		}
+	}
+	text := strings.TrimSpace(strings.Join(parts, "\n"))
+	switch {
+	case text == "", strings.HasPrefix(text, "<"), strings.HasPrefix(text, "[Request interrupted"),
+		l.isMeta && strings.HasPrefix(text, "Caveat:"):
+		return
+	}
+	r.sess.Prompt = text
 }

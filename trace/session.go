@@ -46,6 +46,12 @@ type Session struct {
 	// counted once. Nil when the trace records no token usage.
 	Usage *Usage `json:"usage,omitempty"`
 
+	// Prompt is the first instruction the user gave the main agent, when
+	// the trace records it (a Claude Code session transcript): the task in
+	// the user's words. Command wrappers ("<command-name>…") and meta lines
+	// are not prompts.
+	Prompt string `json:"prompt,omitempty"`
+
 	// Answer is the agent's final text answer when the trace has one (the
 	// stream-json result line, or the last assistant text of the main agent).
 	Answer string `json:"answer,omitempty"`

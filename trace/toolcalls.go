@@ -21,6 +21,7 @@ import (
 // Either an object holding the list, with optional metadata,
 //
 //	{"sessionId": "…", "agent": "aura", "model": "…", "cwd": "/repo",
+//	 "prompt": "Add coupon support to order creation",
 //	 "tools": ["aura_search", "file.read"],
 //	 "toolCalls": [{"tool": "aura_search", "arguments": {"query": "…"},
 //	                "result": "…", "timestamp": "2025-01-01T10:00:00Z"}]}
@@ -178,6 +179,8 @@ func (rd *toolCallsReader) document() error {
 			err = rd.stringValue(key, &rd.s.Model)
 		case "cwd", "workingdirectory":
 			err = rd.stringValue(key, &rd.s.CWD)
+		case "prompt":
+			err = rd.stringValue(key, &rd.s.Prompt)
 		case "tools":
 			err = rd.tools(key)
 		default:
