@@ -47,6 +47,7 @@ var commands = map[string]command{
 	"report":      {"write a markdown report of an evaluated run, with baseline deltas", runReport},
 	"formats":     {"list the trace formats that are read, and how each is recognized", runFormats},
 	"version":     {"print the version, commit and Go version of this binary", runVersion},
+	"view":        {"write an HTML page of traces with a timeline of their calls", runView},
 }
 
 func main() {

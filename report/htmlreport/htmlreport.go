@@ -89,6 +89,10 @@ func WriteTraces(w io.Writer, measured []*expectations.Run) error {
 	return render(w, p)
 }
 
+// RunReportFile is the name of the HTML report the run-dir command writes
+// beside run_retrieval_summary.json.
+const RunReportFile = "report.html"
+
 // RunOptions control WriteRun.
 type RunOptions struct {
 	// Dir is the folder the summary's artifact paths are relative to
