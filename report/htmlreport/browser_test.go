@@ -150,7 +150,9 @@ func TestReportsInBrowser(t *testing.T) {
 	defer cancelBrowser()
 	// The first Run starts the browser; it lives as long as browserCtx.
 	if err := chromedp.Do(browserCtx); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
+		// A browser that cannot start here (a snap wrapper without snapd, a
+		// missing library) is the machine's problem, not the report's.
+		t.Skipf("%s does not start (%v): install a working Chromium (apt-get install chromium) to run this test", bin, err)
 	}
 
 	for _, p := range pages {
