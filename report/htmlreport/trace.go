@@ -21,6 +21,7 @@ const (
 	maxArgumentLines = 12
 	maxResultLines   = 6
 	maxLineRunes     = 200
+	maxDetailRunes   = 160
 )
 
 // traceView is one measured trace: its figures, its timeline and its calls.
@@ -118,10 +119,15 @@ func newTraceView(id string, run *expectations.Run) traceView {
 	if res != nil && res.IndexEffectiveness != nil {
 		patterns = res.IndexEffectiveness.Patterns
 	}
+	// A call shows the patterns it is part of with their detail cut short:
+	// the detail of a long fishing run lists its steps, and repeated on
+	// each of its calls it would make the page grow with the square of
+	// the run. The band over the run has it whole.
 	inPattern := map[int][]patternTag{}
 	for _, p := range patterns {
+		tag := patternTag{Name: p.Name, Detail: shorten(clean(p.Detail), maxDetailRunes)}
 		for _, s := range p.Steps {
-			inPattern[s] = append(inPattern[s], patternTag{Name: p.Name, Detail: clean(p.Detail)})
+			inPattern[s] = append(inPattern[s], tag)
 		}
 	}
 	n := len(doc.Events)
