@@ -61,4 +61,7 @@ func BenchmarkWriteTraces(b *testing.B) {
 
 type countingWriter int
 
-func (c *countingWriter) Write(p []byte) (int, error) { *c += countingWriter(len(p)); return len(p), nil }
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}
