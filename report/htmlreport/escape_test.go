@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
+	"github.com/agentretrieval/agentretrieval/runs"
 )
 
 // hostile are strings that would end their context if written raw: an
@@ -69,6 +70,25 @@ func writeHostileRun(t *testing.T) (dir string) {
 	return dir
 }
 
+// hostileSummary is a run summary whose run, configuration and task names
+// and reasons carry the hostile strings, with enough matched tasks for a
+// comparison.
+func hostileSummary() *runs.Summary {
+	entries := map[string][]runs.TaskEntry{}
+	for c, config := range []string{"baseline" + hostile[0], "mcp" + hostile[3]} {
+		for i, h := range hostile {
+			reward := float64(i % 2)
+			e := runs.TaskEntry{Name: h, Task: h, Status: runs.Computable, Reward: &reward,
+				Values: map[string]float64{"recall@5": float64(i+c) / 10, "steps_to_target": float64(i + 1 - c)}}
+			if i == 0 {
+				e.Status, e.Reason = runs.NonComputable, hostile[7]
+			}
+			entries[config] = append(entries[config], e)
+		}
+	}
+	return runs.Summarize(hostile[4], entries)
+}
+
 // allowedElements are every element the report writes itself.
 var allowedElements = map[string]bool{}
 
@@ -87,6 +107,7 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := map[string][]byte{
+		"run report": render(t, func(b *bytes.Buffer) error { return htmlreport.WriteRun(b, hostileSummary(), htmlreport.RunOptions{}) }),
 		"trace view": render(t, func(b *bytes.Buffer) error { return htmlreport.WriteTraces(b, measured) }),
 		"check report": render(t, func(b *bytes.Buffer) error {
 			return htmlreport.WriteCheck(b, checkResults(t, filepath.Join(dir, "hostile.yaml")))
@@ -143,7 +164,11 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 			}
 			// The hostile strings are shown as text, not dropped: escaping,
 			// not deletion, keeps them in place.
-			for _, want := range []string{hostile[0], hostile[3], hostile[4], hostile[5], `\u001b[2J`, `\u202e`} {
+			wants := []string{hostile[0], hostile[3], hostile[4], hostile[5], `\u001b[2J`, `\u202e`}
+			if name == "run report" {
+				wants = []string{hostile[0], hostile[3], hostile[4], `\u001b[2J`, "Paired differences"}
+			}
+			for _, want := range wants {
 				if !strings.Contains(texts.String(), want) {
 					t.Errorf("the page does not show %q as text", want)
 				}
