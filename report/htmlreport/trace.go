@@ -159,8 +159,13 @@ func newTraceView(id string, run *expectations.Run) traceView {
 				c.Tool = clean(call.Name)
 			}
 			c.Arguments, c.ArgsNote = cutLines(prettyJSON(call.Arguments), maxArgumentLines)
-			if cmd, ok := call.ArgumentsMap()["command"].(string); ok {
-				c.Command = clean(cmd)
+			// A shell call is known by its command line, a subagent call
+			// by its description.
+			args := call.ArgumentsMap()
+			for _, key := range []string{"command", "description"} {
+				if v, ok := args[key].(string); ok && c.Command == "" {
+					c.Command = clean(v)
+				}
 			}
 			if call.HasResult {
 				c.Result, c.ResultNote = cutLines(call.Result, maxResultLines)
@@ -273,7 +278,7 @@ func filesOf(ev *events.Event) []fileView {
 }
 
 // gistOf is the few words that identify a call in its summary line: the
-// query, else the first file, else the command line.
+// query, else the first file, else the command line or description.
 func gistOf(c *callView) string {
 	switch {
 	case c.Query != "":
