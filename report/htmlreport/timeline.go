@@ -100,7 +100,7 @@ func newTimeline(id string, calls []callView, patterns []metrics.Pattern, hasTru
 		return r
 	}
 
-	// Pattern rows, in the order of metrics.PatternNames, only for the
+	// Pattern rows, fishing first (the widest bands on top), only for the
 	// patterns that occurred.
 	byName := map[string][]metrics.Pattern{}
 	for _, p := range patterns {
