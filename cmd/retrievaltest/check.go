@@ -15,6 +15,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/internal/progress"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/report"
+	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/retrievaltest"
 )
 
@@ -50,6 +51,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular expression `EXPR`")
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
 		target     = fs.Float64("target", report.DefaultSemanticTarget, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1]")
+		htmlFile   = fs.String("html", "", "also write a self-contained HTML report, with a timeline of each run's calls, to `FILE` (atomically)")
 	)
 	maxInput := addMaxInputFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -143,6 +145,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err != nil {
 		return fail("%v", err)
+	}
+	if *htmlFile != "" {
+		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results) }); err != nil {
+			return fail("%v", err)
+		}
 	}
 	if err := report.AppendGitHubStepSummary(md.Bytes()); err != nil {
 		return fail("%v", err)

@@ -33,6 +33,7 @@ var commands = map[string]cli.Command{
 	"report":      {Summary: "write a markdown report of an evaluated run, with baseline deltas", Run: runReport},
 	"formats":     {Summary: "list the trace formats that are read, and how each is recognized", Run: runFormats},
 	"version":     {Summary: "print the version, commit and Go version of this binary", Run: runVersion},
+	"view":        {Summary: "write an HTML page of traces with a timeline of their calls", Run: runView},
 }
 
 func main() {

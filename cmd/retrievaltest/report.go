@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/report"
+	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
 
@@ -38,6 +40,7 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	maxReg := fs.Float64("max-regression", 0, "largest allowed worsening of a figure against the baseline, in its units (0.05 for a ratio, 1 for steps)")
 	writeBase := fs.String("write-baseline", "", "write the run's figures to baseline `FILE`")
 	only := fs.String("config", "", "report only this configuration `NAME`")
+	htmlFile := fs.String("html", "", "also write a self-contained HTML report (metric tables, paired comparison, coverage over calls) to `FILE`")
 	maxInput := addMaxInputFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -67,6 +70,15 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	regs, err := report.WriteRun(stdout, summary, opts)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if *htmlFile != "" {
+		dir := "" // the artifacts the coverage curves are drawn from are beside the summary
+		if p, err := runs.FindSummary(fs.Arg(0)); err == nil {
+			dir = filepath.Dir(p)
+		}
+		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: dir}) }); err != nil {
+			return fail("%v", err)
+		}
 	}
 	if *writeBase != "" {
 		if err := report.WriteBaseline(*writeBase, report.RunBaseline(summary, *only)); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/report"
+	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -40,6 +41,9 @@ Output, beside the run (default -out RUN_DIR/retrieval_events):
         (<task>__<id>.… for a task run twice)
     <out>/run_retrieval_summary.json
         (statistics over tasks, trials averaged first)
+    <out>/report.html
+        (the same as a self-contained HTML page, with the paired
+        comparison and coverage over calls; see "report -html")
 
 Artifact names are unique within a configuration: task names that map to
 the same file name (fix/auth and fix_auth), or differ only in case, get
@@ -132,10 +136,14 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := report.WriteSummaryTable(stdout, summary, splitList(*columns)); err != nil {
 		return fail("%v", err)
 	}
+	htmlFile := filepath.Join(opts.Out, htmlreport.RunReportFile)
+	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: opts.Out}) }); err != nil {
+		return fail("%v", err)
+	}
 	trials, comp, non, deg := summary.Totals()
 	failed := len(summary.FailedEntries())
-	fmt.Fprintf(stderr, "retrievaltest run-dir: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
-		trials, len(summary.Configs), comp, non, deg, failed, filepath.Join(opts.Out, runs.SummaryFile))
+	fmt.Fprintf(stderr, "retrievaltest run-dir: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s and %s\n",
+		trials, len(summary.Configs), comp, non, deg, failed, htmlFile, filepath.Join(opts.Out, runs.SummaryFile))
 	if err != nil {
 		// Some trials could not be evaluated: the others are in the
 		// summary, and the run still ends in error.

@@ -1,0 +1,142 @@
+package htmlreport
+
+import (
+	"fmt"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/report"
+)
+
+// A verdict is an outcome as a badge shows it: a CSS class for its colour
+// and the word that says the same without colour.
+type verdict struct {
+	Class, Label, Text string
+}
+
+var (
+	verdictPass    = verdict{Class: "v-pass", Label: "PASS"}
+	verdictFail    = verdict{Class: "v-fail", Label: "FAIL"}
+	verdictFlaky   = verdict{Class: "v-flaky", Label: "FLAKY"}
+	verdictSkipped = verdict{Class: "v-skipped", Label: "SKIPPED"}
+	verdictNone    = verdict{Class: "v-none", Label: "NO EXPECTATIONS"}
+)
+
+func verdictOf(s report.Status) verdict {
+	switch s {
+	case report.Fail:
+		return verdictFail
+	case report.Flaky:
+		return verdictFlaky
+	case report.Skipped:
+		return verdictSkipped
+	case report.Pass:
+		return verdictPass
+	}
+	return verdictNone
+}
+
+// scenarioView is one scenario: its verdict first, then its expectations,
+// then each of its runs.
+type scenarioView struct {
+	ID, Name, File, Description string
+	Verdict                     verdict
+	Expectations                []expectationView
+	Traces                      []traceView
+}
+
+type expectationView struct {
+	Verdict                                verdict
+	Type, Description, Measured, Threshold string
+	Message, Pos                           string
+	Evidence                               []string
+	Runs                                   []runOutcomeView
+}
+
+type runOutcomeView struct {
+	Trace, Measured, Message string
+	Verdict                  verdict
+}
+
+// newScenarioView builds the section of one evaluated scenario.
+func newScenarioView(i int, res *expectations.ScenarioResult) scenarioView {
+	sv := scenarioView{ID: fmt.Sprintf("s%d", i+1), Name: clean(res.Name), File: clean(res.File)}
+	if res.Scenario != nil {
+		sv.Description = clean(res.Scenario.Description)
+	}
+	failed, flaky, skipped := 0, 0, 0
+	for _, r := range res.Results {
+		st := report.StatusOf(r)
+		switch st {
+		case report.Fail:
+			failed++
+		case report.Flaky:
+			flaky++
+		case report.Skipped:
+			skipped++
+		}
+		ev := expectationView{
+			Verdict: verdictOf(st), Type: clean(r.Type), Description: clean(r.Description),
+			Measured: clean(r.Measured), Threshold: clean(r.Threshold), Message: clean(r.Message), Pos: clean(r.Pos.String()),
+		}
+		for _, e := range r.Evidence {
+			ev.Evidence = append(ev.Evidence, clean(e))
+		}
+		if len(r.Runs) > 1 {
+			for _, ro := range r.Runs {
+				st := report.Pass
+				switch ro.Status {
+				case expectations.Fail:
+					st = report.Fail
+				case expectations.Skipped:
+					st = report.Skipped
+				}
+				ev.Runs = append(ev.Runs, runOutcomeView{Trace: clean(ro.Trace), Measured: clean(ro.Measured), Message: clean(ro.Message), Verdict: verdictOf(st)})
+			}
+		}
+		sv.Expectations = append(sv.Expectations, ev)
+	}
+	n := len(res.Results)
+	switch {
+	case n == 0:
+		sv.Verdict = verdictNone
+		sv.Verdict.Text = "The scenario has no expectation."
+	case failed > 0:
+		sv.Verdict = verdictFail
+		sv.Verdict.Text = fmt.Sprintf("%d of %d expectations failed.", failed, n)
+	case flaky > 0:
+		sv.Verdict = verdictFlaky
+		sv.Verdict.Text = fmt.Sprintf("%d flaky expectation(s) failed (reported, not failing); the others hold.", flaky)
+	case skipped == n:
+		sv.Verdict = verdictSkipped
+		sv.Verdict.Text = "Every expectation needs a live run and was skipped."
+	default:
+		sv.Verdict = verdictPass
+		sv.Verdict.Text = fmt.Sprintf("All %d expectations hold.", n-skipped)
+		if skipped > 0 {
+			sv.Verdict.Text += fmt.Sprintf(" %d skipped.", skipped)
+		}
+	}
+	for j, run := range res.Runs {
+		sv.Traces = append(sv.Traces, newTraceView(fmt.Sprintf("%s-r%d", sv.ID, j+1), run))
+	}
+	return sv
+}
+
+// checkVerdict is the verdict of a whole check: failed when a scenario
+// failed.
+func checkVerdict(scenarios []scenarioView) verdict {
+	failed := 0
+	for _, s := range scenarios {
+		if s.Verdict.Class == verdictFail.Class {
+			failed++
+		}
+	}
+	if failed > 0 {
+		v := verdictFail
+		v.Text = fmt.Sprintf("%d of %d scenarios failed.", failed, len(scenarios))
+		return v
+	}
+	v := verdictPass
+	v.Text = fmt.Sprintf("All %d scenarios passed.", len(scenarios))
+	return v
+}

@@ -1,0 +1,202 @@
+package htmlreport
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/runs"
+)
+
+// A coverageCurve is, for one configuration, the mean share of the
+// ground-truth files surfaced after each number of calls: Points[k] after
+// k calls, Points[0] being 0.
+type coverageCurve struct {
+	Config string
+	Tasks  int
+	Points []float64
+}
+
+// coverageCurves reads the retrieval-events document of every computable
+// entry of the summary (EventsFile, relative to dir) and averages its
+// coverage curve per task first, then over tasks, as the summary's
+// statistics are. A run that ended keeps its final coverage. Documents
+// that cannot be read are left out and named in the notes.
+func coverageCurves(s *runs.Summary, dir string) ([]coverageCurve, []string) {
+	var curves []coverageCurve
+	var notes []string
+	for _, c := range s.Configs {
+		byTask := map[string][][]float64{}
+		for _, e := range c.Entries {
+			if e.Status != runs.Computable || e.EventsFile == "" {
+				continue
+			}
+			doc, err := readDocument(filepath.Join(dir, filepath.FromSlash(e.EventsFile)))
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("%s/%s left out of the coverage curves: %v.", clean(c.Config), clean(e.Name), clean(err.Error())))
+				continue
+			}
+			if curve := coverageOf(doc); curve != nil {
+				byTask[e.Task] = append(byTask[e.Task], curve)
+			}
+		}
+		var perTask [][]float64
+		for _, t := range slices.Sorted(maps.Keys(byTask)) {
+			perTask = append(perTask, meanCurve(byTask[t]))
+		}
+		if len(perTask) == 0 {
+			continue
+		}
+		curves = append(curves, coverageCurve{Config: c.Config, Tasks: len(perTask), Points: meanCurve(perTask)})
+	}
+	return curves, notes
+}
+
+func readDocument(path string) (*events.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := events.ReadDocument(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// coverageOf returns the share of the document's ground-truth files
+// surfaced after each call, by the surfaced view of package metrics: a
+// file counts from the first event that names it or shows its content,
+// and a file an event only wrote does not count at that event. Nil when
+// the document has no ground-truth file.
+func coverageOf(doc *events.Document) []float64 {
+	truth := map[string]bool{}
+	for _, f := range doc.GroundTruth.Files {
+		truth[f] = true
+	}
+	if len(truth) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	points := make([]float64, 1, len(doc.Events)+1)
+	for _, ev := range doc.Events {
+		onlyWritten := map[string]bool{}
+		for _, f := range ev.FilesWritten {
+			onlyWritten[f] = !slices.Contains(ev.FilesRead, f)
+		}
+		for _, list := range [][]string{ev.TargetFiles, ev.FilesRead} {
+			for _, f := range list {
+				if truth[f] && !onlyWritten[f] {
+					seen[f] = true
+				}
+			}
+		}
+		points = append(points, float64(len(seen))/float64(len(truth)))
+	}
+	return points
+}
+
+// meanCurve averages curves point by point, a shorter curve keeping its
+// last value.
+func meanCurve(curves [][]float64) []float64 {
+	n := 0
+	for _, c := range curves {
+		n = max(n, len(c))
+	}
+	out := make([]float64, n)
+	for i := range out {
+		for _, c := range curves {
+			out[i] += c[min(i, len(c)-1)]
+		}
+		out[i] /= float64(len(curves))
+	}
+	return out
+}
+
+// coverageChart is the SVG of the coverage curves, with a table of the
+// same figures for readers who cannot see the lines.
+type coverageChart struct {
+	Width, Height          int
+	Left, Right, Top, Base int
+	LabelX, TickY          int
+	TickTextY, AxisTitleY  int
+	Series                 []series
+	XTicks, YTicks         []axisTick
+	Columns                []string
+	Rows                   []coverageRow
+}
+
+type series struct {
+	Label, Class, Points string
+	EndX, EndY           string
+	EndLabel             string
+}
+
+type axisTick struct {
+	Pos, Label string
+}
+
+type coverageRow struct {
+	Calls  string
+	Values []string
+}
+
+func newCoverageChart(curves []coverageCurve) *coverageChart {
+	if len(curves) == 0 {
+		return nil
+	}
+	ch := &coverageChart{Width: 760, Height: 320, Left: 56, Right: 600, Top: 16, Base: 280}
+	ch.LabelX, ch.TickY, ch.TickTextY, ch.AxisTitleY = ch.Left-6, ch.Base+5, ch.Base+18, ch.Base+34
+	calls := 1
+	for _, c := range curves {
+		calls = max(calls, len(c.Points)-1)
+	}
+	x := func(k int) float64 { return float64(ch.Left) + float64(k)/float64(calls)*float64(ch.Right-ch.Left) }
+	y := func(v float64) float64 { return float64(ch.Base) - v*float64(ch.Base-ch.Top) }
+	var labelYs []float64
+	for i, c := range curves {
+		s := series{Label: fmt.Sprintf("%s (%d tasks)", clean(c.Config), c.Tasks), Class: fmt.Sprintf("s%d", i%6)}
+		var pts []byte
+		for k, v := range c.Points {
+			pts = fmt.Appendf(pts, "%s,%s ", num(x(k)), num(y(v)))
+		}
+		s.Points = string(pts)
+		last := c.Points[len(c.Points)-1]
+		// The label sits right of the last point, below the labels
+		// before it when they would overlap.
+		ly := y(last) + 4
+		for _, prev := range labelYs {
+			if ly > prev-12 && ly < prev+12 {
+				ly = prev + 12
+			}
+		}
+		labelYs = append(labelYs, ly)
+		s.EndX, s.EndY = num(x(len(c.Points)-1)+6), num(ly)
+		s.EndLabel = fmt.Sprintf("%s %s", clean(c.Config), percent(last))
+		ch.Series = append(ch.Series, s)
+		ch.Columns = append(ch.Columns, clean(c.Config))
+	}
+	ticks := tickSteps(calls)
+	if ticks[0] == 1 {
+		ticks = append([]int{0}, ticks...)
+	}
+	for _, k := range ticks {
+		ch.XTicks = append(ch.XTicks, axisTick{Pos: num(x(k)), Label: strconv.Itoa(k)})
+		row := coverageRow{Calls: strconv.Itoa(k)}
+		for _, c := range curves {
+			row.Values = append(row.Values, percent(c.Points[min(k, len(c.Points)-1)]))
+		}
+		ch.Rows = append(ch.Rows, row)
+	}
+	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		ch.YTicks = append(ch.YTicks, axisTick{Pos: num(y(v)), Label: percent(v)})
+	}
+	return ch
+}
+
+func percent(v float64) string { return strconv.FormatFloat(100*v, 'f', 0, 64) + "%" }

@@ -1,0 +1,130 @@
+package htmlreport
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
+	"github.com/agentretrieval/agentretrieval/runs"
+)
+
+var (
+	//go:embed assets/report.html.tmpl
+	pageTemplate string
+	//go:embed assets/report.css
+	pageCSS string
+	//go:embed assets/report.js
+	pageJS string
+
+	tmpl = template.Must(template.New("report").Parse(pageTemplate))
+)
+
+// ContentSecurityPolicy is the policy every report declares: nothing is
+// loaded from anywhere, and the only style and script that apply are the
+// report's own, named by their SHA-256. Even text that escaped its context
+// could neither run a script nor fetch a URL.
+var ContentSecurityPolicy = "default-src 'none'; img-src data:; style-src '" + hash(pageCSS) + "'; script-src '" + hash(pageJS) + "'; base-uri 'none'; form-action 'none'"
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// page is what the template renders: one of Scenarios, Traces or Run.
+type page struct {
+	Title, Subtitle string
+	Verdict         *verdict
+	CSP             string
+	CSS             template.CSS
+	JS              template.JS
+	Scenarios       []scenarioView
+	Traces          []traceView
+	Run             *runView
+}
+
+func render(w io.Writer, p *page) error {
+	p.CSP, p.CSS, p.JS = ContentSecurityPolicy, template.CSS(pageCSS), template.JS(pageJS)
+	// The page is rendered whole before anything is written, so that a
+	// failure leaves no half page behind.
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, "page", p); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteCheck writes the report of evaluated scenarios (the check
+// command's): the overall verdict, then for each scenario its verdict, its
+// expectations with measured value, threshold and evidence, and the
+// timeline and calls of each of its runs.
+func WriteCheck(w io.Writer, results []*expectations.ScenarioResult) error {
+	p := &page{Title: "Retrieval check"}
+	for i, r := range results {
+		p.Scenarios = append(p.Scenarios, newScenarioView(i, r))
+	}
+	v := checkVerdict(p.Scenarios)
+	p.Verdict = &v
+	return render(w, p)
+}
+
+// WriteTraces writes the report of measured traces without expectations
+// (the view command's): for each, its figures, its timeline and its calls.
+func WriteTraces(w io.Writer, measured []*expectations.Run) error {
+	p := &page{Title: "Retrieval trace view"}
+	var names []string
+	for i, r := range measured {
+		tv := newTraceView(fmt.Sprintf("t%d", i+1), r)
+		p.Traces = append(p.Traces, tv)
+		names = append(names, tv.Name)
+	}
+	p.Subtitle = strings.Join(names, ", ")
+	return render(w, p)
+}
+
+// RunReportFile is the name of the HTML report the run-dir command writes
+// beside run_retrieval_summary.json.
+const RunReportFile = "report.html"
+
+// RunOptions control WriteRun.
+type RunOptions struct {
+	// Dir is the folder the summary's artifact paths are relative to
+	// (the folder of run_retrieval_summary.json); the coverage curves
+	// are drawn from the retrieval-events documents there. Empty: no
+	// curves.
+	Dir string
+	// Metrics are the rows of each configuration's metric table and of the
+	// comparison; nil means DefaultRunMetrics.
+	Metrics []string
+	// Baseline and Candidate name the configurations to compare; empty
+	// ones are picked as runs.PickConfigs picks them.
+	Baseline, Candidate string
+}
+
+// WriteRun writes the report of an evaluated run folder (runs.Summary):
+// per configuration its counts, the statistics of each metric over tasks
+// and the task table; the paired comparison of two configurations with
+// each CI drawn against zero; and the coverage-over-calls curve of every
+// configuration.
+func WriteRun(w io.Writer, s *runs.Summary, opts RunOptions) error {
+	rv := newRunView(s, opts)
+	title := "Retrieval report"
+	if s.RunID != "" {
+		title += ": " + clean(s.RunID)
+	}
+	return render(w, &page{Title: title, Run: &rv})
+}
+
+// WriteFile writes a report to path atomically (a temporary file in the
+// same folder, renamed over path), so that a reader never sees half a
+// report.
+func WriteFile(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(path, write)
+}
