@@ -1,13 +1,16 @@
 package expectations
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 // EvalOptions control evaluating a scenario.
@@ -26,7 +29,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 	if s.Symbols != "" {
 		var err error
 		if symbols, err = metrics.LoadSymbols(s.Symbols); err != nil {
-			return nil, fmt.Errorf("scenario %s: symbols: %w", s.File, err)
+			return nil, &yamlerr.Error{File: s.File, Msg: "symbols: " + err.Error()}
 		}
 	}
 	mopts := MeasureOptions{
@@ -40,14 +43,28 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		MaxInputSize: opts.MaxInputSize,
 	}
 	runs := make([]*Run, 0, len(s.Traces))
-	for _, t := range s.Traces {
+	for i, t := range s.Traces {
 		run, err := Measure(t, mopts)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", s.File, err)
+			return nil, traceReadError(s, i, err)
 		}
 		runs = append(runs, run)
 	}
 	return EvaluateRuns(s, runs, opts), nil
+}
+
+// traceReadError places the error of reading the i-th trace where the
+// scenario names it, and makes a format suggestion name the scenario key.
+func traceReadError(s *Scenario, i int, err error) error {
+	var fe *trace.FormatError
+	if errors.As(err, &fe) {
+		fe.Setting = "format: NAME"
+	}
+	out := &yamlerr.Error{File: s.File, Msg: err.Error()}
+	if i < len(s.TracePos) {
+		out.Line, out.Col = s.TracePos[i].Line, s.TracePos[i].Col
+	}
+	return out
 }
 
 // EvaluateRuns checks the scenario's expectations against runs measured

@@ -58,7 +58,7 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", traceFile, err)
+		return nil, traceError(traceFile, err)
 	}
 	var files []string
 	if opts.Taxonomy != "" {
@@ -87,6 +87,15 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		Metrics:  metrics.Compute(doc, mopts),
 		Truth:    opts.Truth,
 	}, nil
+}
+
+// traceError names the trace in err once: readers' errors often start
+// with the file already ("t.json: not a known trace format").
+func traceError(traceFile string, err error) error {
+	if strings.HasPrefix(err.Error(), traceFile+": ") {
+		return fmt.Errorf("trace %w", err)
+	}
+	return fmt.Errorf("trace %s: %w", traceFile, err)
 }
 
 // taskName derives a task name from a trace file name:
