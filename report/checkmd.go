@@ -109,6 +109,8 @@ func (c *Check) verdict(regs []Regression, baseline bool) string {
 		s += fmt.Sprintf("; %d failed", failed)
 	}
 	switch {
+	case len(regs) > 0 && (failed > 0 || len(c.Bad) > 0):
+		s += "; " + regressionSummary(regs)
 	case len(regs) > 0:
 		s += ", but " + regressionSummary(regs)
 	case baseline:

@@ -98,6 +98,9 @@ func (t *Tolerances) String() string {
 	if t == nil {
 		return "none"
 	}
+	if v, ok := t.uniform(); ok {
+		return formatNumber(v) + " of every figure"
+	}
 	var parts []string
 	for _, k := range FigureKinds {
 		parts = append(parts, fmt.Sprintf("%s=%s", k, formatNumber(t.Kinds[k])))
@@ -106,6 +109,17 @@ func (t *Tolerances) String() string {
 		parts = append(parts, fmt.Sprintf("%s=%s", n, formatNumber(t.Names[n])))
 	}
 	return strings.Join(parts, ",")
+}
+
+// uniform reports whether every figure has the same tolerance, and which.
+func (t *Tolerances) uniform() (float64, bool) {
+	v := t.Kinds[KindRatio]
+	for _, k := range FigureKinds {
+		if t.Kinds[k] != v {
+			return 0, false
+		}
+	}
+	return v, len(t.Names) == 0
 }
 
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
