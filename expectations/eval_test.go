@@ -44,9 +44,9 @@ func TestTheRunsRuleCombinesThreeRuns(t *testing.T) {
 			assert.Equal(t, []Status{Pass, Pass, Fail}, []Status{r.Runs[0].Status, r.Runs[1].Status, r.Runs[2].Status})
 			assert.Equal(t, "testdata/traces/runs/run-1.toolcalls.json", r.Runs[0].Trace)
 			assert.Equal(t, []string{
-				"run 1 run-1.toolcalls.json: pass, 0.67",
-				"run 2 run-2.toolcalls.json: pass, 0.67",
-				"run 3 run-3.toolcalls.json: fail, 0.00",
+				"run 1 run-1.toolcalls.json: pass, semantic ratio = 0.67",
+				"run 2 run-2.toolcalls.json: pass, semantic ratio = 0.67",
+				"run 3 run-3.toolcalls.json: fail, semantic ratio = 0.00",
 			}, r.Evidence)
 		})
 	}
