@@ -1,7 +1,6 @@
 package expectations
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/metrics"
-	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 // EvalOptions control evaluating a scenario.
@@ -41,6 +39,8 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		Symbols:  symbols,
 		// The trace files' limit; the others are bounded where read.
 		MaxInputSize: opts.MaxInputSize,
+		// A format is forced by the scenario's key.
+		FormatSetting: "format: NAME",
 	}
 	runs := make([]*Run, 0, len(s.Traces))
 	for i, t := range s.Traces {
@@ -54,12 +54,8 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 }
 
 // traceReadError places the error of reading the i-th trace where the
-// scenario names it, and makes a format suggestion name the scenario key.
+// scenario names it.
 func traceReadError(s *Scenario, i int, err error) error {
-	var fe *trace.FormatError
-	if errors.As(err, &fe) {
-		fe.Setting = "format: NAME"
-	}
 	out := &yamlerr.Error{File: s.File, Msg: err.Error()}
 	if i < len(s.TracePos) {
 		out.Line, out.Col = s.TracePos[i].Line, s.TracePos[i].Col

@@ -25,6 +25,10 @@ type MeasureOptions struct {
 	// MaxInputSize bounds, in bytes, the trace file (trace.Options's
 	// field of the same name); zero means trace.DefaultMaxInputSize.
 	MaxInputSize int64
+	// FormatSetting is how the user forces a format where the trace was
+	// named, for the suggestion of a trace in no known format (see
+	// trace.FormatError.Setting); "" means the -format flag.
+	FormatSetting string
 }
 
 // A Run is one trace of a scenario with everything measured from it; it is
@@ -56,6 +60,10 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	var multi *trace.MultiSessionError
 	if errors.As(err, &multi) && multi.Want == "" {
 		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
+	}
+	var fe *trace.FormatError
+	if errors.As(err, &fe) && opts.FormatSetting != "" {
+		fe.Setting = opts.FormatSetting
 	}
 	if err != nil {
 		return nil, traceError(traceFile, err)

@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -44,8 +46,12 @@ func (c *Check) WriteMarkdown(w io.Writer, opts CheckOptions) error {
 		}
 	}
 	if len(failures) > 0 {
+		// The scenarios that could not be checked come first: nothing
+		// else says what they would have shown.
+		failures = sortExpectations(failures)
+		slices.SortStableFunc(failures, func(a, b ExpectationRow) int { return cmp.Compare(statusRank(a.Status), statusRank(b.Status)) })
 		b.WriteString("\n## Failures\n\n")
-		if err := WriteExpectationsTable(&b, failures); err != nil {
+		if err := writeExpectationsTable(&b, failures); err != nil {
 			return err
 		}
 	}
@@ -120,6 +126,13 @@ func (c *Check) verdict(regs []Regression, baseline bool) string {
 		return "**FAIL:** " + strings.TrimSuffix(s, ".") + "."
 	}
 	return "**PASS:** " + s + "."
+}
+
+func statusRank(s Status) int {
+	if s == Error {
+		return 0
+	}
+	return 1
 }
 
 // statusCounts says how many rows have each status: "12 pass, 2 skipped".

@@ -90,6 +90,9 @@ const (
 	maxNameCell     = 120
 	maxMeasureCell  = 160
 	maxEvidenceCell = 400
+	// A scenario that could not be checked has one row for all of its
+	// problems: its cell may be longer.
+	maxErrorCell = 1200
 )
 
 // WriteExpectationsTable writes the expectations table:
@@ -102,17 +105,26 @@ const (
 // shows its message there, which says why a figure is n/a. Cells longer
 // than a few hundred characters are cut with "…".
 func WriteExpectationsTable(w io.Writer, rows []ExpectationRow) error {
+	return writeExpectationsTable(w, sortExpectations(rows))
+}
+
+// writeExpectationsTable writes the rows in their order.
+func writeExpectationsTable(w io.Writer, rows []ExpectationRow) error {
 	header := []string{"Scenario", "Expectation", "Measured", "Threshold", "Result", "Evidence (step N = N-th tool call)"}
 	var cells [][]string
-	for _, r := range sortExpectations(rows) {
+	for _, r := range rows {
 		evidence := strings.Join(r.Evidence, "; ")
 		if evidence == "" && r.Status != Pass {
 			evidence = r.Message
 		}
+		limit := maxEvidenceCell
+		if r.Status == Error {
+			limit = maxErrorCell
+		}
 		cells = append(cells, []string{
 			Escape(cutCell(r.Scenario, maxNameCell)), Escape(cutCell(r.Name(), maxNameCell)),
 			Escape(cutCell(r.Measured, maxMeasureCell)), Escape(cutCell(r.Threshold, maxMeasureCell)),
-			r.Status.cell(), Escape(cutCell(evidence, maxEvidenceCell)),
+			r.Status.cell(), Escape(cutCell(evidence, limit)),
 		})
 	}
 	return writeTable(w, header, cells)

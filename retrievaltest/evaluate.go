@@ -90,6 +90,9 @@ func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
 // fail with its error. opts.Progress, when set, is called as each scenario
 // finishes, from one goroutine at a time.
 func EvaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
+	if opts.Selected != nil {
+		opts.Selected(len(scenarios))
+	}
 	results, errs := evaluateAll(ctx, scenarios, opts)
 	var out []error
 	for _, e := range errs {
@@ -149,6 +152,9 @@ func CheckFiles(ctx context.Context, files []string, keep func(*expectations.Sce
 		case keep == nil || keep(s):
 			scenarios = append(scenarios, s)
 		}
+	}
+	if opts.Selected != nil {
+		opts.Selected(len(scenarios))
 	}
 	results, errs := evaluateAll(ctx, scenarios, opts)
 	var out []*expectations.ScenarioResult
