@@ -16,7 +16,8 @@ import (
 // index-effectiveness and retrieval tables, the other expectations
 // collapsed under <details>, and with a baseline the regressions.
 //
-// With opts.OnlyFailures, passing scenarios are left out of every table.
+// With opts.OnlyFailures, passing scenarios are left out of every table,
+// but for their flaky failures.
 // Long cells are cut (see WriteExpectationsTable); the JSON report keeps
 // the full texts.
 func (c *Check) WriteMarkdown(w io.Writer, opts CheckOptions) error {
@@ -41,7 +42,7 @@ func (c *Check) WriteMarkdown(w io.Writer, opts CheckOptions) error {
 		switch {
 		case row.Status == Fail || row.Status == Error:
 			failures = append(failures, row)
-		case !opts.OnlyFailures || failing[row.Scenario]:
+		case !opts.OnlyFailures || failing[row.Scenario] || row.Status == Flaky:
 			others = append(others, row)
 		}
 	}
@@ -169,7 +170,7 @@ func FitStepSummary(md []byte, limit int, fullReport string) []byte {
 	if fullReport == "" {
 		fullReport = "in the job log"
 	}
-	note := fmt.Sprintf("\n**The report was cut to fit the step summary** (%d of %d characters); the full report is %s.\n", 0, len(md), fullReport)
+	note := fmt.Sprintf("\n**The report was cut to fit the step summary** (%d of its %d bytes); the full report is %s.\n", 0, len(md), fullReport)
 	budget := limit - len(note) - len("\n</details>\n") - 16 // room for the count's digits
 	cut := md[:max(budget, 0)]
 	if i := bytes.LastIndexByte(cut, '\n'); i >= 0 {
@@ -179,6 +180,6 @@ func FitStepSummary(md []byte, limit int, fullReport string) []byte {
 	if bytes.Count(out, []byte("<details>")) > bytes.Count(out, []byte("</details>")) {
 		out = append(out, "\n</details>\n"...)
 	}
-	note = fmt.Sprintf("\n**The report was cut to fit the step summary** (%d of %d characters); the full report is %s.\n", len(cut), len(md), fullReport)
+	note = fmt.Sprintf("\n**The report was cut to fit the step summary** (%d of its %d bytes); the full report is %s.\n", len(cut), len(md), fullReport)
 	return append(out, note...)
 }
