@@ -94,3 +94,62 @@ func tableRows(md, heading string) []string {
 	}
 	return rows
 }
+
+func TestCheckOnlyFailuresLeavesPassingScenariosOut(t *testing.T) {
+	t.Parallel()
+	_, all, _ := runCLI(t, nil, "check", checkMixed)
+	assert.Contains(t, all, "| good | index_usage: At least a third of discovery through the index |", "collapsed, but there")
+	assert.Contains(t, all, "<details>")
+	code, only, stderr := runCLI(t, nil, "check", "-only-failures", checkMixed)
+	require.Equal(t, exitFailed, code, stderr)
+	assert.NotContains(t, only, "| good ")
+	assert.Contains(t, only, "| bad | index_usage: Agent should use semantic tools for discovery |")
+	assert.Contains(t, only, "1 passing scenario(s) left out (-only-failures).")
+}
+
+func TestCheckFormatGitHubWritesAnAnnotationPerFailure(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI(t, nil, "check", "-format", "github", checkMixed)
+	require.Equal(t, exitFailed, code, stderr)
+	assert.Equal(t, "::error file=../../testdata/check/mixed/bad.yaml,line=6,col=5,title=bad%3A index_usage%3A Agent should use semantic tools for discovery::"+
+		"semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)\n", out)
+}
+
+// Under GitHub Actions the annotations go to standard error besides the
+// report, unless -annotations=false.
+func TestCheckAnnotatesUnderGitHubActions(t *testing.T) {
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	t.Setenv("GITHUB_ACTIONS", "true")
+	_, out, stderr := runCLI(t, nil, "check", checkMixed)
+	assert.Contains(t, out, "# Retrieval check", "the report is still written")
+	assert.Contains(t, stderr, "::error file=../../testdata/check/mixed/bad.yaml,line=6,col=5,")
+	_, _, stderr = runCLI(t, nil, "check", "-annotations=false", checkMixed)
+	assert.NotContains(t, stderr, "::error")
+	t.Setenv("GITHUB_ACTIONS", "")
+	_, _, stderr = runCLI(t, nil, "check", checkMixed)
+	assert.NotContains(t, stderr, "::error", "off outside GitHub Actions")
+	_, _, stderr = runCLI(t, nil, "check", "-annotations", checkMixed)
+	assert.Contains(t, stderr, "::error")
+}
+
+// -write-baseline is the flag report has; -update-baseline stays as its
+// deprecated spelling.
+func TestCheckWriteBaseline(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	written := filepath.Join(dir, "written.json")
+	code, _, stderr := runCLI(t, nil, "check", "-write-baseline", written, "-run", "^good$", checkMixed)
+	require.Equal(t, exitOK, code, stderr)
+	assert.FileExists(t, written)
+	updated := filepath.Join(dir, "updated.json")
+	code, _, stderr = runCLI(t, nil, "check", "-baseline", updated, "-update-baseline", "-run", "^good$", checkMixed)
+	require.Equal(t, exitOK, code, stderr)
+	a, err := os.ReadFile(written)
+	require.NoError(t, err)
+	b, err := os.ReadFile(updated)
+	require.NoError(t, err)
+	assert.Equal(t, string(a), string(b))
+	code, out, _ := runCLI(t, nil, "check", "-baseline", written, "-run", "^good$", checkMixed)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "**PASS:** 1 of 1 scenarios passed; no figure regressed past the allowed change.")
+}
