@@ -211,3 +211,32 @@ func TestAnswerGradingIsCorrectFirst(t *testing.T) {
 		})
 	}
 }
+
+// An expectation's evidence is only that of what it checks: a steps-to-
+// target check shows the step that reached the target, not the fishing
+// runs before it; a patterns check shows only the patterns it names.
+func TestEvidenceIsOnlyThatOfTheExpectation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, params, typ string
+		want, unwanted    string
+	}{
+		{"steps to target shows its step only", "max_steps_to_target: 1", "index_usage", "step ", "fishing at"},
+		{"a semantic ratio shows the fishing that pulls it down", "min_semantic_ratio: 0.9", "index_usage", "fishing at", ""},
+		{"a pattern it does not name is not evidence", "forbid: [guessing]", "patterns", "", "fishing at"},
+		{"a pattern it names is", "forbid: [fishing]", "patterns", "fishing at steps 1–5", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := only(t, evalInline(t, exp(fixBug, tt.typ, tt.params)))
+			ev := strings.Join(r.Evidence, "\n")
+			if tt.want != "" {
+				assert.Contains(t, ev, tt.want)
+			}
+			if tt.unwanted != "" {
+				assert.NotContains(t, ev, tt.unwanted)
+			}
+		})
+	}
+}
