@@ -98,9 +98,10 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 }
 
 // traceError names the trace in err once: readers' errors often start
-// with the file already ("t.json: not a known trace format").
+// with the file already ("t.json: not a known trace format", "t.jsonl:3:
+// invalid JSON").
 func traceError(traceFile string, err error) error {
-	if strings.HasPrefix(err.Error(), traceFile+": ") {
+	if strings.HasPrefix(err.Error(), traceFile+":") {
 		return fmt.Errorf("trace %w", err)
 	}
 	return fmt.Errorf("trace %s: %w", traceFile, err)
