@@ -99,6 +99,42 @@ func TestStepSummaryCutGolden(t *testing.T) {
 // characters and keeps every failing row whole.
 func TestStepSummaryOf200ScenariosKeepsTheFailingRows(t *testing.T) {
 	t.Parallel()
+	c := bigCheck()
+	md := checkMarkdown(t, c, CheckOptions{})
+	require.Greater(t, utf8.RuneCount(md), StepSummaryLimit, "the test needs a report over the limit")
+
+	summary := FitStepSummary(md, StepSummaryLimit, "in report.md")
+	assert.LessOrEqual(t, utf8.RuneCount(summary), StepSummaryLimit)
+	failing := tableRowsAfter(string(md), "## Failures")
+	require.Len(t, failing, 20)
+	for _, row := range failing {
+		assert.Contains(t, string(summary), row+"\n", "a failing row is kept whole")
+	}
+	assert.Contains(t, string(summary), "**The report was cut to fit the step summary**")
+	assert.Equal(t, strings.Count(string(summary), "<details>"), strings.Count(string(summary), "</details>"))
+}
+
+// Publish writes the whole report to the -o file and a step summary cut
+// to the limit that says so.
+func TestPublishCutsTheStepSummaryAndNamesTheFullReport(t *testing.T) {
+	dir := t.TempDir()
+	summary, full := dir+"/summary.md", dir+"/report.md"
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	var annotations strings.Builder
+	require.NoError(t, bigCheck().Publish(CheckOutput{Format: "md", File: full, Annotations: &annotations}, CheckOptions{}))
+	fullData, err := readFile(full)
+	require.NoError(t, err)
+	sumData, err := readFile(summary)
+	require.NoError(t, err)
+	assert.Greater(t, len(fullData), StepSummaryLimit, "the -o file has the whole report")
+	assert.LessOrEqual(t, utf8.RuneCountInString(sumData), StepSummaryLimit)
+	assert.Contains(t, sumData, "the full report is in "+full+" (the -o file; upload it as an artifact to keep it).")
+	assert.Equal(t, 20, strings.Count(annotations.String(), "::error "), "one annotation per failure")
+}
+
+// bigCheck is 200 scenarios of six expectations with long evidence, every
+// tenth failing one.
+func bigCheck() *Check {
 	var results []*expectations.ScenarioResult
 	for i := range 200 {
 		name := fmt.Sprintf("scenario-%03d-%s", i, strings.Repeat("x", 40))
@@ -118,19 +154,7 @@ func TestStepSummaryOf200ScenariosKeepsTheFailingRows(t *testing.T) {
 		}
 		results = append(results, res)
 	}
-	c := NewCheck(results)
-	md := checkMarkdown(t, c, CheckOptions{})
-	require.Greater(t, utf8.RuneCount(md), StepSummaryLimit, "the test needs a report over the limit")
-
-	summary := FitStepSummary(md, StepSummaryLimit, "in report.md")
-	assert.LessOrEqual(t, utf8.RuneCount(summary), StepSummaryLimit)
-	failing := tableRowsAfter(string(md), "## Failures")
-	require.Len(t, failing, 20)
-	for _, row := range failing {
-		assert.Contains(t, string(summary), row+"\n", "a failing row is kept whole")
-	}
-	assert.Contains(t, string(summary), "**The report was cut to fit the step summary**")
-	assert.Equal(t, strings.Count(string(summary), "<details>"), strings.Count(string(summary), "</details>"))
+	return NewCheck(results)
 }
 
 func tableRowsAfter(md, heading string) []string {
