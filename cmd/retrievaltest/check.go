@@ -110,7 +110,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail("%v", err)
 	}
 	if *htmlFile != "" {
-		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results) }); err != nil {
+		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results, bad...) }); err != nil {
 			return fail("%v", err)
 		}
 	}
