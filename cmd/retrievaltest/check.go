@@ -24,7 +24,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		outFile    = fs.String("o", "", "write the report to `FILE` (atomically) instead of standard output")
 		format     = fs.String("format", "md", "report format: "+strings.Join(report.CheckFormats, ", "))
 		baseline   = fs.String("baseline", "", "compare figures with the baseline `FILE`")
-		maxReg     = fs.String("max-regression", "", "changes for the worse allowed against -baseline, `KIND=DELTA,NAME=DELTA` (see above)")
+		maxReg     = fs.String("max-regression", "", "changes for the worse allowed against -baseline, as `TOLERANCES` such as ratio=0.05,steps=2 (see above)")
 		writeBase  = fs.String("write-baseline", "", "write this run's figures to the baseline `FILE` (atomically)")
 		update     = fs.Bool("update-baseline", false, "deprecated: -write-baseline with the -baseline file")
 		jobs       = fs.Int("j", runtime.GOMAXPROCS(0), "scenarios evaluated in parallel")

@@ -17,7 +17,7 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	list := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "columns of the retrieval table, comma-separated `LIST`")
 	target := fs.Float64("target", report.DefaultSemanticTarget, "semantic-ratio target of the aggregate line, in [0, 1]")
 	basePath := fs.String("baseline", "", "baseline `FILE` to compare the figures with")
-	maxReg := fs.String("max-regression", "", "changes for the worse allowed against -baseline, `KIND=DELTA,NAME=DELTA` (see above)")
+	maxReg := fs.String("max-regression", "", "changes for the worse allowed against -baseline, as `TOLERANCES` such as ratio=0.05,steps=2 (see above)")
 	writeBase := fs.String("write-baseline", "", "write the run's figures to baseline `FILE`")
 	only := fs.String("config", "", "report only this configuration `NAME`")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report (metric tables, paired comparison, coverage over calls) to `FILE`")
