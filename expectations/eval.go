@@ -56,7 +56,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 // traceReadError places the error of reading the i-th trace where the
 // scenario names it.
 func traceReadError(s *Scenario, i int, err error) error {
-	out := &yamlerr.Error{File: s.File, Msg: err.Error()}
+	out := &yamlerr.Error{File: s.File, Msg: err.Error(), Err: err}
 	if i < len(s.TracePos) {
 		out.Line, out.Col = s.TracePos[i].Line, s.TracePos[i].Col
 	}
