@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -83,7 +84,12 @@ func checkIndexUsage(p *IndexUsage, run *Run) Outcome {
 		}
 		cs.add(c)
 	}
-	cs.evidenceOf(patternEvidence(ie)...)
+	if p.MinSemanticRatio != nil || p.MinSemanticRatioAllCalls != nil || p.MinGrade != "" {
+		// Fishing and guessing are what pulls the ratio (and the grade)
+		// down; steps to target has its own evidence line above, and a
+		// direct edit says nothing about either.
+		cs.evidenceOf(patternEvidence(ie, metrics.PatternFishing, metrics.PatternGuessing)...)
+	}
 	return cs.outcome()
 }
 
@@ -142,11 +148,14 @@ func patternSummary(ie *metrics.IndexEffectiveness, names ...string) string {
 	return strings.Join(parts, "; ")
 }
 
-// patternEvidence lists every pattern occurrence with its steps and what
-// was seen.
-func patternEvidence(ie *metrics.IndexEffectiveness) []string {
+// patternEvidence lists every occurrence of the named patterns with its
+// steps and what was seen.
+func patternEvidence(ie *metrics.IndexEffectiveness, names ...string) []string {
 	var out []string
 	for _, o := range ie.Patterns {
+		if !slices.Contains(names, o.Name) {
+			continue
+		}
 		s := o.Name + " at " + stepsText(o.Steps)
 		if d := patternDetail(o); d != "" {
 			s += ": " + d

@@ -90,6 +90,7 @@ func checkPatterns(p *Patterns, run *Run) Outcome {
 	for _, name := range p.Require {
 		judge(name, false)
 	}
-	cs.evidenceOf(patternEvidence(ie)...)
+	// Only the patterns the expectation names are its evidence.
+	cs.evidenceOf(patternEvidence(ie, slices.Concat(p.Forbid, p.Require)...)...)
 	return cs.outcome()
 }

@@ -2,6 +2,7 @@ package expectations
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,46 +25,46 @@ func TestEveryBuiltinTypePassesAndFails(t *testing.T) {
 		{"index_usage-pass.yaml", Pass,
 			"semantic ratio 0.72, required ≥ 0.60 (18 semantic of 25 semantic + file-level calls); " +
 				"steps to target 2, required ≤ 3 (step 2 is the first to touch a ground-truth file: aura_navigate src/Startup.cs)",
-			"semantic ratio 0.72; steps to target 2"},
+			"semantic ratio = 0.72; steps to target = 2"},
 		{"index_usage-fail.yaml", Fail,
 			"semantic ratio measured 0.45, required ≥ 0.60 (9 semantic of 20 semantic + file-level calls; fishing at steps 1–5; guessing at step 3)",
-			"0.45"},
+			"semantic ratio = 0.45"},
 		{"retrieval-pass.yaml", Pass,
 			"read.mrr 0.50, required ≥ 0.50 (relevant: pkg/auth/token.go at rank 2, pkg/auth/errors.go at rank 3); " +
 				"recall@3 1.00, required ≥ 1.00 (relevant: pkg/auth/token.go at rank 1, pkg/auth/errors.go at rank 3)",
-			"read.mrr 0.50; recall@3 1.00"},
+			"read.mrr = 0.50; recall@3 = 1.00"},
 		{"retrieval-fail.yaml", Fail,
 			"recall@1 measured 0.50, required ≥ 0.80 (relevant: pkg/auth/token.go at rank 1, pkg/auth/errors.go at rank 3)",
-			"0.50"},
-		{"line_coverage-pass.yaml", Pass, "line coverage 0.87, required ≥ 0.80 (13 of 15 ground-truth lines read)", "0.87"},
-		{"line_coverage-fail.yaml", Fail, "line precision measured 0.42, required ≥ 0.50 (13 of 31 lines read are ground-truth lines)", "0.42"},
+			"recall@1 = 0.50"},
+		{"line_coverage-pass.yaml", Pass, "line coverage 0.87, required ≥ 0.80 (13 of 15 ground-truth lines read)", "line coverage = 0.87"},
+		{"line_coverage-fail.yaml", Fail, "line precision measured 0.42, required ≥ 0.50 (13 of 31 lines read are ground-truth lines)", "line precision = 0.42"},
 		{"patterns-pass.yaml", Pass,
 			"fishing none, required none; direct 1 occurrence at steps 25–26, required at least one (aura_search, then step 26 edited src/Startup.cs)",
-			"fishing none; direct 1 occurrence at steps 25–26"},
+			"fishing = none; direct = 1 occurrence at steps 25–26"},
 		{"patterns-fail.yaml", Fail,
 			"fishing measured 1 occurrence at steps 1–5, required none (a run of 5 file-level calls with no semantic call between them)",
-			"1 occurrence at steps 1–5"},
+			"fishing = 1 occurrence at steps 1–5"},
 		{"tools-pass.yaml", Pass,
 			"aura_* calls 2 calls at steps 1–2, required at least one; grep_search calls none, required none",
-			"aura_* calls 2 calls at steps 1–2; grep_search calls none"},
+			"aura_* calls = 2 calls at steps 1–2; grep_search calls = none"},
 		{"tools-fail.yaml", Fail,
 			"aura_* calls measured none, required at least one; grep_search calls measured 1 call at step 1, required none",
-			"aura_* calls none; grep_search calls 1 call at step 1"},
-		{"utilization-pass.yaml", Pass, "read overlap 1.00, required ≥ 1.00 (2 of 2 relevant files read)", "1.00"},
-		{"utilization-fail.yaml", Fail, "read before write measured 0.50, required ≥ 1.00 (1 of 2 written files read first)", "0.50"},
+			"aura_* calls = none; grep_search calls = 1 call at step 1"},
+		{"utilization-pass.yaml", Pass, "read overlap 1.00, required ≥ 1.00 (2 of 2 relevant files read)", "read overlap = 1.00"},
+		{"utilization-fail.yaml", Fail, "read before write measured 0.50, required ≥ 1.00 (1 of 2 written files read first)", "read before write = 0.50"},
 		{"budget-pass.yaml", Pass,
 			"calls before the first relevant file 0, required ≤ 0 (pkg/auth/token.go first surfaced at step 1); total tool calls 6, required ≤ 6",
-			"calls before the first relevant file 0; total tool calls 6"},
+			"calls before the first relevant file = 0; total tool calls = 6"},
 		{"budget-fail.yaml", Fail,
 			"calls before the first relevant file measured 5, required ≤ 3 (src/Pricing/DiscountCalculator.cs first surfaced at step 6)",
-			"5"},
+			"calls before the first relevant file = 5"},
 		{"answer-pass.yaml", Pass,
 			"answer correct, required all required keywords (all 1 required keyword present: $1.4M; $1.2M ignored because the correct answer is present); " +
 				"entities 1 of 1 named, required all of INC-2024-089",
-			"answer correct; entities 1 of 1 named"},
+			"answer = correct; entities = 1 of 1 named"},
 		{"answer-fail.yaml", Fail,
 			"answer measured incorrect, required all required keywords (names $1.2M, an incorrect answer, and not the correct one; missing $1.5M)",
-			"incorrect"},
+			"answer = incorrect"},
 		{"sequence-pass.yaml", Pass, "the 3 expected calls came in order (in_order)", "3 of 3 expected calls matched"},
 		{"sequence-fail.yaml", Fail,
 			`matching stopped at step 3 (Bash): it matches neither expected call 2 of 3 {category: file_read, args: {path: "**/checkout/*.go"}} ` +
@@ -77,8 +78,8 @@ func TestEveryBuiltinTypePassesAndFails(t *testing.T) {
 			"{class: edit} at step 6, {tool: Bash} at steps 3–5, 7"},
 		{"errors-pass.yaml", Pass,
 			`failed edit calls 0, required ≤ 0; retries of a failing call 2, required ≤ 2 (Bash {"command":"go test ./services/checkout/..."} failed 3 times in a row at steps 3–5)`,
-			"failed edit calls 0; retries of a failing call 2"},
-		{"errors-fail.yaml", Fail, "failed calls measured 3, required ≤ 1", "3"},
+			"failed edit calls = 0; retries of a failing call = 2"},
+		{"errors-fail.yaml", Fail, "failed calls measured 3, required ≤ 1", "failed calls = 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -148,7 +149,9 @@ func TestMissingFiguresFailWithTheReason(t *testing.T) {
 			r := only(t, evalInline(t, tt.src))
 			assert.Equal(t, Fail, r.Status)
 			assert.Equal(t, tt.message, r.Message)
-			assert.Equal(t, "n/a", r.Measured)
+			assert.True(t, strings.HasSuffix(r.Measured, " = n/a"), "the measured value names the figure that has none: %q", r.Measured)
+			require.NotEmpty(t, r.Evidence)
+			assert.Contains(t, r.Evidence[0], " is n/a: ", "the evidence says why first")
 		})
 	}
 }
@@ -205,6 +208,35 @@ func TestAnswerGradingIsCorrectFirst(t *testing.T) {
 			run := &Run{Trace: "answer.json", Session: &trace.Session{Answer: tt.answer}}
 			got := CheckOne(&Expectation{Type: "answer", Params: &p}, run, nil)
 			assert.Equal(t, tt.want, got.Status, got.Message)
+		})
+	}
+}
+
+// An expectation's evidence is only that of what it checks: a steps-to-
+// target check shows the step that reached the target, not the fishing
+// runs before it; a patterns check shows only the patterns it names.
+func TestEvidenceIsOnlyThatOfTheExpectation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, params, typ string
+		want, unwanted    string
+	}{
+		{"steps to target shows its step only", "max_steps_to_target: 1", "index_usage", "step ", "fishing at"},
+		{"a semantic ratio shows the fishing that pulls it down", "min_semantic_ratio: 0.9", "index_usage", "fishing at", ""},
+		{"a pattern it does not name is not evidence", "forbid: [guessing]", "patterns", "", "fishing at"},
+		{"a pattern it names is", "forbid: [fishing]", "patterns", "fishing at steps 1–5", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := only(t, evalInline(t, exp(fixBug, tt.typ, tt.params)))
+			ev := strings.Join(r.Evidence, "\n")
+			if tt.want != "" {
+				assert.Contains(t, ev, tt.want)
+			}
+			if tt.unwanted != "" {
+				assert.NotContains(t, ev, tt.unwanted)
+			}
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -26,7 +27,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 	if s.Symbols != "" {
 		var err error
 		if symbols, err = metrics.LoadSymbols(s.Symbols); err != nil {
-			return nil, fmt.Errorf("scenario %s: symbols: %w", s.File, err)
+			return nil, &yamlerr.Error{File: s.File, Msg: "symbols: " + err.Error()}
 		}
 	}
 	mopts := MeasureOptions{
@@ -38,16 +39,28 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		Symbols:  symbols,
 		// The trace files' limit; the others are bounded where read.
 		MaxInputSize: opts.MaxInputSize,
+		// A format is forced by the scenario's key.
+		FormatSetting: "format: NAME",
 	}
 	runs := make([]*Run, 0, len(s.Traces))
-	for _, t := range s.Traces {
+	for i, t := range s.Traces {
 		run, err := Measure(t, mopts)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", s.File, err)
+			return nil, traceReadError(s, i, err)
 		}
 		runs = append(runs, run)
 	}
 	return EvaluateRuns(s, runs, opts), nil
+}
+
+// traceReadError places the error of reading the i-th trace where the
+// scenario names it.
+func traceReadError(s *Scenario, i int, err error) error {
+	out := &yamlerr.Error{File: s.File, Msg: err.Error(), Err: err}
+	if i < len(s.TracePos) {
+		out.Line, out.Col = s.TracePos[i].Line, s.TracePos[i].Col
+	}
+	return out
 }
 
 // EvaluateRuns checks the scenario's expectations against runs measured

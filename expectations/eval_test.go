@@ -1,11 +1,15 @@
 package expectations
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 // Three runs, two of which pass: the runs rule decides.
@@ -44,9 +48,9 @@ func TestTheRunsRuleCombinesThreeRuns(t *testing.T) {
 			assert.Equal(t, []Status{Pass, Pass, Fail}, []Status{r.Runs[0].Status, r.Runs[1].Status, r.Runs[2].Status})
 			assert.Equal(t, "testdata/traces/runs/run-1.toolcalls.json", r.Runs[0].Trace)
 			assert.Equal(t, []string{
-				"run 1 run-1.toolcalls.json: pass, 0.67",
-				"run 2 run-2.toolcalls.json: pass, 0.67",
-				"run 3 run-3.toolcalls.json: fail, 0.00",
+				"run 1 run-1.toolcalls.json: pass, semantic ratio = 0.67",
+				"run 2 run-2.toolcalls.json: pass, semantic ratio = 0.67",
+				"run 3 run-3.toolcalls.json: fail, semantic ratio = 0.00",
 			}, r.Evidence)
 		})
 	}
@@ -158,4 +162,18 @@ func TestATraceFileWithSeveralSessionsNeedsTraceID(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Evaluate(s, EvalOptions{})
 	assert.ErrorContains(t, err, `no session "auth-3" among its 2 sessions (auth-1, auth-2)`)
+}
+
+// A trace that cannot be read is an error at the line that names it, which
+// still unwraps to the reader's error.
+func TestAnUnreadableTraceIsAnErrorWhereTheScenarioNamesIt(t *testing.T) {
+	t.Parallel()
+	s, err := Load("../testdata/check/badinput/unreadable-trace.yaml", LoadOptions{})
+	require.NoError(t, err)
+	_, err = Evaluate(s, EvalOptions{})
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "../testdata/check/badinput/unreadable-trace.yaml:4:8: trace ../testdata/check/badinput/not-a-trace.json: not a known trace format"), err.Error())
+	assert.Contains(t, err.Error(), "(format: tool-calls)", "the suggestion names the scenario key")
+	var fe *trace.FormatError
+	assert.True(t, errors.As(err, &fe), "the reader's error is wrapped")
 }

@@ -257,7 +257,7 @@ func (l *loader) traces(root ast.Node, one, many *entry) {
 			return
 		}
 		if p, ok := l.traceFile(one.value, "trace", name); ok {
-			l.s.Traces = []string{p}
+			l.s.Traces, l.s.TracePos = []string{p}, []Pos{l.pos(one.value)}
 		}
 		return
 	}
@@ -296,9 +296,16 @@ func (l *loader) traces(root ast.Node, one, many *entry) {
 			if !seen[f] {
 				seen[f] = true
 				l.s.Traces = append(l.s.Traces, f)
+				l.s.TracePos = append(l.s.TracePos, l.pos(at))
 			}
 		}
 	}
+}
+
+// pos is the position of a node in the file.
+func (l *loader) pos(n ast.Node) Pos {
+	line, col := nodeLineCol(n)
+	return Pos{File: l.file, Line: line, Col: col}
 }
 
 func lineOf(n ast.Node) int {

@@ -25,6 +25,10 @@ type MeasureOptions struct {
 	// MaxInputSize bounds, in bytes, the trace file (trace.Options's
 	// field of the same name); zero means trace.DefaultMaxInputSize.
 	MaxInputSize int64
+	// FormatSetting is how the user forces a format where the trace was
+	// named, for the suggestion of a trace in no known format (see
+	// trace.FormatError.Setting); "" means the -format flag.
+	FormatSetting string
 }
 
 // A Run is one trace of a scenario with everything measured from it; it is
@@ -57,8 +61,12 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	if errors.As(err, &multi) && multi.Want == "" {
 		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
 	}
+	var fe *trace.FormatError
+	if errors.As(err, &fe) && opts.FormatSetting != "" {
+		fe.Setting = opts.FormatSetting
+	}
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", traceFile, err)
+		return nil, traceError(traceFile, err)
 	}
 	var files []string
 	if opts.Taxonomy != "" {
@@ -87,6 +95,16 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		Metrics:  metrics.Compute(doc, mopts),
 		Truth:    opts.Truth,
 	}, nil
+}
+
+// traceError names the trace in err once: readers' errors often start
+// with the file already ("t.json: not a known trace format", "t.jsonl:3:
+// invalid JSON").
+func traceError(traceFile string, err error) error {
+	if strings.HasPrefix(err.Error(), traceFile+":") {
+		return fmt.Errorf("trace %w", err)
+	}
+	return fmt.Errorf("trace %s: %w", traceFile, err)
 }
 
 // taskName derives a task name from a trace file name:

@@ -60,20 +60,24 @@ func (cs *checks) evidenceOf(items ...string) {
 }
 
 // outcome combines the checks: the expectation fails when any check fails,
-// and its message then names the failed checks only.
+// and its message then names the failed checks only. The measured value
+// names each figure ("recall@5 = 0.00"), so that a table cell says what
+// was measured; the threshold names them too when there are several. A
+// figure that is n/a has its reason first in the evidence.
 func (cs *checks) outcome() Outcome {
-	o := Outcome{Status: Pass, Evidence: cs.evidence}
+	o := Outcome{Status: Pass}
 	var measured, thresholds, failed, all []string
 	for _, c := range cs.list {
 		m := c.measured
 		if c.missing != "" {
 			m = "n/a"
+			o.Evidence = append(o.Evidence, c.name+" is n/a: "+c.missing)
 		}
+		measured = append(measured, c.name+" = "+m)
 		if len(cs.list) > 1 {
-			measured = append(measured, c.name+" "+m)
 			thresholds = append(thresholds, c.name+" "+c.threshold)
 		} else {
-			measured, thresholds = []string{m}, []string{c.threshold}
+			thresholds = []string{c.threshold}
 		}
 		all = append(all, c.sentence())
 		if !c.ok || c.missing != "" {
@@ -81,6 +85,7 @@ func (cs *checks) outcome() Outcome {
 			failed = append(failed, c.sentence())
 		}
 	}
+	o.Evidence = append(o.Evidence, cs.evidence...)
 	o.Measured = strings.Join(measured, "; ")
 	o.Threshold = strings.Join(thresholds, "; ")
 	if o.Status == Fail {

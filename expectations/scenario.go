@@ -16,6 +16,9 @@ type Scenario struct {
 	// Traces are the trace files of the scenario's runs, resolved against
 	// the scenario file's folder, globs expanded and sorted.
 	Traces []string
+	// TracePos is where each of Traces is named in the file (a glob's
+	// matches share its position), for errors about reading a trace.
+	TracePos []Pos
 	// TraceID picks one session of a trace file that holds several (an
 	// OpenTelemetry trace id, an OpenHands instance_id); "" means each
 	// trace file must hold one session.

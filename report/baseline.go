@@ -8,6 +8,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
 	"github.com/agentretrieval/agentretrieval/internal/input"
@@ -142,7 +144,9 @@ type Regression struct {
 	Current float64
 	// Worse is how much worse Current is than Base, in the figure's units
 	// (positive).
-	Worse     float64
+	Worse float64
+	// Allowed is the change the comparison allowed of the figure.
+	Allowed   float64
 	Direction Direction
 	// Missing is true when the key is in both baselines but the figure has
 	// no value any more: a task whose trace broke or whose ground truth went
@@ -154,9 +158,40 @@ func (r Regression) String() string {
 	if r.Missing {
 		return fmt.Sprintf("%s %s: was %s, now has no value", r.Key, r.Metric, FormatValue(r.Metric, r.Base))
 	}
-	return fmt.Sprintf("%s %s: %s → %s (%s, %s)", r.Key, r.Metric,
-		FormatValue(r.Metric, r.Base), FormatValue(r.Metric, r.Current),
-		FormatDelta(r.Metric, r.Base, r.Current), r.Direction)
+	return fmt.Sprintf("%s %s: %s → %s (%s, allowed %s; %s)", r.Key, r.Metric,
+		FigureText(r.Metric, r.Base), FigureText(r.Metric, r.Current),
+		DeltaText(r.Metric, r.Base, r.Current), AllowedText(r.Metric, r.Allowed), r.Direction)
+}
+
+// percentFigures are the figures reports show as percentages; their
+// changes are in percentage points.
+var percentFigures = map[string]bool{"semantic_ratio": true, "semantic_ratio_all_calls": true}
+
+// FigureText formats a figure as every table of the report shows it: a
+// percentage for the semantic ratios, FormatValue for the others.
+func FigureText(name string, v float64) string {
+	if percentFigures[name] {
+		return percent(v)
+	}
+	return FormatValue(name, v)
+}
+
+// DeltaText formats a change of a figure in the unit FigureText shows it
+// in: percentage points for a percentage ("-50.0 pp"), else FormatDelta
+// ("-0.50", "+2"). Tables and the list of regressions use it alike.
+func DeltaText(name string, base, cur float64) string {
+	if percentFigures[name] {
+		return signed(fixed(100*(cur-base), 1)) + " pp"
+	}
+	return FormatDelta(name, base, cur)
+}
+
+// AllowedText formats a tolerance in the unit of DeltaText.
+func AllowedText(name string, tol float64) string {
+	if percentFigures[name] {
+		return fixed(100*tol, 1) + " pp"
+	}
+	return strconv.FormatFloat(tol, 'f', -1, 64)
 }
 
 // regressionSlack absorbs floating-point noise, so that a change of exactly
@@ -171,6 +206,13 @@ const regressionSlack = 1e-9
 // in one baseline (scenarios added or removed) are not regressions. The
 // result is sorted by key, then metric.
 func Regressions(base, cur Baseline, maxDelta float64) []Regression {
+	return RegressionsWithin(base, cur, UniformTolerance(maxDelta))
+}
+
+// RegressionsWithin is Regressions with a tolerance for each figure (see
+// Tolerances.For): a figure regresses when it is worse than its baseline
+// by more than its tolerance, or has lost its value.
+func RegressionsWithin(base, cur Baseline, tol *Tolerances) []Regression {
 	var out []Regression
 	for _, key := range slices.Sorted(maps.Keys(base.Entries)) {
 		now, ok := cur.Entries[key]
@@ -185,25 +227,26 @@ func Regressions(base, cur Baseline, maxDelta float64) []Regression {
 			b := base.Entries[key][m]
 			c, ok := now[m]
 			if !ok {
-				out = append(out, Regression{Key: key, Metric: m, Base: b, Direction: dir, Missing: true})
+				out = append(out, Regression{Key: key, Metric: m, Base: b, Allowed: tol.For(m), Direction: dir, Missing: true})
 				continue
 			}
-			if w := worse(m, b, c); w > maxDelta+regressionSlack {
-				out = append(out, Regression{Key: key, Metric: m, Base: b, Current: c, Worse: w, Direction: dir})
+			if w, allowed := worse(m, b, c), tol.For(m); w > allowed+regressionSlack {
+				out = append(out, Regression{Key: key, Metric: m, Base: b, Current: c, Worse: w, Allowed: allowed, Direction: dir})
 			}
 		}
 	}
 	return out
 }
 
-// WriteRegressions writes regressions as a markdown list under a heading,
-// or a line saying there are none.
-func WriteRegressions(w io.Writer, regs []Regression, maxDelta float64) error {
+// WriteRegressions writes regressions as a markdown list, each with its
+// change and the change allowed, or a line saying there are none and what
+// was allowed.
+func WriteRegressions(w io.Writer, regs []Regression, tol *Tolerances) error {
 	if len(regs) == 0 {
-		_, err := fmt.Fprintf(w, "No regression beyond %s.\n", fixed(maxDelta, 2))
+		_, err := fmt.Fprintf(w, "No figure regressed past the allowed change (%s).\n", Escape(tol.String()))
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "**%d regression(s)** beyond %s:\n\n", len(regs), fixed(maxDelta, 2)); err != nil {
+	if _, err := fmt.Fprintf(w, "**%d figure(s) regressed** past the allowed change:\n\n", len(regs)); err != nil {
 		return err
 	}
 	for _, r := range regs {
@@ -221,4 +264,29 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// regressionVerdict is the sentence that opens a report compared with a
+// baseline: how many figures regressed past the allowed change, and the
+// first few of them.
+func regressionVerdict(regs []Regression) string {
+	if len(regs) == 0 {
+		return "No figure regressed past the allowed change against the baseline."
+	}
+	return "**FAIL:** " + regressionSummary(regs) + "."
+}
+
+// regressionSummary is "3 figure(s) regressed past the allowed change:
+// fix-bug recall@5, …".
+func regressionSummary(regs []Regression) string {
+	const shown = 3
+	var names []string
+	for i, r := range regs {
+		if i == shown {
+			names = append(names, fmt.Sprintf("and %d more", len(regs)-shown))
+			break
+		}
+		names = append(names, Escape(r.Key+" "+r.Metric))
+	}
+	return fmt.Sprintf("%d figure(s) regressed past the allowed change: %s (see Regressions)", len(regs), strings.Join(names, ", "))
 }

@@ -1,13 +1,14 @@
 package report
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 )
@@ -22,6 +23,9 @@ type Check struct {
 	// Figures are every scenario's retrieval figures, keyed by scenario
 	// name: what a baseline file records.
 	Figures *Baseline
+	// Bad are the scenario files that could not be checked; each is also
+	// a row of Expectations with status Error.
+	Bad []*expectations.ScenarioError
 }
 
 // CheckOptions control the rendering of a Check.
@@ -34,8 +38,21 @@ type CheckOptions struct {
 	Target float64
 	// Baseline, when set, adds each figure's change and a section of the
 	// regressions worse than MaxRegression.
-	Baseline      *Baseline
+	Baseline *Baseline
+	// MaxRegression is the single allowed change of every figure, in its
+	// own units; Tolerances, when set, takes its place.
 	MaxRegression float64
+	// Tolerances are the allowed changes by figure kind and name (see
+	// ParseTolerances); nil means MaxRegression for every figure.
+	Tolerances *Tolerances
+	// BaselineName names the baseline file in the verdict; may be empty.
+	BaselineName string
+	// OnlyFailures leaves passing scenarios out of the markdown report;
+	// otherwise their expectations are collapsed under <details>.
+	OnlyFailures bool
+	// FullReport says where the complete report is, for the note of a
+	// step summary cut to fit ("the -o file report.md").
+	FullReport string
 }
 
 // NewCheck builds the rows of a check report from scenario results, in
@@ -43,8 +60,15 @@ type CheckOptions struct {
 // runs, their lower-median steps to target, every pattern seen and the
 // outcome of its index_usage expectations; its retrieval row the mean of
 // each metric over the runs that have it.
-func NewCheck(results []*expectations.ScenarioResult) *Check {
-	c := &Check{Results: results, Figures: NewBaseline("scenario")}
+//
+// Each of bad, a scenario that could not be checked, is one row of
+// Expectations with status Error, whose evidence is every problem at its
+// file:line:col.
+func NewCheck(results []*expectations.ScenarioResult, bad ...*expectations.ScenarioError) *Check {
+	c := &Check{Results: results, Figures: NewBaseline("scenario"), Bad: bad}
+	for _, b := range bad {
+		c.Expectations = append(c.Expectations, errorRow(b))
+	}
 	for _, res := range results {
 		c.Index = append(c.Index, scenarioIndexRow(res))
 		row := scenarioRetrievalRow(res)
@@ -58,6 +82,9 @@ func NewCheck(results []*expectations.ScenarioResult) *Check {
 	}
 	return c
 }
+
+// BadInput reports whether a scenario could not be checked.
+func (c *Check) BadInput() bool { return len(c.Bad) > 0 }
 
 // Failed lists the scenarios that failed, in order.
 func (c *Check) Failed() []string {
@@ -76,59 +103,62 @@ func (c *Check) Regressions(opts CheckOptions) []Regression {
 	if opts.Baseline == nil {
 		return nil
 	}
-	return Regressions(*opts.Baseline, *c.Figures, opts.MaxRegression)
+	return RegressionsWithin(*opts.Baseline, *c.Figures, opts.tolerances())
 }
 
-// WriteMarkdown writes the report: how many scenarios passed, the
-// index-effectiveness table, the retrieval table, every expectation, and
-// with a baseline the regressions.
-func (c *Check) WriteMarkdown(w io.Writer, opts CheckOptions) error {
-	if opts.Target == 0 {
-		opts.Target = DefaultSemanticTarget
+// tolerances are the options' allowed changes: Tolerances, else
+// MaxRegression for every figure.
+func (o CheckOptions) tolerances() *Tolerances {
+	if o.Tolerances != nil {
+		return o.Tolerances
 	}
-	var b bytes.Buffer
-	passed := len(c.Results) - len(c.Failed())
-	fmt.Fprintf(&b, "# Retrieval check\n\n%d of %d scenarios passed.\n\n## Index effectiveness\n\n", passed, len(c.Results))
-	if err := WriteIndexTable(&b, c.Index, IndexOptions{Target: opts.Target, Baseline: opts.Baseline, MaxRegression: opts.MaxRegression}); err != nil {
-		return err
-	}
-	b.WriteString("\n## Retrieval\n\n")
-	if err := WriteRetrievalTable(&b, c.Retrieval, RetrievalOptions{Metrics: opts.Metrics, Baseline: opts.Baseline, MaxRegression: opts.MaxRegression}); err != nil {
-		return err
-	}
-	b.WriteString("\n## Expectations\n\n")
-	if err := WriteExpectationsTable(&b, c.Expectations); err != nil {
-		return err
-	}
-	if opts.Baseline != nil {
-		b.WriteString("\n## Regressions\n\n")
-		if err := WriteRegressions(&b, c.Regressions(opts), opts.MaxRegression); err != nil {
-			return err
-		}
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return UniformTolerance(o.MaxRegression)
 }
 
 // checkJSON is the JSON form of a check report.
 type checkJSON struct {
 	Passed      bool                           `json:"passed"`
 	Scenarios   []*expectations.ScenarioResult `json:"scenarios"`
+	Errors      []inputErrorJSON               `json:"errors"`
 	Figures     map[string]map[string]float64  `json:"figures"`
 	Regressions []Regression                   `json:"regressions"`
 }
 
+// inputErrorJSON is a scenario that could not be checked, in JSON.
+type inputErrorJSON struct {
+	File     string             `json:"file"`
+	Scenario string             `json:"scenario,omitempty"`
+	Problems []inputProblemJSON `json:"problems"`
+}
+
+type inputProblemJSON struct {
+	Pos     string `json:"pos"`
+	Message string `json:"message"`
+}
+
 // WriteJSON writes the report as one JSON document: whether everything
-// passed (no failed scenario, no regression), every scenario result, the
-// figures and the regressions against opts.Baseline.
+// passed (no failed scenario, no bad input, no regression), every scenario
+// result with its full texts, the scenarios that could not be checked
+// ("errors", each problem with its position), the figures and the
+// regressions against opts.Baseline.
 func (c *Check) WriteJSON(w io.Writer, opts CheckOptions) error {
 	regs := c.Regressions(opts)
 	if regs == nil {
 		regs = []Regression{}
 	}
+	errs := []inputErrorJSON{}
+	for _, b := range c.Bad {
+		e := inputErrorJSON{File: b.File, Scenario: b.Name}
+		pos, msg := b.Problems()
+		for i := range pos {
+			e.Problems = append(e.Problems, inputProblemJSON{Pos: pos[i], Message: msg[i]})
+		}
+		errs = append(errs, e)
+	}
 	doc := checkJSON{
-		Passed:      len(c.Failed()) == 0 && len(regs) == 0,
+		Passed:      len(c.Failed()) == 0 && len(regs) == 0 && len(c.Bad) == 0,
 		Scenarios:   c.Results,
+		Errors:      errs,
 		Figures:     c.Figures.Entries,
 		Regressions: regs,
 	}
@@ -238,6 +268,25 @@ func scenarioRetrievalRow(res *expectations.ScenarioResult) RetrievalRow {
 	return row
 }
 
+// errorRow is the row of a scenario that could not be checked: named by
+// the scenario, or by its file when it did not load.
+func errorRow(e *expectations.ScenarioError) ExpectationRow {
+	pos, msg := e.Problems()
+	row := ExpectationRow{Scenario: cmp.Or(e.Name, e.File), Type: "input", Status: Error, Measured: "n/a", Threshold: "n/a"}
+	row.Description = "a trace cannot be read"
+	if e.Name == "" {
+		row.Description = "the scenario file does not load"
+	}
+	for i := range pos {
+		row.Evidence = append(row.Evidence, pos[i]+": "+msg[i])
+	}
+	row.Message = strings.Join(row.Evidence, "\n")
+	if len(pos) > 0 {
+		row.Pos = pos[0]
+	}
+	return row
+}
+
 func expectationRow(scenario string, r *expectations.Result) ExpectationRow {
 	return ExpectationRow{
 		Scenario:    scenario,
@@ -274,8 +323,9 @@ func mean(vs []float64) float64 {
 	return s / float64(len(vs))
 }
 
-// CheckFormats are the forms Check.Write writes: markdown, JSON, JUnit XML.
-var CheckFormats = []string{"md", "json", "junit"}
+// CheckFormats are the forms Check.Write writes: markdown, JSON, JUnit XML
+// and GitHub Actions annotations (see WriteGitHubAnnotations).
+var CheckFormats = []string{"md", "json", "junit", "github"}
 
 // Write writes the report in one of CheckFormats.
 func (c *Check) Write(w io.Writer, format string, opts CheckOptions) error {
@@ -286,8 +336,10 @@ func (c *Check) Write(w io.Writer, format string, opts CheckOptions) error {
 		return c.WriteJSON(w, opts)
 	case "junit":
 		return WriteJUnit(w, c.Expectations, JUnitOptions{})
+	case "github":
+		return WriteGitHubAnnotations(w, c.Expectations)
 	}
-	return fmt.Errorf("report format %q: want one of md, json, junit", format)
+	return fmt.Errorf("report format %q: want one of %s", format, strings.Join(CheckFormats, ", "))
 }
 
 // AppendGitHubStepSummary appends markdown to the job summary of a GitHub

@@ -65,7 +65,7 @@ func TestNewCheckSummarizesEachScenariosRuns(t *testing.T) {
 	require.Len(t, c.Regressions(opts), 1)
 	var md, js bytes.Buffer
 	require.NoError(t, c.Write(&md, "md", opts))
-	assert.Contains(t, md.String(), "0 of 2 scenarios passed.")
+	assert.Contains(t, md.String(), "**FAIL:** 0 of 2 scenarios passed; 2 failed; 1 figure(s) regressed past the allowed change: add-service semantic_ratio")
 	assert.Contains(t, md.String(), "## Regressions")
 	require.NoError(t, c.Write(&js, "json", opts))
 	var doc struct {
@@ -130,7 +130,7 @@ func TestIndexTableSaysNoSemanticToolOffered(t *testing.T) {
 
 	var only strings.Builder
 	require.NoError(t, WriteIndexTable(&only, []IndexRow{noTool}, IndexOptions{}))
-	assert.Contains(t, only.String(), "| claude-plain | no semantic tool offered | not reached     | fishing (information) |")
+	assert.Contains(t, only.String(), "| claude-plain | no semantic tool offered | not reached | fishing (information) |")
 	assert.Contains(t, only.String(), "**Aggregate:** no semantic tool offered (target: 60%)")
 	assert.NotContains(t, only.String(), "0.0% semantic tool usage")
 
@@ -138,5 +138,5 @@ func TestIndexTableSaysNoSemanticToolOffered(t *testing.T) {
 	require.NoError(t, WriteIndexTable(&both, []IndexRow{noTool, withTool}, IndexOptions{}))
 	assert.Contains(t, both.String(), "**Aggregate:** 50.0% semantic tool usage (target: 60%)")
 	assert.Contains(t, both.String(), "No semantic tool offered, left out of the aggregate: claude-plain.")
-	assert.Contains(t, both.String(), "| with-index   | 50.0%                    | not reached     | fishing               |")
+	assert.Contains(t, both.String(), "| with-index | 50.0% | not reached | fishing |")
 }

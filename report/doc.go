@@ -1,6 +1,6 @@
 // Package report turns retrieval measurements into what people and CI
-// systems read: GitHub-flavoured markdown tables, JSON, JUnit XML, baseline
-// files, and the rendering of benchmark run summaries and comparisons
+// systems read: GitHub-flavoured markdown tables, JSON, JUnit XML, GitHub
+// Actions annotations, baseline files, and the rendering of benchmark run summaries and comparisons
 // (computed by package runs).
 //
 // Its tables take plain rows, not the types of the stages before it, so
@@ -10,8 +10,10 @@
 //
 // # Markdown
 //
-// Every table is rendered by tablewriter in GFM form, left-aligned and never
-// wrapped, with rows sorted so that the same input gives the same bytes.
+// Every table is rendered by tablewriter in GFM form, left-aligned, never
+// wrapped and not padded (padding does not render, and only lengthens a
+// pull-request comment), with rows sorted so that the same input gives the
+// same bytes.
 // Text cells go through Escape ("|" becomes "\|", line breaks "<br>", and
 // markdown syntax characters are escaped, so a path or tool name cannot end
 // a cell or start a code span); identifiers can be shown as code with Code.
@@ -31,7 +33,9 @@
 //     a value is "n/a" with a footnote giving the reason.
 //   - WriteExpectationsTable:
 //     | Scenario | Expectation | Measured | Threshold | Result | Evidence (step N = N-th tool call) |,
-//     Result one of pass, **FAIL**, skipped, flaky.
+//     Result one of pass, **FAIL**, **ERROR** (a scenario that could not
+//     be checked), skipped, flaky; a failure without evidence shows its
+//     message there, and long cells are cut with "…".
 //   - WriteSummaryTable: one line per configuration of a run summary
 //     (runs.Summary).
 //   - WriteComparison: a matched comparison (runs.Compare), with the
@@ -46,18 +50,29 @@
 // "0.62 (+0.08) ▲", with ▲ for better and ▼ for worse by the metric's
 // direction (DirectionOf: higher is better for recall and the semantic
 // ratio, lower for steps, seconds, tokens and error counts). Regressions
-// lists the figures worse than the baseline by more than an allowed delta
-// (the CLI's -max-regression), and figures that lost their value.
+// lists the figures worse than the baseline by more than one allowed delta,
+// RegressionsWithin by a tolerance per figure kind (ratio, steps, seconds,
+// tokens, count; KindOf) and per figure name (Tolerances, read from the
+// CLI's -max-regression by ParseTolerances, with DefaultTolerances), and
+// figures that lost their value. A change reads in one unit everywhere
+// (DeltaText): percentage points for the semantic ratio, the figure's own
+// units otherwise.
 //
 // # Check reports
 //
-// NewCheck turns evaluated scenarios into a Check: an index-effectiveness
+// NewCheck turns evaluated scenarios, and the scenarios that could not be
+// checked (expectations.ScenarioError, each an **ERROR** row with every
+// problem at its file:line:col), into a Check: an index-effectiveness
 // row per scenario (the mean semantic ratio of its runs, their lower-median
 // steps to target, every pattern seen, the outcome of its index_usage
 // expectations), a retrieval row (each metric's mean over the runs), a row
 // per expectation, and the figures a baseline file records. Check.Write
-// renders it as markdown, JSON or JUnit (CheckFormats);
-// AppendGitHubStepSummary adds the markdown to a GitHub Actions job summary.
+// renders it as markdown, JSON, JUnit or GitHub annotations (CheckFormats).
+// The markdown puts the verdict and the failures first and collapses the
+// other expectations under <details> (CheckOptions.OnlyFailures leaves
+// passing scenarios out). Check.Publish writes the report, the annotations
+// and the GitHub Actions step summary, cut by FitStepSummary to
+// StepSummaryLimit characters with a note saying where the full report is.
 //
 // # Run reports
 //
@@ -72,7 +87,14 @@
 // WriteJUnit writes one <testsuite> per scenario and one <testcase> per
 // expectation; a failure carries the message, measured value, threshold
 // and evidence, a skipped expectation is <skipped>, and a flaky failure
-// passes with a note in <system-out>.
+// passes with a note in <system-out>; a scenario that could not be checked
+// has an <error>.
+//
+// # GitHub annotations
+//
+// WriteGitHubAnnotations writes one "::error file=…,line=…,col=…,title=…::"
+// workflow command per failure, escaped as the runner expects, so that it
+// shows on the expectation's line of the scenario file.
 //
 // # Comparisons
 //

@@ -31,17 +31,17 @@ func ExampleWriteComparison() {
 	//
 	// ### Paired differences (with-index − grep-only)
 	//
-	// | Metric          | n | grep-only mean | with-index mean | Mean difference | 95% CI (bootstrap) | Wilcoxon p | Sign test p (+/−/0) |
-	// |:----------------|:--|:---------------|:----------------|:----------------|:-------------------|:-----------|:--------------------|
-	// | Recall@5 (TREC) | 3 | 0.37           | 0.73            | +0.37 ▲         | [+0.30, +0.40]     | 0.250      | 0.250 (3/0/0)       |
+	// | Metric | n | grep-only mean | with-index mean | Mean difference | 95% CI (bootstrap) | Wilcoxon p | Sign test p (+/−/0) |
+	// |:--|:--|:--|:--|:--|:--|:--|:--|
+	// | Recall@5 (TREC) | 3 | 0.37 | 0.73 | +0.37 ▲ | [+0.30, +0.40] | 0.250 | 0.250 (3/0/0) |
 	//
 	// ▲ the candidate is better on average, ▼ worse (by each metric's direction). Wilcoxon p is exact (zero differences dropped, tied ranks averaged) unless marked ≈.
 	//
 	// ### Association with reward (Spearman ρ)
 	//
-	// | Metric          | grep-only ρ (n, p) | with-index ρ (n, p) |
-	// |:----------------|:-------------------|:--------------------|
-	// | Recall@5 (TREC) | n/a                | n/a                 |
+	// | Metric | grep-only ρ (n, p) | with-index ρ (n, p) |
+	// |:--|:--|:--|
+	// | Recall@5 (TREC) | n/a | n/a |
 	//
 	// p from Student's t with n − 2 degrees of freedom, a rough guide below about ten tasks; n/a: fewer than two tasks with both the figure and a reward, or one of them constant.
 	//

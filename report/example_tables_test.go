@@ -24,11 +24,11 @@ func ExampleWriteExpectationsTable() {
 		fmt.Println(err)
 	}
 	// Output:
-	// | Scenario | Expectation | Measured | Threshold | Result   | Evidence (step N = N-th tool call) |
-	// |:---------|:------------|:---------|:----------|:---------|:-----------------------------------|
-	// | fix-bug  | index_usage | 0.45     | ≥ 0.60    | **FAIL** | fishing at steps 1–5               |
-	// | fix-bug  | retrieval   | 1.00     | ≥ 0.80    | pass     |                                    |
-	// | fix-bug  | compiles    | n/a      |           | skipped  |                                    |
+	// | Scenario | Expectation | Measured | Threshold | Result | Evidence (step N = N-th tool call) |
+	// |:--|:--|:--|:--|:--|:--|
+	// | fix-bug | index_usage | 0.45 | ≥ 0.60 | **FAIL** | fishing at steps 1–5 |
+	// | fix-bug | retrieval | 1.00 | ≥ 0.80 | pass |   |
+	// | fix-bug | compiles | n/a |   | skipped |   |
 }
 
 // WriteRetrievalTable heads each column with the metric's label, and shows
@@ -57,14 +57,14 @@ func ExampleWriteRetrievalTable() {
 		fmt.Println(strings.TrimRight(line, " "))
 	}
 	// Output:
-	// | Scenario    | Recall@5 (TREC) | MRR (TREC RR)      |
-	// |:------------|:----------------|:-------------------|
-	// | add-service | n/a¹            | n/a¹               |
-	// | fix-bug     | 0.80 (+0.20) ▲  | 0.50 **(-0.50) ▼** |
+	// | Scenario | Recall@5 (TREC) | MRR (TREC RR) |
+	// |:--|:--|:--|
+	// | add-service | n/a¹ | n/a¹ |
+	// | fix-bug | 0.80 (+0.20) ▲ | 0.50 **(-0.50) ▼** |
 	//
 	// ¹ the task has no ground-truth files
 	//
-	// Changes against the baseline: ▲ better, ▼ worse; in bold, worse by more than 0.05 (a regression).
+	// Changes against the baseline: ▲ better, ▼ worse; in bold, worse by more than allowed (0.05 of every figure), a regression.
 }
 
 // WriteJUnit gives CI systems one test case per expectation: a failure

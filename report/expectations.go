@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Status is the outcome of an expectation as a report shows it.
@@ -17,6 +18,10 @@ const (
 	// Flaky is an expectation marked flaky that failed: it is reported and
 	// never fails the run. A flaky expectation that passed is Pass.
 	Flaky Status = "flaky"
+	// Error is a scenario that could not be checked: its file did not
+	// load, or a trace it names could not be read. It fails the run as bad
+	// input.
+	Error Status = "error"
 )
 
 // cell renders the status for a table: failures stand out in bold.
@@ -24,6 +29,8 @@ func (s Status) cell() string {
 	switch s {
 	case Fail:
 		return "**FAIL**"
+	case Error:
+		return "**ERROR**"
 	case "":
 		return "—"
 	}
@@ -75,24 +82,59 @@ func sortExpectations(rows []ExpectationRow) []ExpectationRow {
 	return rows
 }
 
+// The longest cells of the expectations table, in characters: a cell
+// longer than this is cut with "…" (the JSON report keeps the full text),
+// so that one expectation with a long list of evidence cannot fill a pull
+// request comment.
+const (
+	maxNameCell     = 120
+	maxMeasureCell  = 160
+	maxEvidenceCell = 400
+	// A scenario that could not be checked has one row for all of its
+	// problems: its cell may be longer.
+	maxErrorCell = 1200
+)
+
 // WriteExpectationsTable writes the expectations table:
 //
 //	| Scenario | Expectation | Measured | Threshold | Result | Evidence (step N = N-th tool call) |
 //
-// with Result one of pass, **FAIL**, skipped or flaky. Rows are sorted by
-// scenario; within a scenario they keep their order.
+// with Result one of pass, **FAIL**, **ERROR** (a scenario that could
+// not be checked), skipped or flaky. Rows are sorted by scenario; within a
+// scenario they keep their order. A failed expectation with no evidence
+// shows its message there, which says why a figure is n/a. Cells longer
+// than a few hundred characters are cut with "…".
 func WriteExpectationsTable(w io.Writer, rows []ExpectationRow) error {
+	return writeExpectationsTable(w, sortExpectations(rows))
+}
+
+// writeExpectationsTable writes the rows in their order.
+func writeExpectationsTable(w io.Writer, rows []ExpectationRow) error {
 	header := []string{"Scenario", "Expectation", "Measured", "Threshold", "Result", "Evidence (step N = N-th tool call)"}
 	var cells [][]string
-	for _, r := range sortExpectations(rows) {
-		ev := make([]string, len(r.Evidence))
-		for i, e := range r.Evidence {
-			ev[i] = Escape(e)
+	for _, r := range rows {
+		evidence := strings.Join(r.Evidence, "; ")
+		if evidence == "" && r.Status != Pass {
+			evidence = r.Message
+		}
+		limit := maxEvidenceCell
+		if r.Status == Error {
+			limit = maxErrorCell
 		}
 		cells = append(cells, []string{
-			Escape(r.Scenario), Escape(r.Name()), Escape(r.Measured), Escape(r.Threshold),
-			r.Status.cell(), strings.Join(ev, "; "),
+			Escape(cutCell(r.Scenario, maxNameCell)), Escape(cutCell(r.Name(), maxNameCell)),
+			Escape(cutCell(r.Measured, maxMeasureCell)), Escape(cutCell(r.Threshold, maxMeasureCell)),
+			r.Status.cell(), Escape(cutCell(evidence, limit)),
 		})
 	}
 	return writeTable(w, header, cells)
+}
+
+// cutCell cuts s to at most n characters, ending it with "…" when cut.
+func cutCell(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return strings.TrimRight(string(runes[:n-1]), " ;,") + "…"
 }

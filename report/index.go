@@ -64,6 +64,8 @@ type IndexOptions struct {
 	// Regressions); in percentage points / 100 for the ratio, in steps for
 	// steps to target.
 	MaxRegression float64
+	// Tolerances, when set, takes the place of MaxRegression.
+	Tolerances *Tolerances
 	// FirstColumn heads the name column; default "Scenario".
 	FirstColumn string
 }
@@ -107,9 +109,7 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 			n++
 			ratio = percent(v)
 			if b, ok := opts.Baseline.Get(r.Scenario, "semantic_ratio"); ok {
-				ratio += " " + change("semantic_ratio", b, v, opts.MaxRegression, func(d float64) string {
-					return signed(fixed(100*d, 1)) + " pp"
-				})
+				ratio += " " + change("semantic_ratio", b, v, tolerancesOr(opts.Tolerances, opts.MaxRegression).For("semantic_ratio"))
 			}
 		} else if !r.NoSemanticTool {
 			noRatio = append(noRatio, r.Scenario)
@@ -119,9 +119,7 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 			v := float64(*r.StepsToTarget)
 			steps = strconv.Itoa(*r.StepsToTarget)
 			if b, ok := opts.Baseline.Get(r.Scenario, "steps_to_target"); ok {
-				steps += " " + change("steps_to_target", b, v, opts.MaxRegression, func(d float64) string {
-					return signed(FormatValue("steps_to_target", d))
-				})
+				steps += " " + change("steps_to_target", b, v, tolerancesOr(opts.Tolerances, opts.MaxRegression).For("steps_to_target"))
 			}
 		}
 		cells = append(cells, []string{Escape(r.Scenario), ratio, steps, patternCell(r.Patterns, r.NoSemanticTool), r.Result.cell()})
@@ -196,11 +194,20 @@ func signed(s string) string {
 	return "+" + s
 }
 
-// change renders a figure's change against its baseline, "(+0.08) ▲":
-// ▲ when better, ▼ when worse, in bold when worse by more than maxDelta (a
-// regression), no arrow for a neutral figure or no change.
-func change(name string, base, cur, maxDelta float64, format func(float64) string) string {
-	s := "(" + format(cur-base) + ")"
+// tolerancesOr is t, or maxDelta for every figure when t is nil.
+func tolerancesOr(t *Tolerances, maxDelta float64) *Tolerances {
+	if t != nil {
+		return t
+	}
+	return UniformTolerance(maxDelta)
+}
+
+// change renders a figure's change against its baseline in the unit of
+// DeltaText, "(+0.08) ▲": ▲ when better, ▼ when worse, in bold when worse
+// by more than maxDelta (a regression), no arrow for a neutral figure or
+// no change.
+func change(name string, base, cur, maxDelta float64) string {
+	s := "(" + DeltaText(name, base, cur) + ")"
 	w := worse(name, base, cur)
 	switch {
 	case w > maxDelta+regressionSlack:

@@ -12,7 +12,9 @@ import (
 // Jenkins) read: <testsuites> holding one <testsuite> per scenario and one
 // <testcase> per expectation. A failed expectation has a <failure> whose
 // message is the row's Message and whose text gives the measured value,
-// threshold and evidence; a skipped one has <skipped>. A flaky failure is a
+// threshold and evidence; a skipped one has <skipped>; a scenario that
+// could not be checked (bad input) has an <error> whose text lists every
+// problem at its file:line:col. A flaky failure is a
 // passing test case whose <system-out> says it failed, so that CI shows it
 // without failing.
 
@@ -40,6 +42,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	File      string        `xml:"file,attr,omitempty"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
@@ -82,6 +85,9 @@ func WriteJUnit(w io.Writer, rows []ExpectationRow, opts JUnitOptions) error {
 		case Fail:
 			c.Failure = &junitFailure{Message: esc(r.Message), Type: esc(r.Type), Text: esc(details(r))}
 			s.Failures++
+		case Error:
+			c.Error = &junitFailure{Message: esc(r.Description), Type: "input", Text: esc(strings.Join(r.Evidence, "\n") + "\n")}
+			s.Errors++
 		case Skipped:
 			c.Skipped = &junitSkipped{Message: esc(r.Message)}
 			s.Skipped++
@@ -94,6 +100,7 @@ func WriteJUnit(w io.Writer, rows []ExpectationRow, opts JUnitOptions) error {
 	for _, s := range doc.Suites {
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
+		doc.Errors += s.Errors
 		doc.Skipped += s.Skipped
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {

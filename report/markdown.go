@@ -138,6 +138,12 @@ func codeSpan(s string) string {
 // escaped (Escape, Code, or markup this package writes): the table only
 // lays them out. Columns are left-aligned, headers kept as written, and no
 // cell is wrapped, since a wrapped cell would become two rows.
+//
+// Cells are not padded to their column's width: the padding does not
+// render, and a table with one long cell would otherwise carry hundreds of
+// spaces on every row into a pull-request comment. A column width of 1 is
+// narrower than every cell, and with wrapping off tablewriter then writes
+// each cell as it is, with one space either side.
 func writeTable(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewMarkdown()),
@@ -147,6 +153,7 @@ func writeTable(w io.Writer, header []string, rows [][]string) error {
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithWidths(tw.CellWidth{Global: 1}),
 	)
 	t.Header(header)
 	for _, r := range rows {

@@ -64,8 +64,10 @@ type RetrievalOptions struct {
 	// entry of the row's name: "0.62 (+0.08) ▲".
 	Baseline *Baseline
 	// MaxRegression: a change worse than this (in the figure's units) is
-	// shown in bold as a regression; see Regressions.
+	// shown in bold as a regression; see Regressions. Tolerances, when
+	// set, takes its place.
 	MaxRegression float64
+	Tolerances    *Tolerances
 }
 
 // WriteRetrievalTable writes one row per scenario and one column per
@@ -102,7 +104,7 @@ func WriteRetrievalTable(w io.Writer, rows []RetrievalRow, opts RetrievalOptions
 			}
 			cell := FormatValue(m, v)
 			if b, ok := opts.Baseline.Get(r.Name, m); ok {
-				cell += " " + change(m, b, v, opts.MaxRegression, func(float64) string { return FormatDelta(m, b, v) })
+				cell += " " + change(m, b, v, tolerancesOr(opts.Tolerances, opts.MaxRegression).For(m))
 			}
 			line = append(line, cell)
 		}
@@ -115,8 +117,8 @@ func WriteRetrievalTable(w io.Writer, rows []RetrievalRow, opts RetrievalOptions
 		return err
 	}
 	if opts.Baseline != nil {
-		_, err := fmt.Fprintf(w, "\nChanges against the baseline: ▲ better, ▼ worse; in bold, worse by more than %s (a regression).\n",
-			fixed(opts.MaxRegression, 2))
+		_, err := fmt.Fprintf(w, "\nChanges against the baseline: ▲ better, ▼ worse; in bold, worse by more than allowed (%s), a regression.\n",
+			Escape(tolerancesOr(opts.Tolerances, opts.MaxRegression).String()))
 		return err
 	}
 	return nil

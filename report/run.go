@@ -23,6 +23,8 @@ type RunOptions struct {
 	Baseline      *Baseline
 	BaselineName  string
 	MaxRegression float64
+	// Tolerances, when set, takes the place of MaxRegression.
+	Tolerances *Tolerances
 	// Config, when set, limits the report to that configuration.
 	Config string
 }
@@ -39,6 +41,12 @@ func WriteRun(w io.Writer, s *runs.Summary, opts RunOptions) ([]Regression, erro
 	// w once.
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Retrieval report: %s\n", Escape(s.RunID))
+	tol := tolerancesOr(opts.Tolerances, opts.MaxRegression)
+	var regs []Regression
+	if opts.Baseline != nil {
+		regs = RegressionsWithin(*opts.Baseline, *RunBaseline(s, opts.Config), tol)
+		b.WriteString("\n" + regressionVerdict(regs) + "\n")
+	}
 	for _, c := range s.Configs {
 		if opts.Config != "" && c.Config != opts.Config {
 			continue
@@ -68,19 +76,17 @@ func WriteRun(w io.Writer, s *runs.Summary, opts RunOptions) ([]Regression, erro
 			rows = append(rows, row)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n### Index effectiveness\n\n", Escape(c.Config))
-		if err := WriteIndexTable(&b, index, IndexOptions{Target: opts.Target, Baseline: view, MaxRegression: opts.MaxRegression, FirstColumn: "Task"}); err != nil {
+		if err := WriteIndexTable(&b, index, IndexOptions{Target: opts.Target, Baseline: view, Tolerances: tol, FirstColumn: "Task"}); err != nil {
 			return nil, err
 		}
 		b.WriteString("\n### Retrieval\n\n")
-		if err := WriteRetrievalTable(&b, rows, RetrievalOptions{Metrics: opts.Metrics, FirstColumn: "Task", Baseline: view, MaxRegression: opts.MaxRegression}); err != nil {
+		if err := WriteRetrievalTable(&b, rows, RetrievalOptions{Metrics: opts.Metrics, FirstColumn: "Task", Baseline: view, Tolerances: tol}); err != nil {
 			return nil, err
 		}
 	}
-	var regs []Regression
 	if opts.Baseline != nil {
-		regs = Regressions(*opts.Baseline, *RunBaseline(s, opts.Config), opts.MaxRegression)
 		fmt.Fprintf(&b, "\n## Regressions against %s\n\n", Escape(opts.BaselineName))
-		if err := WriteRegressions(&b, regs, opts.MaxRegression); err != nil {
+		if err := WriteRegressions(&b, regs, tol); err != nil {
 			return nil, err
 		}
 	}

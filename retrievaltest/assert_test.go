@@ -82,7 +82,7 @@ func TestAssertHelpers(t *testing.T) {
 			assert: func(t retrievaltest.TestingT, r *expectations.Run) bool {
 				return retrievaltest.AssertSemanticRatio(t, r, 0.6)
 			},
-			want: []string{"index_usage", "measured:  0.00", "0.60"},
+			want: []string{"index_usage", "measured:  semantic ratio = 0.00", "0.60"},
 		},
 		{
 			name: "the first search reaches the file to fix in one step", trace: fixTokenExpiry, truth: fixTokenTruth,

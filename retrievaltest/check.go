@@ -26,6 +26,9 @@ type Options struct {
 	// Progress, when set, is called by EvaluateAll as each scenario
 	// finishes, with its result or the error that stopped it.
 	Progress func(s *expectations.Scenario, res *expectations.ScenarioResult, err error)
+	// Selected, when set, is called by CheckFiles once the files are
+	// loaded, with the number of scenarios it is about to evaluate.
+	Selected func(n int)
 	// MaxInputSize, when positive, bounds in bytes every scenario file and
 	// every trace file read; zero keeps the defaults of
 	// expectations.LoadOptions and trace.Options. Ground truth, taxonomy

@@ -47,6 +47,15 @@
 //	scenarios, loadErrs := retrievaltest.LoadAll(files, retrievaltest.Options{})
 //	results, evalErrs := retrievaltest.EvaluateAll(ctx, scenarios, retrievaltest.Options{Jobs: 8})
 //
+// CheckFiles does all three and never stops at a bad file: it returns the
+// results of every scenario it could evaluate and an
+// expectations.ScenarioError for each file that did not load or whose
+// trace could not be read, which report.NewCheck turns into rows of their
+// own:
+//
+//	results, bad := retrievaltest.CheckFiles(ctx, files, nil, retrievaltest.Options{Jobs: 8})
+//	c := report.NewCheck(results, bad...)
+//
 // # Assertions
 //
 // The Assert functions check one run (expectations.Measure) and report on

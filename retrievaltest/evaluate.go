@@ -90,6 +90,22 @@ func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
 // fail with its error. opts.Progress, when set, is called as each scenario
 // finishes, from one goroutine at a time.
 func EvaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
+	if opts.Selected != nil {
+		opts.Selected(len(scenarios))
+	}
+	results, errs := evaluateAll(ctx, scenarios, opts)
+	var out []error
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return results, out
+}
+
+// evaluateAll is EvaluateAll with one error a scenario, nil for those
+// that were evaluated.
+func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
 	jobs := opts.Jobs
 	if jobs < 1 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -116,11 +132,43 @@ func EvaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 		})
 	}
 	wg.Wait()
-	var out []error
-	for _, e := range errs {
-		if e != nil {
-			out = append(out, e)
+	return results, errs
+}
+
+// CheckFiles loads every scenario file and evaluates those that load and
+// that keep selects (every one when keep is nil), opts.Jobs at a time. It
+// never stops at a bad file: it returns the results of every scenario it
+// evaluated, in file order, and a ScenarioError for every file that did not
+// load (with all of its problems) or whose traces could not be read, in
+// file order too. A report built from both shows every scenario.
+func CheckFiles(ctx context.Context, files []string, keep func(*expectations.Scenario) bool, opts Options) ([]*expectations.ScenarioResult, []*expectations.ScenarioError) {
+	var bad []*expectations.ScenarioError
+	var scenarios []*expectations.Scenario
+	for _, f := range files {
+		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+		switch {
+		case err != nil:
+			bad = append(bad, expectations.NewScenarioError(f, "", err))
+		case keep == nil || keep(s):
+			scenarios = append(scenarios, s)
 		}
 	}
-	return results, out
+	if opts.Selected != nil {
+		opts.Selected(len(scenarios))
+	}
+	results, errs := evaluateAll(ctx, scenarios, opts)
+	var out []*expectations.ScenarioResult
+	for i, res := range results {
+		if errs[i] != nil {
+			bad = append(bad, expectations.NewScenarioError(scenarios[i].File, scenarios[i].Name, errs[i]))
+		} else {
+			out = append(out, res)
+		}
+	}
+	order := map[string]int{}
+	for i, f := range files {
+		order[f] = i
+	}
+	slices.SortStableFunc(bad, func(a, b *expectations.ScenarioError) int { return order[a.File] - order[b.File] })
+	return out, bad
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -112,4 +113,29 @@ func TestEvaluateAllStopsWhenCanceled(t *testing.T) {
 	assert.ErrorIs(t, errs[0], context.Canceled)
 	assert.Contains(t, errs[0].Error(), "good.yaml")
 	assert.Nil(t, results[0])
+}
+
+// CheckFiles goes on past files that cannot be checked: the others are
+// evaluated, and each bad one is an error with its file, its name when it
+// loaded and every problem.
+func TestCheckFilesGoesOnPastBadFiles(t *testing.T) {
+	t.Parallel()
+	files, err := retrievaltest.FindScenarios("../testdata/check/badinput")
+	require.NoError(t, err)
+	selected := 0
+	results, bad := retrievaltest.CheckFiles(context.Background(), files, nil, retrievaltest.Options{Jobs: 2, Selected: func(n int) { selected = n }})
+	require.Len(t, results, 2)
+	assert.Equal(t, []string{"failing", "passing"}, []string{results[0].Name, results[1].Name}, "in file order")
+	assert.Equal(t, 3, selected, "the scenarios that loaded")
+	require.Len(t, bad, 3)
+	assert.Equal(t, "", bad[0].Name, "missing-truth.yaml did not load")
+	assert.Len(t, bad[1].Errs, 2, "typo.yaml has two problems")
+	assert.Equal(t, "unreadable-trace", bad[2].Name)
+	pos, msg := bad[2].Problems()
+	assert.Equal(t, []string{"../testdata/check/badinput/unreadable-trace.yaml:4:8"}, pos)
+	assert.True(t, strings.HasPrefix(msg[0], "trace ../testdata/check/badinput/not-a-trace.json: not a known trace format"), msg[0])
+
+	results, bad = retrievaltest.CheckFiles(context.Background(), files, func(s *expectations.Scenario) bool { return s.Name == "passing" }, retrievaltest.Options{})
+	assert.Len(t, results, 1, "keep selects among the files that loaded")
+	assert.Len(t, bad, 2, "a file that does not load is reported whatever keep says")
 }

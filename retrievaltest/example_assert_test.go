@@ -38,7 +38,7 @@ func ExampleAssertSemanticRatio() {
 	// Output:
 	// steps, recall, fishing, WebFetch held: true
 	// index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
-	//     measured:  0.33
+	//     measured:  semantic ratio = 0.33
 	//     threshold: ≥ 0.60
 }
 

@@ -42,7 +42,7 @@ func ExampleCheck() {
 	//   tools: pass
 	// gate-index-usage failed: true
 	//   index_usage: fail
-	//     measured 0.00, required ≥ 0.60
+	//     measured semantic ratio = 0.00, required ≥ 0.60
 }
 
 func ExampleRegisterSteps() {

@@ -148,7 +148,7 @@ func TestRunSelectsOneExpectation(t *testing.T) {
 		return strings.Contains(l, "--- FAIL: TestRunChild/gate-index-usage/index_usage")
 	}), "%s", out)
 	assert.Contains(t, string(out), "index-usage.yaml:")
-	assert.Contains(t, string(out), "measured:  0.00")
+	assert.Contains(t, string(out), "measured:  semantic ratio = 0.00")
 }
 
 // A failed expectation is attributed to the caller of Run (the user's test

@@ -128,6 +128,11 @@ type FormatError struct {
 	// Readable lists the formats that, forced, read tool calls from the
 	// input; empty when none does, and then no format is suggested.
 	Readable []string
+	// Setting is how the user forces a format where the input was named,
+	// with NAME standing for the format: "-format NAME" (the default) for
+	// a command's flag, "format: NAME" for a scenario key. The suggestion
+	// names it so that it points at something the user can set.
+	Setting string
 }
 
 func (e *FormatError) Error() string {
@@ -138,12 +143,16 @@ func (e *FormatError) Error() string {
 	if e.Input != "" {
 		msg += "; the input is " + e.Input
 	}
+	setting := e.Setting
+	if setting == "" {
+		setting = "-format NAME"
+	}
 	switch len(e.Readable) {
 	case 0:
 	case 1:
-		msg += fmt.Sprintf("; forcing the %s format (-format %s) reads tool calls from it", e.Readable[0], e.Readable[0])
+		msg += fmt.Sprintf("; forcing the %s format (%s) reads tool calls from it", e.Readable[0], strings.ReplaceAll(setting, "NAME", e.Readable[0]))
 	default:
-		msg += fmt.Sprintf("; forcing one of %s (-format NAME) reads tool calls from it", strings.Join(e.Readable, ", "))
+		msg += fmt.Sprintf("; forcing one of %s (%s) reads tool calls from it", strings.Join(e.Readable, ", "), setting)
 	}
 	return msg
 }

@@ -47,3 +47,15 @@ func TestUnknownInputSaysWhatItLookedLike(t *testing.T) {
 		})
 	}
 }
+
+// Where a format is forced by another setting than the -format flag (a
+// scenario's format: key), the suggestion names that setting.
+func TestFormatSuggestionNamesTheSetting(t *testing.T) {
+	t.Parallel()
+	_, err := Read(strings.NewReader(`[{"name":"Read","arguments":{}}]`), Options{Source: "in"})
+	var fe *FormatError
+	require.True(t, errors.As(err, &fe))
+	fe.Setting = "format: NAME"
+	assert.Contains(t, fe.Error(), "forcing the tool-calls format (format: tool-calls) reads tool calls from it")
+	assert.NotContains(t, fe.Error(), "-format")
+}

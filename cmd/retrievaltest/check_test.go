@@ -32,18 +32,16 @@ func TestCheckFailsAndShowsTheFailingRow(t *testing.T) {
 	t.Parallel()
 	code, out, stderr := runCLI(t, nil, "check", checkMixed)
 	require.Equal(t, exitFailed, code, stderr)
-	assert.Contains(t, out, "1 of 2 scenarios passed.")
+	assert.True(t, strings.HasPrefix(out, "# Retrieval check\n\n**FAIL:** 1 of 2 scenarios passed; 1 failed.\n\n## Failures\n"), "the verdict, then the failures:\n%s", out)
 	var failing []string
 	for _, line := range strings.Split(out, "\n") {
 		if strings.Contains(line, "**FAIL**") {
 			failing = append(failing, line)
 		}
 	}
-	require.Len(t, failing, 2, "the index table row and the expectation row:\n%s", out)
-	assert.Regexp(t, `^\| bad +\| 33\.3%`, failing[0])
-	assert.Contains(t, failing[1], "index_usage: Agent should use semantic tools for discovery")
-	assert.Contains(t, failing[1], "0.33")
-	assert.Contains(t, failing[1], "0.60")
+	require.Len(t, failing, 2, "the expectation row, first, and the index table row:\n%s", out)
+	assert.Contains(t, failing[0], "| bad | index_usage: Agent should use semantic tools for discovery | semantic ratio = 0.33 | ≥ 0.60 | **FAIL** |")
+	assert.Regexp(t, `^\| bad \| 33\.3%`, failing[1])
 	assert.Contains(t, stderr, "FAIL: bad")
 	assert.Contains(t, stderr, "check [2/2]")
 }
@@ -175,14 +173,28 @@ func TestCheckBaselines(t *testing.T) {
 	require.NoError(t, report.WriteBaseline(base, b))
 	code, out, stderr = runCLI(t, nil, "check", "-baseline", base, "-run", "^good$", checkMixed)
 	assert.Equal(t, exitFailed, code, "a regression fails the gate")
-	assert.Contains(t, stderr, "regressed past 0")
-	assert.Contains(t, out, "semantic_ratio")
-	assert.Contains(t, out, "good semantic_ratio: 0.50 → 0.33 (-0.17, higher is better)")
+	assert.Contains(t, stderr, "2 figure(s) regressed past the allowed change")
+	assert.Contains(t, out, "**FAIL:** 1 of 1 scenarios passed, but 2 figure(s) regressed past the allowed change: good recall@1, good semantic_ratio", "the verdict comes first")
+	assert.Contains(t, out, "good semantic_ratio: 50.0% → 33.3% (-16.7 pp, allowed 5.0 pp; higher is better)", "the same unit as the table")
 	assert.Contains(t, out, "33.3% **(-16.7 pp) ▼**")
 
-	// Within the allowed delta, the regression passes.
-	code, _, _ = runCLI(t, nil, "check", "-baseline", base, "-max-regression", "0.6", "-run", "^good$", checkMixed)
-	assert.Equal(t, exitOK, code)
+	// Within the allowed delta, the regression passes: by kind, by name,
+	// and as the old single number.
+	for _, allowed := range []string{"ratio=0.6", "ratio=0.2,recall@1=0.5", "0.6"} {
+		code, _, stderr = runCLI(t, nil, "check", "-baseline", base, "-max-regression", allowed, "-run", "^good$", checkMixed)
+		assert.Equal(t, exitOK, code, "%s: %s", allowed, stderr)
+	}
+	// A tolerance by name wins over its kind.
+	code, out, _ = runCLI(t, nil, "check", "-baseline", base, "-max-regression", "ratio=0.6,recall@1=0.1", "-run", "^good$", checkMixed)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, out, "good recall@1: 1.00 → 0.50 (-0.50, allowed 0.1; higher is better)")
+	// A single number of 1 or more would switch ratio checks off.
+	code, _, stderr = runCLI(t, nil, "check", "-baseline", base, "-max-regression", "1", checkMixed)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "give it by kind, such as steps=1,ratio=0.05")
+	code, _, stderr = runCLI(t, nil, "check", "-baseline", base, "-max-regression", "recal@1=0.1", checkMixed)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "did you mean recall@1?")
 }
 
 // The index-effectiveness plan's report table, reproduced from the two

@@ -84,7 +84,7 @@ func TestReportGatesOnABaseline(t *testing.T) {
 
 	code, stdout, stderr = runCLI(t, nil, "report", "-baseline", basePath, out)
 	require.Equal(t, exitOK, code, stderr)
-	assert.Contains(t, stdout, "No regression beyond 0.00.", "a run compared with itself has no regression")
+	assert.Contains(t, stdout, "No figure regressed past the allowed change (ratio=0.05,steps=2,seconds=30,tokens=2000,count=2).", "a run compared with itself has no regression")
 
 	// A baseline in which add-cache's mcp recall@5 was higher, and
 	// parse-config's baseline steps were fewer, makes both regressions.
@@ -103,13 +103,15 @@ func TestReportGatesOnABaseline(t *testing.T) {
 		stdout []string
 	}{
 		{"worse figures beyond the allowance fail", []string{"-baseline", edited, "-max-regression", "0.1"}, exitFailed, []string{
-			"**3 regression(s)** beyond 0.10",
+			"# Retrieval report: mini\n\n**FAIL:** 3 figure(s) regressed past the allowed change: baseline-local-direct/parse-config ttfr_steps,",
+			"**3 figure(s) regressed** past the allowed change",
 			"mcp-remote-direct/add-cache recall@5: 1.50 → 1.00",
-			"baseline-local-direct/parse-config ttfr_steps: 0 → 1 (+1, lower is better)",
+			"baseline-local-direct/parse-config ttfr_steps: 0 → 1 (+1, allowed 0.1; lower is better)",
 			"mcp-remote-direct/docs-only recall@5: was 1.00, now has no value",
 			"1.00 **(-0.50) ▼**",
 		}},
-		{"a large allowance keeps only the lost value", []string{"-baseline", edited, "-max-regression", "2"}, exitFailed, []string{"**1 regression(s)** beyond 2.00"}},
+		{"a large allowance keeps only the lost value", []string{"-baseline", edited, "-max-regression", "ratio=0.9,steps=2"}, exitFailed, []string{"**1 figure(s) regressed**"}},
+		{"the default tolerances allow 2 steps, not half a recall", []string{"-baseline", edited}, exitFailed, []string{"**2 figure(s) regressed**", "add-cache recall@5: 1.50 → 1.00 (-0.50, allowed 0.05;"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,56 +16,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-const runDirUsage = `Usage: retrievaltest run-dir [flags] RUN_DIR
-
-Evaluates the retrieval of every trial of a benchmark run laid out the way
-Harbor writes it:
-
-    RUN_DIR/<config>/<batch>/<task>__<id>/
-        result.json
-        agent/trajectory.json    (ATIF)
-        agent/claude-code.txt    (Claude Code stream-json)
-
-The task name and the verifier reward come from result.json. A trial's two
-traces are merged (trace_source "merged"), or the trajectory is used alone
-with a warning when they disagree; a trace file that holds several sessions
-gives the one -trace-id names, else the trial task's. The ground truth of a
-task is the task folder -gt-root/<task> (see "retrievaltest metrics -gt");
-without it the task is non-computable, without a usable trace degraded: both
-are named in the summary, never scored.
-
-Output, beside the run (default -out RUN_DIR/retrieval_events):
-
-    <out>/<config>/<task>.retrieval_events.json
-    <out>/<config>/<task>.retrieval_metrics.json
-        (<task>__<id>.… for a task run twice)
-    <out>/run_retrieval_summary.json
-        (statistics over tasks, trials averaged first)
-    <out>/report.html
-        (the same as a self-contained HTML page, with the paired
-        comparison and coverage over calls; see "report -html")
-
-Artifact names are unique within a configuration: task names that map to
-the same file name (fix/auth and fix_auth), or differ only in case, get
-"~2", "~3"... The output folder must stay inside the run once symbolic
-links are resolved when it is given inside it. A trial that cannot be
-evaluated (an unreadable result.json, an artifact that cannot be written)
-is listed as failed in the summary; the others are evaluated, and the
-command exits 2 at the end. Symbolic links to configuration, batch and
-trial folders are followed; one that loops back is skipped with a warning.
-
-Trials are processed in parallel (-j); the output does not depend on their
-order. Standard output gets a table of the configurations, standard error
-the warnings. The layout and rules in full: "go doc
-github.com/agentretrieval/agentretrieval/runs" (runs.Evaluate does the same
-from Go).
-
-Flags:
-`
-
 // runRunDir is the "run-dir" command.
 func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run-dir", runDirUsage, stderr)
+	fs := newFlags("run-dir", help("run-dir"), stderr)
 	gtRoot := fs.String("gt-root", "", "`DIR` holding one task folder per task, named as the task")
 	out := fs.String("out", "", "output `DIR` (default RUN_DIR/"+runs.OutDir+")")
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "trials processed in parallel")

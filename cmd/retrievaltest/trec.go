@@ -13,26 +13,6 @@ import (
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
-const trecUsage = `Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-M N] [-m MEASURE]... QRELS RUN
-
-Evaluate a TREC run file against a qrels file exactly as trec_eval 10.0 does,
-and print trec_eval's output. Either file may be "-" for standard input.
-Flags may also be written trec_eval's way: -q -c -l2 -mP.5,10 -qc.
-
-Measures (-m, repeatable; NAME.PARAMS gives parameters as trec_eval takes them):
-  every measure of trec_eval's all_trec set, and dcg and ideal_dcg:
-  runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
-  iprec_at_recall P relstring recall infAP gm_bpref Rprec_mult utility
-  11pt_avg binG G dcg ideal_dcg ndcg ndcg_rel Rndcg ndcg_cut map_cut
-  relative_P success set_P set_relative_P set_recall set_map set_F
-  num_nonrel_judged_ret rbp rbp_resid unj
-  Examples: P.5,10  ndcg_cut.23  iprec_at_recall..10,.20  utility.2,-1,0,0
-  ndcg.1=3,2=9,4=4.5  rbp.p=0.8
-  official (the default), all_trec, set: trec_eval's measure sets
-
-Flags:
-`
-
 // runTrec is the "trec" command: trec_eval-compatible evaluation of a qrels
 // and a run file.
 func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -50,7 +30,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return nil
 	})
 	usage := func(w io.Writer) {
-		fmt.Fprint(w, trecUsage)
+		fmt.Fprint(w, help("trec"))
 		printFlags(w, fs)
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise

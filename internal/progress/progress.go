@@ -40,6 +40,14 @@ func New(w io.Writer, prefix string, total int) *Printer {
 	return p
 }
 
+// SetTotal sets the number of items, for a batch whose size is known only
+// once it starts.
+func (p *Printer) SetTotal(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total = n
+}
+
 // Done reports one finished item and its status; a bad status is shown in
 // red on a colour terminal.
 func (p *Printer) Done(name, status string, bad bool) {

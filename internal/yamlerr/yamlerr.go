@@ -21,7 +21,14 @@ type Error struct {
 	Line int
 	Col  int
 	Msg  string
+	// Err is the cause when the problem is another error placed in the
+	// file (a trace the scenario names cannot be read); Msg is its text.
+	Err error
 }
+
+// Unwrap returns the cause, so that errors.Is and errors.As see through
+// the position.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	switch {

@@ -19,6 +19,9 @@ var (
 	verdictFlaky   = verdict{Class: "v-flaky", Label: "FLAKY"}
 	verdictSkipped = verdict{Class: "v-skipped", Label: "SKIPPED"}
 	verdictNone    = verdict{Class: "v-none", Label: "NO EXPECTATIONS"}
+	// verdictError is a scenario that could not be checked; it is coloured
+	// as a failure and says why in words.
+	verdictError = verdict{Class: "v-fail", Label: "ERROR"}
 )
 
 func verdictOf(s report.Status) verdict {
@@ -122,8 +125,23 @@ func newScenarioView(i int, res *expectations.ScenarioResult) scenarioView {
 	return sv
 }
 
+// newErrorView is the section of a scenario that could not be checked:
+// one entry per problem, at its file:line:col.
+func newErrorView(i int, e *expectations.ScenarioError) scenarioView {
+	sv := scenarioView{ID: fmt.Sprintf("s%d", i+1), Name: clean(e.Name), File: clean(e.File), Verdict: verdictError}
+	if sv.Name == "" {
+		sv.Name = sv.File
+	}
+	sv.Verdict.Text = "The scenario could not be checked (bad input)."
+	pos, msg := e.Problems()
+	for j := range pos {
+		sv.Expectations = append(sv.Expectations, expectationView{Verdict: verdictError, Type: "input", Message: clean(msg[j]), Pos: clean(pos[j])})
+	}
+	return sv
+}
+
 // checkVerdict is the verdict of a whole check: failed when a scenario
-// failed.
+// failed or could not be checked.
 func checkVerdict(scenarios []scenarioView) verdict {
 	failed := 0
 	for _, s := range scenarios {

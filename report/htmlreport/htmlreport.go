@@ -64,11 +64,16 @@ func render(w io.Writer, p *page) error {
 // WriteCheck writes the report of evaluated scenarios (the check
 // command's): the overall verdict, then for each scenario its verdict, its
 // expectations with measured value, threshold and evidence, and the
-// timeline and calls of each of its runs.
-func WriteCheck(w io.Writer, results []*expectations.ScenarioResult) error {
+// timeline and calls of each of its runs. Each of bad, a scenario that
+// could not be checked, comes first with an ERROR verdict and its problems
+// at their file:line:col.
+func WriteCheck(w io.Writer, results []*expectations.ScenarioResult, bad ...*expectations.ScenarioError) error {
 	p := &page{Title: "Retrieval check"}
+	for i, e := range bad {
+		p.Scenarios = append(p.Scenarios, newErrorView(i, e))
+	}
 	for i, r := range results {
-		p.Scenarios = append(p.Scenarios, newScenarioView(i, r))
+		p.Scenarios = append(p.Scenarios, newScenarioView(len(bad)+i, r))
 	}
 	v := checkVerdict(p.Scenarios)
 	p.Verdict = &v
