@@ -16,56 +16,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-const runDirUsage = `Usage: retrievaltest run-dir [flags] RUN_DIR
-
-Evaluates the retrieval of every trial of a benchmark run laid out the way
-Harbor writes it:
-
-    RUN_DIR/<config>/<batch>/<task>__<id>/
-        result.json
-        agent/trajectory.json    (ATIF)
-        agent/claude-code.txt    (Claude Code stream-json)
-
-The task name and the verifier reward come from result.json. A trial's two
-traces are merged (trace_source "merged"), or the trajectory is used alone
-with a warning when they disagree; a trace file that holds several sessions
-gives the one -trace-id names, else the trial task's. The ground truth of a
-task is the task folder -gt-root/<task> (see "retrievaltest metrics -gt");
-without it the task is non-computable, without a usable trace degraded: both
-are named in the summary, never scored.
-
-Output, beside the run (default -out RUN_DIR/retrieval_events):
-
-    <out>/<config>/<task>.retrieval_events.json
-    <out>/<config>/<task>.retrieval_metrics.json
-        (<task>__<id>.… for a task run twice)
-    <out>/run_retrieval_summary.json
-        (statistics over tasks, trials averaged first)
-    <out>/report.html
-        (the same as a self-contained HTML page, with the paired
-        comparison and coverage over calls; see "report -html")
-
-Artifact names are unique within a configuration: task names that map to
-the same file name (fix/auth and fix_auth), or differ only in case, get
-"~2", "~3"... The output folder must stay inside the run once symbolic
-links are resolved when it is given inside it. A trial that cannot be
-evaluated (an unreadable result.json, an artifact that cannot be written)
-is listed as failed in the summary; the others are evaluated, and the
-command exits 2 at the end. Symbolic links to configuration, batch and
-trial folders are followed; one that loops back is skipped with a warning.
-
-Trials are processed in parallel (-j); the output does not depend on their
-order. Standard output gets a table of the configurations, standard error
-the warnings. The layout and rules in full: "go doc
-github.com/agentretrieval/agentretrieval/runs" (runs.Evaluate does the same
-from Go).
-
-Flags:
-`
-
 // runRunDir is the "run-dir" command.
 func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run-dir", runDirUsage, stderr)
+	fs := newFlags("run-dir", help("run-dir"), stderr)
 	gtRoot := fs.String("gt-root", "", "`DIR` holding one task folder per task, named as the task")
 	out := fs.String("out", "", "output `DIR` (default RUN_DIR/"+runs.OutDir+")")
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "trials processed in parallel")
@@ -74,6 +27,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	benchmark := fs.String("benchmark", "", "benchmark name for the provenance")
 	traceID := fs.String("trace-id", "", "in a trace file that holds several sessions, the task or session `ID` to read (default: the trial's task)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
+	shardSpec := fs.String("shard", "", "evaluate only shard `K/N` of the trials (K from 1), or \"auto\" to take it from the batch engine's environment; see above")
+	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -85,6 +40,10 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if *jobs < 1 {
 		return fail("-j %d: want 1 or more", *jobs)
+	}
+	shard, shardFrom, sharded, err := runs.ResolveShard(*shardSpec, *shards, os.Getenv)
+	if err != nil {
+		return fail("%v", err)
 	}
 	mopts, err := mf.options()
 	if err != nil {
@@ -122,6 +81,9 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *gtRoot == "" {
 		fmt.Fprintln(stderr, "warning: retrievaltest run-dir: no -gt-root: every task is non-computable")
 	}
+	if sharded {
+		return runShard(ctx, runDir, shard, shardFrom, opts, stderr)
+	}
 
 	summary, err := runs.Evaluate(ctx, runDir, opts)
 	if errors.Is(err, context.Canceled) {
@@ -147,6 +109,31 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		// Some trials could not be evaluated: the others are in the
 		// summary, and the run still ends in error.
+		for _, e := range unjoin(err) {
+			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
+		}
+		return exitBadInput
+	}
+	return exitOK
+}
+
+// runShard evaluates one shard of the run and reports what it wrote.
+func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, stderr io.Writer) int {
+	fail := failer("run-dir", stderr)
+	s, err := runs.EvaluateShard(ctx, runDir, shard, opts)
+	if errors.Is(err, context.Canceled) {
+		return fail("interrupted")
+	}
+	if s == nil {
+		for _, e := range unjoin(err) {
+			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
+		}
+		return exitBadInput
+	}
+	trials, comp, non, deg, failed := s.Totals()
+	fmt.Fprintf(stderr, "retrievaltest run-dir: shard %d of %d (%s): %d of the run's %d trial(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
+		shard.K, shard.N, from, trials, s.RunTrials, comp, non, deg, failed, s.Source)
+	if err != nil {
 		for _, e := range unjoin(err) {
 			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
 		}
