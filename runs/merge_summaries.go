@@ -157,12 +157,15 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 	return Summarize(first.RunID, entries), nil
 }
 
-// checkEntryFiles makes sure the artifact paths of a shard's trial are
-// the ones Evaluate writes, <config>/<name><suffix>: a merge copies them,
-// and a path from a file must not lead it elsewhere.
+// checkEntryFiles makes sure a shard's trial is in its configuration and
+// its artifact paths are the ones Evaluate writes, <config>/<name><suffix>:
+// a merge copies them, and a path from a file must not lead it elsewhere.
 func checkEntryFiles(t ShardTrial) error {
 	if t.Config == "" || t.Config != path.Base(t.Config) || t.Config == "." || t.Config == ".." || strings.ContainsAny(t.Config, `/\`) {
 		return fmt.Errorf("configuration %q is not a folder name", t.Config)
+	}
+	if t.Path != path.Clean(t.Path) || !strings.HasPrefix(t.Path, t.Config+"/") {
+		return fmt.Errorf("path %q is not a trial folder of configuration %q", t.Path, t.Config)
 	}
 	if t.Name == "" || t.Name != fileStem(t.Name) || t.Name != shorten(t.Name) {
 		return fmt.Errorf("artifact name %q is not one run-dir writes", t.Name)

@@ -260,6 +260,7 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 	cut := edit("cut", func(s *ShardSummary) { s.Trials = s.Trials[1:] })
 	moved := edit("moved", func(s *ShardSummary) { s.Trials = append(s.Trials, mustGet(ReadShardSummary(four[0])).Trials[0]) })
 	escape := edit("escape", func(s *ShardSummary) { s.Trials[0].EventsFile = "../../etc/x" + EventsSuffix })
+	config := edit("config", func(s *ShardSummary) { s.Trials[0].Config = "elsewhere" })
 	renamed := filepath.Join(tmp, "renamed", "run_retrieval_summary.shard-1-of-4.json")
 	copyInto(t, four[2], renamed)
 
@@ -277,6 +278,7 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		{"a shard cut short", []string{four[0], four[1], cut, four[3]}, "the shards hold"},
 		{"a shard holding another's trial", []string{four[0], four[1], moved, four[3]}, "is in shard 1 of 4"},
 		{"an artifact path leading out", []string{four[0], four[1], escape, four[3]}, `artifact "../../etc/x.retrieval_events.json"`},
+		{"a trial outside its configuration", []string{four[0], four[1], config, four[3]}, "is not a trial folder of configuration \"elsewhere\""},
 		{"a file named for another shard", []string{renamed}, "named for shard 1 of 4 but holds shard 3 of 4"},
 		{"a folder without shards", []string{tmp}, "holds no shard summary"},
 	} {
