@@ -308,3 +308,23 @@ func copyInto(t *testing.T, from, to string) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
 	require.NoError(t, os.WriteFile(to, data, 0o644))
 }
+
+// Shards given no output folder all write into the run's own
+// retrieval_events, which the walk leaves out; merging that folder into
+// itself gives the summary of an unsharded evaluation of the run.
+func TestShardsWritingIntoTheRunsOutputFolderMergeInPlace(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	run := filepath.Join(tmp, "mini")
+	copyTree(t, miniRun, run)
+	for k := 1; k <= 3; k++ {
+		s, err := EvaluateShard(context.Background(), run, Shard{K: k, N: 3}, Options{GroundTruthRoot: miniGT})
+		require.NoError(t, err)
+		assert.Equal(t, 11, s.RunTrials, "the output folder of the shards before is not taken for a configuration")
+	}
+	out := filepath.Join(run, OutDir)
+	merged, err := MergeShardFiles(out, out)
+	require.NoError(t, err)
+	_, whole := evalMini(t, Options{})
+	assert.Equal(t, whole, merged)
+}
