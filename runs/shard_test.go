@@ -37,7 +37,7 @@ func TestShardOfIsFNV1aOfThePathModuloN(t *testing.T) {
 	}
 }
 
-func TestParseShard(t *testing.T) {
+func TestParseShardReadsKOfNAndSaysWhatIsWrong(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, spec string
@@ -58,6 +58,7 @@ func TestParseShard(t *testing.T) {
 		{"auto is not K/N", "auto", Shard{}, "want K/N"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := ParseShard(tc.spec)
 			if tc.err != "" {
 				require.Error(t, err)
@@ -78,7 +79,7 @@ func mustGet[T any](v T, err error) T {
 	return v
 }
 
-func TestShardFromEnv(t *testing.T) {
+func TestShardFromEnvReadsTheBatchEnginesVariables(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
@@ -106,6 +107,7 @@ func TestShardFromEnv(t *testing.T) {
 		{"no variable at all", map[string]string{}, 0, Shard{}, "", "looked for RETRIEVALTEST_SHARD (K/N), JOB_COMPLETION_INDEX (a Kubernetes Indexed Job, with -shards N) and SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got, from, err := ShardFromEnv(func(k string) string { return tc.env[k] }, tc.shards)
 			if tc.err != "" {
 				require.Error(t, err)
@@ -283,6 +285,7 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		{"a folder without shards", []string{tmp}, "holds no shard summary"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "merged")
 			_, err := MergeShardFiles(out, tc.files...)
 			require.Error(t, err)

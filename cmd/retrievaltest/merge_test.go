@@ -106,13 +106,18 @@ func TestMergeFailsOnAMissingOrDuplicatedShard(t *testing.T) {
 		{"a folder without shards", []string{"-out", filepath.Join(tmp, "o4"), tmp}, "holds no shard summary"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			code, _, stderr := runCLI(t, nil, append([]string{"merge"}, tc.args...)...)
 			assert.Equal(t, exitBadInput, code)
 			assert.Contains(t, stderr, tc.want)
 		})
 	}
-	assert.NoFileExists(t, filepath.Join(tmp, "o1", runs.SummaryFile))
-	assert.NoFileExists(t, filepath.Join(tmp, "o2", runs.SummaryFile))
+	t.Cleanup(func() {
+		// After the parallel subtests: shards that do not make up a run
+		// leave no summary.
+		assert.NoFileExists(t, filepath.Join(tmp, "o1", runs.SummaryFile))
+		assert.NoFileExists(t, filepath.Join(tmp, "o2", runs.SummaryFile))
+	})
 }
 
 // A run with a failed trial merges into a summary that lists it, and
