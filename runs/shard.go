@@ -289,7 +289,7 @@ func (s *ShardSummary) name() string {
 	return fmt.Sprintf("shard %d of %d", s.Shard, s.Shards)
 }
 
-// EvaluateShard is Evaluate for shard of the run's trials: it walks the
+// EvaluateShard is Evaluate for one shard of the run's trials: it walks the
 // whole run (the artifact names of a trial depend on the others, and the
 // shard summary records the run's trial list), evaluates only the trials
 // of the shard, writes their artifacts as Evaluate does, and writes the

@@ -331,3 +331,40 @@ func TestShardsWritingIntoTheRunsOutputFolderMergeInPlace(t *testing.T) {
 	_, whole := evalMini(t, Options{})
 	assert.Equal(t, whole, merged)
 }
+
+func TestResolveShardTellsTheFlagsApart(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{EnvJobIndex: "1"}
+	getenv := func(k string) string { return env[k] }
+	for _, tc := range []struct {
+		name   string
+		spec   string
+		shards int
+		want   Shard
+		ok     bool
+		from   string
+		err    string
+	}{
+		{"no flag is the whole run", "", 0, Shard{}, false, "", ""},
+		{"K/N is that shard", "3/5", 0, Shard{3, 5}, true, "-shard 3/5", ""},
+		{"auto reads the environment", "auto", 4, Shard{2, 4}, true, "JOB_COMPLETION_INDEX=1", ""},
+		{"-shards alone is refused", "", 4, Shard{}, false, "", "-shards 4 goes with -shard auto"},
+		{"-shards beside K/N is refused", "1/4", 4, Shard{}, false, "", "-shard 1/4 names the number of shards already"},
+		{"a negative -shards is refused", "auto", -1, Shard{}, false, "", "-shards -1: the number of shards must be 1 to 100000"},
+		{"a bad K/N names the flag", "9/4", 0, Shard{}, false, "", "-shard: shard 9/4: want a shard from 1 to 4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, from, ok, err := ResolveShard(tc.spec, tc.shards, getenv)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.from, from)
+		})
+	}
+}
