@@ -79,6 +79,21 @@
 // task run once (Aggregation). ReadSummary reads it back and rejects
 // another major schema version.
 //
+// # Shards
+//
+// A run too large for one machine is cut into N shards that separate
+// processes evaluate (a Kubernetes Indexed Job, a CI matrix, a Slurm
+// array): EvaluateShard evaluates shard K, the trials whose path in the
+// run hashes to it (ShardOf: FNV-1a 64 of Trial.Rel, mod N, the same on
+// every machine), writes their artifacts and the partial summary
+// run_retrieval_summary.shard-K-of-N.json (ShardSummary: every trial's
+// entry, the run id, a digest of the run's trial list and of the
+// settings). MergeShards, or MergeShardFiles from the files, checks that
+// every shard is there once and of one run, and computes the run summary
+// from the trials' figures: the one Evaluate writes for the whole run,
+// byte for byte. ParseShard reads "K/N", ShardFromEnv the batch engines'
+// variables.
+//
 // # Comparisons
 //
 // Compare matches the tasks computable in two configurations of a summary

@@ -55,6 +55,10 @@ type Options struct {
 	// warnings are also in each TaskEntry. A warning about the run's
 	// folders (a symbolic link loop) comes first, with a nil trial.
 	Warn func(t *Trial, warning string)
+
+	// shard, set by EvaluateShard, keeps one shard's trials and writes
+	// its partial summary instead of the run summary.
+	shard *shardRun
 }
 
 // Evaluate measures the retrieval of every trial of the run in dir (see
@@ -119,6 +123,9 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if err := checkNames(trials); err != nil {
 		return nil, err
 	}
+	if opts.shard != nil {
+		trials = opts.shard.take(trials)
+	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, err
 	}
@@ -181,6 +188,14 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 			errs = append(errs, fmt.Errorf("%s: %w: %s", trials[i].Rel, ErrTrialFailed, r.entry.Reason))
 		}
 		entries[trials[i].Config] = append(entries[trials[i].Config], r.entry)
+	}
+	if opts.shard != nil {
+		// Statistics over one shard's tasks would be thrown away: the
+		// merge computes them over the run's.
+		if err := opts.shard.write(opts, trials, results); err != nil {
+			return nil, err
+		}
+		return nil, errors.Join(errs...)
 	}
 	summary := Summarize(opts.RunID, entries)
 	if err := WriteSummary(filepath.Join(opts.Out, SummaryFile), summary); err != nil {

@@ -28,6 +28,7 @@ var commands = map[string]cli.Command{
 	"trec":        {Summary: "evaluate TREC qrels and run files like trec_eval", Run: runTrec},
 	"trec-export": {Summary: "write traces as a TREC run and ground truth as qrels", Run: runTrecExport},
 	"run-dir":     {Summary: "evaluate every trial of a Harbor-style benchmark run folder", Run: runRunDir},
+	"merge":       {Summary: "join the shards of a run evaluated with run-dir -shard into its summary", Run: runMerge},
 	"dataset":     {Summary: "write Dataset A/B rows (file paths, line ranges) from traces", Run: runDataset},
 	"compare":     {Summary: "compare two configurations of a run on matched tasks", Run: runCompare},
 	"report":      {Summary: "write a markdown report of an evaluated run, with baseline deltas", Run: runReport},

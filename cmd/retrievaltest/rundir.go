@@ -27,6 +27,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	benchmark := fs.String("benchmark", "", "benchmark name for the provenance")
 	traceID := fs.String("trace-id", "", "in a trace file that holds several sessions, the task or session `ID` to read (default: the trial's task)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
+	shardSpec := fs.String("shard", "", "evaluate only shard `K/N` of the trials (K from 1), or \"auto\" to take it from the batch engine's environment; see above")
+	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -38,6 +40,10 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if *jobs < 1 {
 		return fail("-j %d: want 1 or more", *jobs)
+	}
+	shard, shardFrom, sharded, err := runs.ResolveShard(*shardSpec, *shards, os.Getenv)
+	if err != nil {
+		return fail("%v", err)
 	}
 	mopts, err := mf.options()
 	if err != nil {
@@ -75,6 +81,9 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *gtRoot == "" {
 		fmt.Fprintln(stderr, "warning: retrievaltest run-dir: no -gt-root: every task is non-computable")
 	}
+	if sharded {
+		return runShard(ctx, runDir, shard, shardFrom, opts, stderr)
+	}
 
 	summary, err := runs.Evaluate(ctx, runDir, opts)
 	if errors.Is(err, context.Canceled) {
@@ -100,6 +109,31 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		// Some trials could not be evaluated: the others are in the
 		// summary, and the run still ends in error.
+		for _, e := range unjoin(err) {
+			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
+		}
+		return exitBadInput
+	}
+	return exitOK
+}
+
+// runShard evaluates one shard of the run and reports what it wrote.
+func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, stderr io.Writer) int {
+	fail := failer("run-dir", stderr)
+	s, err := runs.EvaluateShard(ctx, runDir, shard, opts)
+	if errors.Is(err, context.Canceled) {
+		return fail("interrupted")
+	}
+	if s == nil {
+		for _, e := range unjoin(err) {
+			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
+		}
+		return exitBadInput
+	}
+	trials, comp, non, deg, failed := s.Totals()
+	fmt.Fprintf(stderr, "retrievaltest run-dir: shard %d of %d (%s): %d of the run's %d trial(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
+		shard.K, shard.N, from, trials, s.RunTrials, comp, non, deg, failed, s.Source)
+	if err != nil {
 		for _, e := range unjoin(err) {
 			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
 		}

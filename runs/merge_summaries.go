@@ -1,0 +1,255 @@
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/input"
+)
+
+// shardFileRE matches the name of a shard's partial summary.
+var shardFileRE = regexp.MustCompile(`^` + regexp.QuoteMeta(strings.TrimSuffix(SummaryFile, ".json")) + `\.shard-([0-9]+)-of-([0-9]+)\.json$`)
+
+// ReadShardSummary reads a shard's partial summary
+// (run_retrieval_summary.shard-K-of-N.json), rejecting an unknown major
+// version and a shard number out of range. The file is bounded as a run
+// summary is (see SetMaxInputSize).
+func ReadShardSummary(file string) (*ShardSummary, error) {
+	data, err := input.ReadFile(file, maxInput.Or(input.ConfigLimit))
+	if err != nil {
+		return nil, err
+	}
+	var s ShardSummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("shard summary %s: %w", file, err)
+	}
+	if major, _, _ := strings.Cut(s.SchemaVersion, "."); major != "1" {
+		return nil, fmt.Errorf("shard summary %s: schema_version %q: %w (this build reads 1.x)", file, s.SchemaVersion, ErrSummaryVersion)
+	}
+	if err := s.Part().Check(); err != nil {
+		return nil, fmt.Errorf("shard summary %s: %w", file, err)
+	}
+	if m := shardFileRE.FindStringSubmatch(filepath.Base(file)); m != nil {
+		if m[1] != strconv.Itoa(s.Shard) || m[2] != strconv.Itoa(s.Shards) {
+			return nil, fmt.Errorf("shard summary %s: the file is named for shard %s of %s but holds shard %d of %d", file, m[1], m[2], s.Shard, s.Shards)
+		}
+	}
+	s.Source = file
+	return &s, nil
+}
+
+// FindShardSummaries lists the shard summaries among paths: a file is
+// taken as it is, a folder gives every run_retrieval_summary.shard-K-of-N.json
+// directly in it (shards written to separate folders, or all into one).
+// A folder without any is an error.
+func FindShardSummaries(paths ...string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		for _, e := range ents {
+			if shardFileRE.MatchString(e.Name()) {
+				out = append(out, filepath.Join(p, e.Name()))
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%s holds no shard summary (run_retrieval_summary.shard-K-of-N.json, written by run-dir -shard K/N)", p)
+		}
+	}
+	return out, nil
+}
+
+// ErrShards is wrapped by every error MergeShards returns about shards
+// that do not make up one run: missing, duplicated, of another run or
+// settings.
+var ErrShards = errors.New("the shards do not make up one run")
+
+// MergeShards joins the summaries of every shard of a run into the run
+// summary: the same document, entry for entry and figure for figure, as
+// Evaluate gives for the whole run, since the statistics and bootstrap
+// intervals are computed anew from the trials' figures (with the same
+// seeds), never from the shards' averages.
+//
+// The shards must be of one run: the same run id, number of shards,
+// partition, trial list and settings. Each shard 1 to N must be there
+// exactly once, and each trial in the shard its path hashes to. Otherwise
+// the error names the shard (its file, when read with ReadShardSummary)
+// and wraps ErrShards.
+func MergeShards(shards []*ShardSummary) (*Summary, error) {
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("%w: no shard summary given", ErrShards)
+	}
+	first := shards[0]
+	byK := map[int]*ShardSummary{}
+	for _, s := range shards {
+		if err := s.Part().Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name(), err)
+		}
+		for _, d := range []struct{ what, a, b string }{
+			{"the number of shards", strconv.Itoa(first.Shards), strconv.Itoa(s.Shards)},
+			{"run id", first.RunID, s.RunID},
+			{"partition", first.Partition, s.Partition},
+			{"trial list (a shard of another run, or of the run with trials added or removed)", first.TrialSet, s.TrialSet},
+			{"evaluation settings (taxonomy, paths, metric or trace options, benchmark)", first.Settings, s.Settings},
+		} {
+			if d.a != d.b {
+				return nil, fmt.Errorf("%w: %s and %s differ in %s: %q and %q", ErrShards, first.name(), s.name(), d.what, d.a, d.b)
+			}
+		}
+		if prev, dup := byK[s.Shard]; dup {
+			return nil, fmt.Errorf("%w: shard %d of %d is given twice: %s and %s", ErrShards, s.Shard, s.Shards, prev.name(), s.name())
+		}
+		byK[s.Shard] = s
+	}
+	var missing []string
+	for k := 1; k <= first.Shards; k++ {
+		if byK[k] == nil {
+			missing = append(missing, strconv.Itoa(k))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: shard %s of %d missing (%d of %d given)", ErrShards, strings.Join(missing, ", "), first.Shards, len(byK), first.Shards)
+	}
+
+	entries := map[string][]TaskEntry{}
+	seen := map[string]*ShardSummary{}
+	var rels []string
+	for k := 1; k <= first.Shards; k++ {
+		s := byK[k]
+		for _, t := range s.Trials {
+			if prev, dup := seen[t.Path]; dup {
+				return nil, fmt.Errorf("%w: trial %s is in %s and %s", ErrShards, t.Path, prev.name(), s.name())
+			}
+			seen[t.Path] = s
+			if got := ShardOf(t.Path, s.Shards); got != s.Shard {
+				return nil, fmt.Errorf("%w: %s holds trial %s, which belongs to shard %d", ErrShards, s.name(), t.Path, got)
+			}
+			if err := checkEntryFiles(t); err != nil {
+				return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
+			}
+			rels = append(rels, t.Path)
+			entries[t.Config] = append(entries[t.Config], t.TaskEntry)
+		}
+	}
+	if len(rels) != first.RunTrials || trialSetDigest(rels) != first.TrialSet {
+		return nil, fmt.Errorf("%w: the shards hold %d trials, not the %d trials of the run they name (a shard file was edited or cut short)", ErrShards, len(rels), first.RunTrials)
+	}
+	return Summarize(first.RunID, entries), nil
+}
+
+// checkEntryFiles makes sure a shard's trial is in its configuration and
+// its artifact paths are the ones Evaluate writes, <config>/<name><suffix>:
+// a merge copies them, and a path from a file must not lead it elsewhere.
+func checkEntryFiles(t ShardTrial) error {
+	if t.Config == "" || t.Config != path.Base(t.Config) || t.Config == "." || t.Config == ".." || strings.ContainsAny(t.Config, `/\`) {
+		return fmt.Errorf("configuration %q is not a folder name", t.Config)
+	}
+	if t.Path != path.Clean(t.Path) || !strings.HasPrefix(t.Path, t.Config+"/") {
+		return fmt.Errorf("path %q is not a trial folder of configuration %q", t.Path, t.Config)
+	}
+	if t.Name == "" || t.Name != fileStem(t.Name) || t.Name != shorten(t.Name) {
+		return fmt.Errorf("artifact name %q is not one run-dir writes", t.Name)
+	}
+	for _, f := range []struct{ got, suffix string }{{t.EventsFile, EventsSuffix}, {t.MetricsFile, MetricsSuffix}} {
+		if want := t.Config + "/" + t.Name + f.suffix; f.got != "" && f.got != want {
+			return fmt.Errorf("artifact %q: want %q", f.got, want)
+		}
+	}
+	return nil
+}
+
+// MergeShardFiles merges the shard summaries found among paths (see
+// FindShardSummaries) into out: it reads them all, checks them
+// (MergeShards), copies every trial's artifacts from beside its shard
+// summary to out/<config>/ (a file already in place is left alone, as when
+// every shard wrote into out), and writes out/run_retrieval_summary.json
+// last, so that a summary is never there without its artifacts. Every
+// file is written atomically.
+func MergeShardFiles(out string, paths ...string) (*Summary, error) {
+	files, err := FindShardSummaries(paths...)
+	if err != nil {
+		return nil, err
+	}
+	shards := make([]*ShardSummary, len(files))
+	for i, f := range files {
+		if shards[i], err = ReadShardSummary(f); err != nil {
+			return nil, err
+		}
+	}
+	summary, err := MergeShards(shards)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	made := map[string]bool{}
+	for _, s := range shards {
+		from := filepath.Dir(s.Source)
+		for _, t := range s.Trials {
+			if !made[t.Config] {
+				cdir := filepath.Join(out, t.Config)
+				if err := os.MkdirAll(cdir, 0o755); err != nil {
+					return nil, err
+				}
+				if err := checkArtifactDir(out, cdir); err != nil {
+					return nil, err
+				}
+				made[t.Config] = true
+			}
+			for _, f := range []string{t.EventsFile, t.MetricsFile} {
+				if f == "" {
+					continue
+				}
+				if err := copyArtifact(filepath.Join(from, filepath.FromSlash(f)), filepath.Join(out, filepath.FromSlash(f))); err != nil {
+					return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
+				}
+			}
+		}
+	}
+	if err := WriteSummary(filepath.Join(out, SummaryFile), summary); err != nil {
+		return nil, err
+	}
+	return summary, nil
+}
+
+// copyArtifact copies a trial's artifact, streamed, unless src and dst
+// are already the same file.
+func copyArtifact(src, dst string) error {
+	si, err := os.Stat(src)
+	if err != nil {
+		return fmt.Errorf("artifact %s: %w", src, unwrapPath(err))
+	}
+	if di, err := os.Stat(dst); err == nil && os.SameFile(si, di) {
+		return nil
+	}
+	r, err := input.Open(src, input.TraceLimit)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return writeArtifact(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, r)
+		return err
+	})
+}
