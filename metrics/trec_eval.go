@@ -265,9 +265,12 @@ func compileMeasure(m TRECMeasure) (compiledMeasure, error) {
 	case shareCutoffs, numberParams:
 		var xs []float64
 		for _, f := range strings.Split(m.Params, ",") {
-			x, err := strconv.ParseFloat(f, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return cm, fmt.Errorf("parameter %q is not a number", f)
+			x, err := parseTRECFloat("parameter", f)
+			if err != nil {
+				return cm, err
+			}
+			if math.IsInf(x, 0) {
+				return cm, fmt.Errorf("parameter %q is not a finite number", f)
 			}
 			xs = append(xs, x)
 		}
@@ -281,8 +284,8 @@ func compileMeasure(m TRECMeasure) (compiledMeasure, error) {
 	case gainParams:
 		for _, f := range strings.Split(m.Params, ",") {
 			name, v, ok := strings.Cut(f, "=")
-			x, err := strconv.ParseFloat(v, 64)
-			if !ok || name == "" || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			x, err := parseTRECFloat("gain", v)
+			if !ok || name == "" || err != nil || math.IsInf(x, 0) {
 				return cm, fmt.Errorf("parameter %q is not of the form name=number", f)
 			}
 			cm.gains = append(cm.gains, gainParam{name, x})
