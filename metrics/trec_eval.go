@@ -367,6 +367,14 @@ type TRECOptions struct {
 	// MaxDocs is trec_eval's -M: only the first MaxDocs documents of each
 	// ranking count. 0 means no limit.
 	MaxDocs int
+	// JudgedOnly is trec_eval's -J: documents the qrels of their query do
+	// not judge (or judge with a negative grade) are removed from each
+	// ranking, after MaxDocs, and the rest move up.
+	JudgedOnly bool
+	// ZScores is trec_eval's -Z: when not nil, every per-query figure is
+	// replaced by its z-score against the query's mean and standard
+	// deviation for that measure (see TRECZScores), before the summary.
+	ZScores TRECZScores
 }
 
 // DefaultTRECOptions returns trec_eval's defaults: level 1, no -c, the
@@ -375,9 +383,30 @@ func DefaultTRECOptions() TRECOptions {
 	return TRECOptions{Level: DefaultLevel}
 }
 
-// ErrNoQueries is returned by EvaluateTREC when no query is evaluated:
-// without Complete, no query id is in both the qrels and the run.
+// ErrNoQueries is returned by EvaluateTREC when no query is evaluated: the
+// qrels hold no query.
 var ErrNoQueries = errors.New("no query has both judgments and results")
+
+// ErrQueryNotInRun is wrapped by the error EvaluateTREC returns, without
+// Complete, for a query of the qrels that the run does not list. trec_eval
+// 10.0 stops there (exit status 4); 9.0.8 and earlier skipped the query.
+var ErrQueryNotInRun = errors.New("the run has no results for a query of the qrels")
+
+// A QueryNotInRunError is the error of EvaluateTREC, without Complete,
+// for a query of the qrels that the run lacks. It wraps ErrQueryNotInRun.
+type QueryNotInRunError struct {
+	// Query is the first such query, in evaluation order.
+	Query string
+	// Evaluated holds the queries evaluated before it, and no summary:
+	// what trec_eval -q has printed when it stops.
+	Evaluated *TRECResult
+}
+
+func (e *QueryNotInRunError) Error() string {
+	return fmt.Sprintf("query %q: %v; trec_eval 10.0 stops here too, and with -c (Complete) the query counts as retrieving nothing", e.Query, ErrQueryNotInRun)
+}
+
+func (e *QueryNotInRunError) Unwrap() error { return ErrQueryNotInRun }
 
 // TRECScore is one figure as trec_eval prints it.
 type TRECScore struct {
@@ -400,13 +429,28 @@ type TRECScore struct {
 // query, a tab, and the value with printf's "%6.4f", or as an integer for
 // counts, or the run id. The line ends in a newline.
 func (s TRECScore) Line(query string) string {
+	return s.line(query, false)
+}
+
+// line formats the score as Line does, or with z as trec_eval -Z prints
+// z-scores: the name prefixed with "Z" and counts as decimals.
+func (s TRECScore) line(query string, z bool) string {
 	switch {
+	case z && s.Measure != "runid" && !strings.HasPrefix(s.Measure, "relstring"):
+		if math.IsNaN(s.Value) {
+			return fmt.Sprintf("Z%-22s\t%s\t%6s\n", s.Measure, query, "-nan")
+		}
+		return fmt.Sprintf("Z%-22s\t%s\t%6.4f\n", s.Measure, query, s.Value)
 	case s.Measure == "runid":
 		return fmt.Sprintf("%-22s\t%s\t%s\n", s.Measure, query, s.Text)
 	case strings.HasPrefix(s.Measure, "relstring"):
 		return fmt.Sprintf("%-22s\t%s\t'%s'\n", s.Measure, query, s.Text)
 	case isCount(s.Measure):
 		return fmt.Sprintf("%-22s\t%s\t%d\n", s.Measure, query, int64(s.Value))
+	case math.IsNaN(s.Value):
+		// C's printf writes the NaN of 0.0/0.0, whose sign bit is set on
+		// the machines trec_eval runs on, as "-nan"; Go would write "NaN".
+		return fmt.Sprintf("%-22s\t%s\t%6s\n", s.Measure, query, "-nan")
 	default:
 		return fmt.Sprintf("%-22s\t%s\t%6.4f\n", s.Measure, query, s.Value)
 	}
@@ -442,6 +486,10 @@ type TRECResult struct {
 	// num_rel a sum (with Complete, see EvaluateTREC), and every other
 	// figure the mean over the evaluated queries.
 	Summary []TRECScore
+	// ZScores is true when the figures are z-scores (TRECOptions.ZScores):
+	// every per-query figure, and the summary figures made from them, but
+	// num_q and, with Complete, num_rel, which trec_eval recounts.
+	ZScores bool
 }
 
 // Value returns the summary figure of the named measure, if present.
@@ -462,28 +510,48 @@ func scoreValue(scores []TRECScore, measure string) (float64, bool) {
 // the lines of every query first, then the summary lines with the query
 // column "all".
 func (r *TRECResult) Format(w io.Writer, perQuery bool) error {
+	return r.Print(w, TRECPrint{PerQuery: perQuery})
+}
+
+// TRECPrint chooses the parts of a result that Print writes.
+type TRECPrint struct {
+	// PerQuery is trec_eval's -q: the lines of every query first.
+	PerQuery bool
+	// NoSummary is trec_eval's -n: no "all" lines.
+	NoSummary bool
+}
+
+// Print writes the result in trec_eval's output format, the parts p asks
+// for. When the figures are z-scores (TRECOptions.ZScores), each name but
+// runid and relstring is prefixed with "Z" and every figure, counts too, is
+// printed as a decimal, as trec_eval -Z prints them.
+func (r *TRECResult) Print(w io.Writer, p TRECPrint) error {
 	bw := bufio.NewWriter(w)
-	if perQuery {
+	if p.PerQuery {
 		for _, q := range r.Queries {
 			for _, s := range q.Scores {
 				if s.hidden {
 					continue
 				}
-				bw.WriteString(s.Line(q.Query))
+				bw.WriteString(s.line(q.Query, r.ZScores))
 			}
 		}
 	}
-	for _, s := range r.Summary {
-		bw.WriteString(s.Line("all"))
+	if !p.NoSummary {
+		for _, s := range r.Summary {
+			bw.WriteString(s.line("all", r.ZScores))
+		}
 	}
 	return bw.Flush()
 }
 
 // EvaluateTREC evaluates run against qrels as trec_eval 10.0 does.
 //
-// The queries evaluated are those of the qrels that the run also has, or
-// with opts.Complete every query of the qrels; run queries absent from the
-// qrels are ignored. A query whose judgments hold no relevant document is
+// The queries evaluated are those of the qrels. As in trec_eval 10.0, a
+// query of the qrels that the run lacks is an error wrapping
+// ErrQueryNotInRun (a *QueryNotInRunError), unless opts.Complete counts it
+// as retrieving nothing;
+// run queries absent from the qrels are ignored. A query whose judgments hold no relevant document is
 // still evaluated (most figures are 0 for it) and counts in num_q. Each
 // query's ranking is the run's documents ranked by RankByScore, and each
 // figure is the function of this package named in the package
@@ -508,11 +576,11 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		run = &TRECRun{}
 	}
 
-	res := &TRECResult{}
+	res := &TRECResult{ZScores: opts.ZScores != nil}
 	for _, q := range sortedKeys(qrels) {
 		docs, ok := run.Results[q]
 		if !ok && !opts.Complete {
-			continue
+			return nil, &QueryNotInRunError{Query: q, Evaluated: res}
 		}
 		var scores []TRECScore
 		if ok {
@@ -520,9 +588,15 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 			if opts.MaxDocs > 0 && len(ranked) > opts.MaxDocs {
 				ranked = ranked[:opts.MaxDocs]
 			}
+			if opts.JudgedOnly {
+				ranked = judgedOnly(ranked, qrels[q])
+			}
 			scores = queryScores(compiled, ranked, qrels[q], opts.Level)
 		} else {
-			scores = missingQueryScores(compiled, qrels[q], opts.Level)
+			scores = missingQueryScores(compiled, qrels[q], opts)
+		}
+		if opts.ZScores != nil {
+			opts.ZScores.convert(q, scores)
 		}
 		res.Queries = append(res.Queries, TRECQueryResult{Query: q, Scores: scores})
 	}
@@ -603,8 +677,12 @@ const missingDoc = "ceci_nest_pas_un_docno"
 // trec_eval 10.0 does under -c: over a ranking of one unjudged document,
 // then with num_ret, utility (at its default coefficients), unj,
 // rbp_resid and relstring reset to nothing retrieved.
-func missingQueryScores(measures []compiledMeasure, rel Judgments, level int) []TRECScore {
-	scores := queryScores(measures, []string{missingDoc}, rel, level)
+func missingQueryScores(measures []compiledMeasure, rel Judgments, opts TRECOptions) []TRECScore {
+	ranked := []string{missingDoc}
+	if opts.JudgedOnly {
+		ranked = judgedOnly(ranked, rel)
+	}
+	scores := queryScores(measures, ranked, rel, opts.Level)
 	for i, s := range scores {
 		switch {
 		case s.Measure == "num_ret", s.Measure == "utility", s.Measure == "rbp_resid", strings.HasPrefix(s.Measure, "unj"):

@@ -157,7 +157,9 @@ func (jr judgedRanking) interpolatedPrecision(recalls []float64) []float64 {
 	for c >= 0 && cut[c] > jr.numRelRet {
 		c--
 	}
-	intPrec := 0.0
+	// An empty ranking (possible only under -J) gives trec_eval 0/0, NaN,
+	// for the shares that round to 0 relevant documents; it prints -nan.
+	intPrec := math.NaN()
 	if jr.numRet() > 0 {
 		intPrec = float64(jr.numRelRet) / float64(jr.numRet())
 	}

@@ -6,32 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/agentretrieval/agentretrieval/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/printable"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
-
-const trecUsage = `Usage: retrievaltest trec [-q] [-c] [-l LEVEL] [-M N] [-m MEASURE]... QRELS RUN
-
-Evaluate a TREC run file against a qrels file exactly as trec_eval 10.0 does,
-and print trec_eval's output. Either file may be "-" for standard input.
-Flags may also be written trec_eval's way: -q -c -l2 -mP.5,10 -qc.
-
-Measures (-m, repeatable; NAME.PARAMS gives parameters as trec_eval takes them):
-  every measure of trec_eval's all_trec set, and dcg and ideal_dcg:
-  runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
-  iprec_at_recall P relstring recall infAP gm_bpref Rprec_mult utility
-  11pt_avg binG G dcg ideal_dcg ndcg ndcg_rel Rndcg ndcg_cut map_cut
-  relative_P success set_P set_relative_P set_recall set_map set_F
-  num_nonrel_judged_ret rbp rbp_resid unj
-  Examples: P.5,10  ndcg_cut.23  iprec_at_recall..10,.20  utility.2,-1,0,0
-  ndcg.1=3,2=9,4=4.5  rbp.p=0.8
-  official (the default), all_trec, set: trec_eval's measure sets
-
-Flags:
-`
 
 // runTrec is the "trec" command: trec_eval-compatible evaluation of a qrels
 // and a run file.
@@ -41,8 +22,13 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fail := failer("trec", stderr)
 	perQuery := fs.Bool("q", false, "print the figures of every query before the summary (trec_eval -q)")
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
-	level := fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant; does not change ndcg (trec_eval -l)")
-	maxDocs := fs.Int("M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
+	noSummary := fs.Bool("n", false, "print no summary (\"all\") lines (trec_eval -n)")
+	judgedOnly := fs.Bool("J", false, "drop documents the qrels do not judge from each ranking before any measure (trec_eval -J)")
+	level := trecInt(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)")
+	maxDocs := trecInt(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
+	zFile := fs.String("Z", "", "print z-scores against the means and standard deviations in `FILE` (lines: query measure mean sd) (trec_eval -Z)")
+	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file; only qrels is read (trec_eval -R)")
+	wantHelp := fs.Bool("h", false, "print this help, then the definitions of the measures given with -m, or of all (trec_eval -h)")
 	maxInput := addMaxInputFlag(fs)
 	var measures []string
 	fs.Func("m", "a measure or measure set to print, `NAME[.PARAMS]`; repeatable (trec_eval -m)", func(v string) error {
@@ -50,15 +36,16 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return nil
 	})
 	usage := func(w io.Writer) {
-		fmt.Fprint(w, trecUsage)
+		fmt.Fprint(w, help("trec"))
 		printFlags(w, fs)
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
-	files, err := getopt.Parse(fs, args, "qch", "lmM")
-	if errors.Is(err, flag.ErrHelp) {
-		usage(stdout)
-		return exitOK
+	// -h is a flag of its own, so that the -m flags around it are read
+	// and their definitions printed, as trec_eval does.
+	files, err := getopt.Parse(fs, args, "qcnJh", "lmMZR")
+	if err == nil && *wantHelp {
+		return trecHelp(stdout, stderr, usage, measures)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr) // the flag package has printed the error
@@ -72,6 +59,9 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if files[0] == "-" && files[1] == "-" {
 		return fail("only one of QRELS and RUN can be standard input")
+	}
+	if *relFormat != "qrels" {
+		return fail("-R %s: only the qrels format is read; trec_eval's prefs, qrels_prefs and qrels_jg formats are not supported", *relFormat)
 	}
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
@@ -101,19 +91,93 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return fail("run: %v", err)
 	}
+	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, JudgedOnly: *judgedOnly}
+	if *zFile != "" {
+		if err := readFile(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
+			opts.ZScores, err = metrics.ParseTRECZScores(r, name)
+			return err
+		}); err != nil {
+			return fail("-Z: %v", err)
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return fail("%v", err)
 	}
 
-	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs})
-	if err != nil {
+	res, err := metrics.EvaluateTREC(qrels, run, opts)
+	parts := metrics.TRECPrint{PerQuery: *perQuery, NoSummary: *noSummary}
+	var notInRun *metrics.QueryNotInRunError
+	switch {
+	case errors.As(err, &notInRun):
+		// trec_eval -q has printed the queries before this one when it
+		// stops; so do we, for output that compares byte for byte.
+		parts.NoSummary = true
+		if err := notInRun.Evaluated.Print(printable.NewWriter(stdout), parts); err != nil {
+			return fail("writing results: %v", err)
+		}
+		fail("%s and %s: %v", files[0], files[1], err)
+		return exitTrecQueryNotInRun
+	case errors.Is(err, metrics.ErrNoQueries):
+		fail("%s and %s: %v", files[0], files[1], err)
+		return exitTrecNoQueries
+	case err != nil:
 		return fail("%s and %s: %v", files[0], files[1], err)
 	}
 	// Query ids come from the input files.
-	if err := res.Format(printable.NewWriter(stdout), *perQuery); err != nil {
+	if err := res.Print(printable.NewWriter(stdout), parts); err != nil {
 		return fail("writing results: %v", err)
 	}
 	return exitOK
+}
+
+// trec_eval's exit statuses for a qrels query the run lacks and for no
+// query evaluated, kept so that scripts written for it read ours alike.
+const (
+	exitTrecQueryNotInRun = 4
+	exitTrecNoQueries     = 7
+)
+
+// trecHelp prints the usage and the definitions of the measures given
+// with -m (their root names), or of every measure.
+func trecHelp(stdout, stderr io.Writer, usage func(io.Writer), measures []string) int {
+	usage(stdout)
+	ms, err := metrics.ParseTRECMeasures(measures)
+	if err != nil {
+		return failer("trec", stderr)("-m: %v", err)
+	}
+	var names []string
+	if len(measures) > 0 {
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+	}
+	fmt.Fprintln(stdout, "\nMeasures:")
+	if err := metrics.WriteTRECDefinitions(stdout, names, 80); err != nil {
+		return failer("trec", stderr)("%v", err)
+	}
+	return exitOK
+}
+
+// trecInt defines an integer flag read as trec_eval reads its integers
+// (see metrics.ParseTRECInt), not as Go's flag package does ("010" is 8
+// there).
+func trecInt(fs *flag.FlagSet, name string, value int, usage string) *int {
+	p := &value
+	fs.Var((*trecIntValue)(p), name, usage)
+	return p
+}
+
+type trecIntValue int
+
+func (v *trecIntValue) String() string { return strconv.Itoa(int(*v)) }
+
+func (v *trecIntValue) Set(s string) error {
+	n, err := metrics.ParseTRECInt(s)
+	if err != nil {
+		return err
+	}
+	*v = trecIntValue(n)
+	return nil
 }
 
 // readFile calls parse on the named file, or on stdin for "-" (named
