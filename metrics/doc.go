@@ -142,7 +142,11 @@
 // with the measures above (names without a prefix for the surfaced view,
 // "read." for the read view), and adds line-range and chunk coverage,
 // symbol recall, time to relevance, the utilization probes, the error
-// taxonomy and the calibration slices. Definitions lists every metric name
+// taxonomy and the calibration slices, and the localization and context
+// measures: Acc@k (AccuracyAt: every relevant file in the top k, and
+// symbol_acc@k for symbols), coverage over time (CoverageOverTime: the
+// curve and its area per call and per token), evidence_drop,
+// line_context_efficiency and line_recall@N (a budget of N lines read). Definitions lists every metric name
 // with its exact definition; Result.Metric looks one up. A task with no
 // ground truth, or no usable trace, is non-computable: it carries a reason
 // and no figure, never a 0 or a 1. Aggregate and AggregateResults summarize
