@@ -111,7 +111,9 @@
 //     document are evaluated and count.
 //   - TRECOptions.MaxDocs (-M) keeps the first documents of each ranking,
 //     then JudgedOnly (-J) drops those the qrels do not judge; ZScores (-Z)
-//     turns every per-query figure into a z-score before the summary.
+//     turns every per-query figure into a z-score before the summary;
+//     Groups (-R qrels_jg, ParseQrelsJG) scores map_avgjg, P_avgjg and
+//     Rprec_mult_avgjg against each judgment group and averages.
 //   - Output order: per query (trec_eval -q), queries sorted by id, and
 //     within a query the measures in trec_eval's fixed order (num_ret,
 //     num_rel, num_rel_ret, map, Rprec, recip_rank, P, recall, ndcg,

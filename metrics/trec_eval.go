@@ -64,6 +64,9 @@ type trecMeasureDef struct {
 	cutoffs []int     // default rank cutoffs
 	numbers []float64 // default numbers
 	summary summaryKind
+	// groups marks the measures that average over judgment groups
+	// (trec_eval -R qrels_jg).
+	groups bool
 }
 
 var (
@@ -111,6 +114,10 @@ var trecMeasures = []trecMeasureDef{
 	{name: "set_map"},
 	{name: "set_F", params: numberParams, numbers: []float64{1}},
 	{name: "num_nonrel_judged_ret", summary: sumSummary},
+	{name: "map_avgjg", groups: true},
+	{name: "P_avgjg", params: rankCutoffs, cutoffs: defaultCutoffs, groups: true},
+	{name: "Rprec_mult_avgjg", params: shareCutoffs, numbers: []float64{0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2}, groups: true},
+	{name: "yaap"},
 	{name: "rbp", params: gainParams},
 	{name: "rbp_resid", params: gainParams},
 	{name: "unj", params: rankCutoffs, cutoffs: []int{5, 10, 20}},
@@ -129,6 +136,7 @@ var trecNicknames = map[string][]string{
 		"num_nonrel_judged_ret"},
 	"set": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
 		"set_recall", "set_relative_P", "set_map", "set_F"},
+	"qrels_jg": {"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"},
 }
 
 func measureIndex(name string) int {
@@ -375,6 +383,12 @@ type TRECOptions struct {
 	// replaced by its z-score against the query's mean and standard
 	// deviation for that measure (see TRECZScores), before the summary.
 	ZScores TRECZScores
+	// Groups holds judgments by judgment group (trec_eval -R qrels_jg,
+	// read by ParseQrelsJG). When it is not nil, the queries are its
+	// queries, the qrels argument of EvaluateTREC is not used, and the
+	// measures are runid, num_q and those that average over the groups
+	// (map_avgjg, P_avgjg, Rprec_mult_avgjg: the set "qrels_jg").
+	Groups QrelsJG
 }
 
 // DefaultTRECOptions returns trec_eval's defaults: level 1, no -c, the
@@ -576,8 +590,16 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		run = &TRECRun{}
 	}
 
+	if err := checkGroupMeasures(compiled, opts.Groups != nil); err != nil {
+		return nil, err
+	}
+	queries := sortedKeys(qrels)
+	if opts.Groups != nil {
+		queries = sortedKeys(opts.Groups)
+	}
 	res := &TRECResult{ZScores: opts.ZScores != nil}
-	for _, q := range sortedKeys(qrels) {
+	for _, q := range queries {
+		groups := opts.Groups.groups(q)
 		docs, ok := run.Results[q]
 		if !ok && !opts.Complete {
 			return nil, &QueryNotInRunError{Query: q, Evaluated: res}
@@ -588,12 +610,12 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 			if opts.MaxDocs > 0 && len(ranked) > opts.MaxDocs {
 				ranked = ranked[:opts.MaxDocs]
 			}
-			if opts.JudgedOnly {
+			if opts.JudgedOnly && opts.Groups == nil {
 				ranked = judgedOnly(ranked, qrels[q])
 			}
-			scores = queryScores(compiled, ranked, qrels[q], opts.Level)
+			scores = queryScores(compiled, ranked, qrels[q], groups, opts)
 		} else {
-			scores = missingQueryScores(compiled, qrels[q], opts)
+			scores = missingQueryScores(compiled, qrels[q], groups, opts)
 		}
 		if opts.ZScores != nil {
 			opts.ZScores.convert(q, scores)
@@ -667,144 +689,6 @@ func normalizeMeasures(ms []TRECMeasure) ([]compiledMeasure, error) {
 		}
 	}
 	return out, nil
-}
-
-// missingDoc is the one document of the ranking trec_eval 10.0 evaluates
-// for a query of the qrels that the run lacks, under -c.
-const missingDoc = "ceci_nest_pas_un_docno"
-
-// missingQueryScores computes the figures of a query the run lacks, as
-// trec_eval 10.0 does under -c: over a ranking of one unjudged document,
-// then with num_ret, utility (at its default coefficients), unj,
-// rbp_resid and relstring reset to nothing retrieved.
-func missingQueryScores(measures []compiledMeasure, rel Judgments, opts TRECOptions) []TRECScore {
-	ranked := []string{missingDoc}
-	if opts.JudgedOnly {
-		ranked = judgedOnly(ranked, rel)
-	}
-	scores := queryScores(measures, ranked, rel, opts.Level)
-	for i, s := range scores {
-		switch {
-		case s.Measure == "num_ret", s.Measure == "utility", s.Measure == "rbp_resid", strings.HasPrefix(s.Measure, "unj"):
-			scores[i].Value = 0
-		case strings.HasPrefix(s.Measure, "relstring"):
-			scores[i].Text = ""
-		}
-	}
-	return scores
-}
-
-// queryScores computes the per-query figures of one query.
-func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, level int) []TRECScore {
-	jr := newJudgedRanking(ranked, rel, level)
-	var out []TRECScore
-	add := func(name string, v float64) {
-		out = append(out, TRECScore{Measure: name, Value: v})
-	}
-	addEach := func(m compiledMeasure, vs []float64) {
-		for i, v := range vs {
-			var name string
-			if m.def.params == shareCutoffs {
-				name = fmt.Sprintf("%s_%3.2f", m.def.name, m.numbers[i])
-			} else {
-				name = m.def.name + "_" + strconv.Itoa(m.cutoffs[i])
-			}
-			add(name, v)
-		}
-	}
-	eachCutoff := func(m compiledMeasure, f func(k int) float64) {
-		vs := make([]float64, len(m.cutoffs))
-		for i, k := range m.cutoffs {
-			vs[i] = f(k)
-		}
-		addEach(m, vs)
-	}
-	for _, m := range measures {
-		name := m.label
-		switch m.def.name {
-		case "num_ret":
-			add(name, float64(len(ranked)))
-		case "num_rel":
-			add(name, float64(NumRelevant(rel, level)))
-		case "num_rel_ret":
-			add(name, float64(NumRelevantRetrieved(ranked, rel, level)))
-		case "map":
-			add(name, AveragePrecision(ranked, rel, level))
-		case "gm_map":
-			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.averagePrecision(), minGeoMean)), hidden: true})
-		case "Rprec":
-			add(name, RPrecision(ranked, rel, level))
-		case "bpref":
-			add(name, jr.bpref())
-		case "recip_rank":
-			add(name, ReciprocalRank(ranked, rel, level))
-		case "iprec_at_recall":
-			addEach(m, jr.interpolatedPrecision(m.numbers))
-		case "P":
-			eachCutoff(m, func(k int) float64 { return PrecisionAt(ranked, rel, k, level) })
-		case "relstring":
-			out = append(out, TRECScore{Measure: name, Text: jr.relString(int(m.numbers[0]))})
-		case "recall":
-			eachCutoff(m, func(k int) float64 { return RecallAt(ranked, rel, k, level) })
-		case "infAP":
-			add(name, jr.infAP())
-		case "gm_bpref":
-			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.bpref(), minGeoMean)), hidden: true})
-		case "Rprec_mult":
-			addEach(m, jr.precisionAtRMultiples(m.numbers))
-		case "utility":
-			add(name, jr.utility(m.numbers))
-		case "11pt_avg":
-			sum := 0.0
-			for _, p := range jr.interpolatedPrecision(m.numbers) {
-				sum += p
-			}
-			add(name, sum/float64(len(m.numbers)))
-		case "binG":
-			add(name, jr.binG())
-		case "G":
-			add(name, jr.g(newGainTable(jr, m.gains)))
-		case "dcg":
-			d, _ := jr.dcg(newGainTable(jr, m.gains))
-			add(name, d)
-		case "ideal_dcg":
-			_, ideal := jr.dcg(newGainTable(jr, m.gains))
-			add(name, ideal)
-		case "ndcg":
-			add(name, jr.ndcg(newGainTable(jr, m.gains)))
-		case "ndcg_rel":
-			add(name, jr.ndcgRel(newGainTable(jr, m.gains)))
-		case "Rndcg":
-			add(name, jr.rndcg(newGainTable(jr, m.gains)))
-		case "ndcg_cut":
-			eachCutoff(m, func(k int) float64 { return NDCGAt(ranked, rel, k) })
-		case "map_cut":
-			addEach(m, jr.mapAtCutoffs(m.cutoffs))
-		case "relative_P":
-			addEach(m, jr.relativePrecision(m.cutoffs))
-		case "success":
-			eachCutoff(m, func(k int) float64 { return SuccessAt(ranked, rel, k, level) })
-		case "set_P":
-			add(name, SetPrecision(ranked, rel, level))
-		case "set_relative_P":
-			add(name, jr.setRelativeP())
-		case "set_recall":
-			add(name, SetRecall(ranked, rel, level))
-		case "set_map":
-			add(name, jr.setMAP())
-		case "set_F":
-			add(name, jr.setF(m.numbers[0]))
-		case "num_nonrel_judged_ret":
-			add(name, jr.numNonrelJudgedRet())
-		case "rbp":
-			add(name, jr.rbp(newGainTable(jr, m.gains), persistence(m.gains)))
-		case "rbp_resid":
-			add(name, jr.rbpResidual(persistence(m.gains)))
-		case "unj":
-			addEach(m, jr.unjudgedAt(m.cutoffs))
-		}
-	}
-	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -27,7 +27,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	level := trecInt(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)")
 	maxDocs := trecInt(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
 	zFile := fs.String("Z", "", "print z-scores against the means and standard deviations in `FILE` (lines: query measure mean sd) (trec_eval -Z)")
-	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file; only qrels is read (trec_eval -R)")
+	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file: qrels, or qrels_jg, whose second field is a judgment group (trec_eval -R)")
 	wantHelp := fs.Bool("h", false, "print this help, then the definitions of the measures given with -m, or of all (trec_eval -h)")
 	maxInput := addMaxInputFlag(fs)
 	var measures []string
@@ -60,8 +60,12 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if files[0] == "-" && files[1] == "-" {
 		return fail("only one of QRELS and RUN can be standard input")
 	}
-	if *relFormat != "qrels" {
-		return fail("-R %s: only the qrels format is read; trec_eval's prefs, qrels_prefs and qrels_jg formats are not supported", *relFormat)
+	switch *relFormat {
+	case "qrels", "qrels_jg":
+	case "prefs", "qrels_prefs":
+		return fail("-R %s: trec_eval's preference formats and the prefs measures are not supported; qrels and qrels_jg are", *relFormat)
+	default:
+		return fail("-R %s: unknown qrels format; want qrels or qrels_jg", *relFormat)
 	}
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
@@ -78,7 +82,12 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 
 	var qrels metrics.Qrels
+	var groups metrics.QrelsJG
 	if err := readFile(files[0], stdin, limit, func(r io.Reader, name string) (err error) {
+		if *relFormat == "qrels_jg" {
+			groups, err = metrics.ParseQrelsJG(r, name)
+			return err
+		}
 		qrels, err = metrics.ParseQrels(r, name)
 		return err
 	}); err != nil {
@@ -91,7 +100,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return fail("run: %v", err)
 	}
-	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, JudgedOnly: *judgedOnly}
+	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, JudgedOnly: *judgedOnly, Groups: groups}
 	if *zFile != "" {
 		if err := readFile(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
 			opts.ZScores, err = metrics.ParseTRECZScores(r, name)

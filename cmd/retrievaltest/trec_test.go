@@ -268,6 +268,7 @@ func TestTrecMatchesTrecEvalOnItsOtherFlags(t *testing.T) {
 		{"a query the run lacks stops after the queries before it, with status 4", []string{"-q", "-m", "all_trec"}, "q.all_trec.missing", exitTrecQueryNotInRun},
 		{"-Z prints z-scores", append([]string{"-q", "-c", "-Z", z, "-m", "runid", "-m", "num_q"}, zMeasures...), "Z.qc", exitOK},
 		{"-Z and -J together", append([]string{"-q", "-c", "-J", "-Z", z}, zMeasures...), "JZ.qc", exitOK},
+		{"yaap", []string{"-q", "-c", "-m", "yaap"}, "yaap.qc", exitOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -301,7 +302,9 @@ func TestTrecRefusesNumbersTrecEvalWouldReadOtherwise(t *testing.T) {
 		{"a score with a digit separator", []string{good, run}, `score "1_000": number that trec_eval would read differently; trec_eval's atof would read only "1"`},
 		{"a level written as a decimal", []string{"-l", "2.5", good, trecCases + "cases.run"}, `invalid value "2.5" for flag -l: "2.5": number that trec_eval would read differently; trec_eval's atol would read it as 2`},
 		{"-M in hexadecimal, which Go's flag package would read as 5", []string{"-M", "0x5", good, trecCases + "cases.run"}, `atol would read it as 0`},
-		{"a qrels format trec does not read", []string{"-R", "prefs", good, trecCases + "cases.run"}, "-R prefs: only the qrels format is read"},
+		{"a preference format trec does not read", []string{"-R", "prefs", good, trecCases + "cases.run"}, "-R prefs: trec_eval's preference formats and the prefs measures are not supported"},
+		{"an unknown qrels format", []string{"-R", "qrel", good, trecCases + "cases.run"}, "-R qrel: unknown qrels format; want qrels or qrels_jg"},
+		{"judgment groups with a plain measure", []string{"-R", "qrels_jg", "-m", "map", trecCases + "cases.qrels_jg", trecCases + "cases.run"}, "only runid, num_q, map_avgjg, P_avgjg and Rprec_mult_avgjg are computed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -325,5 +328,57 @@ func TestTrecHelpDefinesTheMeasuresAsked(t *testing.T) {
 	all := runTrecArgs(t, "", "-h")
 	for _, m := range []string{"runid", "gm_map", "iprec_at_recall", "infAP", "Rndcg", "set_F", "rbp_resid", "unj"} {
 		assert.Contains(t, all.stdout, "\n"+m+"\n    ", m)
+	}
+}
+
+func TestTrecReadsJudgmentGroupsAsTrecEvalDoes(t *testing.T) {
+	t.Parallel()
+	want, err := os.ReadFile(trecCases + "trec_eval/jg.qc")
+	require.NoError(t, err)
+	got := runTrecArgs(t, "", "-q", "-c", "-m", "qrels_jg", "-R", "qrels_jg", trecCases+"cases.qrels_jg", trecCases+"cases.run")
+	assert.Equal(t, trecOutcome{exitOK, string(want), ""}, got)
+}
+
+// trecEvalSuiteEnv names a checkout of usnistgov/trec_eval whose test
+// folder holds trec_eval's own test suite (the quicktest of its Makefile).
+const trecEvalSuiteEnv = "TREC_EVAL_SRC"
+
+// The test suite of trec_eval itself, where its files are at hand: every
+// case of its quicktest that uses the qrels or qrels_jg format must give
+// its expected output byte for byte. (The prefs cases are not supported.)
+func TestTrecPassesTrecEvalsOwnTestSuite(t *testing.T) {
+	t.Parallel()
+	src := os.Getenv(trecEvalSuiteEnv)
+	if src == "" {
+		t.Skipf("set %s to a trec_eval checkout to run its test suite", trecEvalSuiteEnv)
+	}
+	dir := filepath.Join(src, "test")
+	p := func(name string) string { return filepath.Join(dir, name) }
+	measParams := strings.Fields("-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 -m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20")
+	tests := []struct {
+		expected string
+		args     []string
+	}{
+		{"out.test", []string{p("qrels.test"), p("results.test")}},
+		{"out.test", []string{p("qrels.test.with-comments"), p("results.test")}},
+		{"out.comment.test", []string{p("qrels.comment.test"), p("results.comment.test")}},
+		{"out.test.a", []string{"-m", "all_trec", p("qrels.test"), p("results.test")}},
+		{"out.test.aq", []string{"-m", "all_trec", "-q", p("qrels.test"), p("results.test")}},
+		{"out.test.aqc", []string{"-m", "all_trec", "-q", "-c", p("qrels.test"), p("results.trunc")}},
+		{"out.test.aqcM", []string{"-m", "all_trec", "-q", "-c", "-M100", p("qrels.test"), p("results.trunc")}},
+		{"out.test.aql", []string{"-m", "all_trec", "-mrelstring.20", "-q", "-l2", p("qrels.rel_level"), p("results.test")}},
+		{"out.test.qrels_jg", []string{"-m", "qrels_jg", "-q", "-R", "qrels_jg", p("qrels.123"), p("results.test")}},
+		{"out.test.qrels_jg", []string{"-m", "qrels_jg", "-q", "-R", "qrels_jg", p("qrels.comments.123"), p("results.test")}},
+		{"out.test.meas_params", append(measParams, p("qrels.test"), p("results.test"))},
+		{"out.test.aqZ", []string{"-q", "-m", "all_trec", "-Z", p("zscores_file"), p("qrels.test"), p("results.test")}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args[:len(tt.args)-2], " ")+" "+tt.expected, func(t *testing.T) {
+			t.Parallel()
+			want, err := os.ReadFile(p(tt.expected))
+			require.NoError(t, err)
+			got := runTrecArgs(t, "", tt.args...)
+			assert.Equal(t, trecOutcome{exitOK, string(want), ""}, got)
+		})
 	}
 }

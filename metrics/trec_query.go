@@ -1,0 +1,169 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// missingDoc is the one document of the ranking trec_eval 10.0 evaluates
+// for a query of the qrels that the run lacks, under -c.
+const missingDoc = "ceci_nest_pas_un_docno"
+
+// missingQueryScores computes the figures of a query the run lacks, as
+// trec_eval 10.0 does under -c: over a ranking of one unjudged document,
+// then with num_ret, utility (at its default coefficients), unj,
+// rbp_resid and relstring reset to nothing retrieved.
+func missingQueryScores(measures []compiledMeasure, rel Judgments, groups []Judgments, opts TRECOptions) []TRECScore {
+	ranked := []string{missingDoc}
+	if opts.JudgedOnly && groups == nil {
+		ranked = judgedOnly(ranked, rel)
+	}
+	scores := queryScores(measures, ranked, rel, groups, opts)
+	for i, s := range scores {
+		switch {
+		case s.Measure == "num_ret", s.Measure == "utility", s.Measure == "rbp_resid", strings.HasPrefix(s.Measure, "unj"):
+			scores[i].Value = 0
+		case strings.HasPrefix(s.Measure, "relstring"):
+			scores[i].Text = ""
+		}
+	}
+	return scores
+}
+
+// queryScores computes the per-query figures of one query: with the
+// judgments rel, or for the judgment-group measures with each of groups.
+// Under opts.JudgedOnly, ranked is already cut to rel's judged documents,
+// and is cut to each group's for the group measures.
+func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, groups []Judgments, opts TRECOptions) []TRECScore {
+	level := opts.Level
+	jr := newJudgedRanking(ranked, rel, level)
+	var out []TRECScore
+	add := func(name string, v float64) {
+		out = append(out, TRECScore{Measure: name, Value: v})
+	}
+	addEach := func(m compiledMeasure, vs []float64) {
+		for i, v := range vs {
+			var name string
+			if m.def.params == shareCutoffs {
+				name = fmt.Sprintf("%s_%3.2f", m.def.name, m.numbers[i])
+			} else {
+				name = m.def.name + "_" + strconv.Itoa(m.cutoffs[i])
+			}
+			add(name, v)
+		}
+	}
+	eachCutoff := func(m compiledMeasure, f func(k int) float64) {
+		vs := make([]float64, len(m.cutoffs))
+		for i, k := range m.cutoffs {
+			vs[i] = f(k)
+		}
+		addEach(m, vs)
+	}
+	for _, m := range measures {
+		name := m.label
+		switch m.def.name {
+		case "num_ret":
+			add(name, float64(len(ranked)))
+		case "num_rel":
+			add(name, float64(NumRelevant(rel, level)))
+		case "num_rel_ret":
+			add(name, float64(NumRelevantRetrieved(ranked, rel, level)))
+		case "map":
+			add(name, AveragePrecision(ranked, rel, level))
+		case "gm_map":
+			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.averagePrecision(), minGeoMean)), hidden: true})
+		case "Rprec":
+			add(name, RPrecision(ranked, rel, level))
+		case "bpref":
+			add(name, jr.bpref())
+		case "recip_rank":
+			add(name, ReciprocalRank(ranked, rel, level))
+		case "iprec_at_recall":
+			addEach(m, jr.interpolatedPrecision(m.numbers))
+		case "P":
+			eachCutoff(m, func(k int) float64 { return PrecisionAt(ranked, rel, k, level) })
+		case "relstring":
+			out = append(out, TRECScore{Measure: name, Text: jr.relString(int(m.numbers[0]))})
+		case "recall":
+			eachCutoff(m, func(k int) float64 { return RecallAt(ranked, rel, k, level) })
+		case "infAP":
+			add(name, jr.infAP())
+		case "gm_bpref":
+			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.bpref(), minGeoMean)), hidden: true})
+		case "Rprec_mult":
+			addEach(m, jr.precisionAtRMultiples(m.numbers))
+		case "utility":
+			add(name, jr.utility(m.numbers))
+		case "11pt_avg":
+			sum := 0.0
+			for _, p := range jr.interpolatedPrecision(m.numbers) {
+				sum += p
+			}
+			add(name, sum/float64(len(m.numbers)))
+		case "binG":
+			add(name, jr.binG())
+		case "G":
+			add(name, jr.g(newGainTable(jr, m.gains)))
+		case "dcg":
+			d, _ := jr.dcg(newGainTable(jr, m.gains))
+			add(name, d)
+		case "ideal_dcg":
+			_, ideal := jr.dcg(newGainTable(jr, m.gains))
+			add(name, ideal)
+		case "ndcg":
+			add(name, jr.ndcg(newGainTable(jr, m.gains)))
+		case "ndcg_rel":
+			add(name, jr.ndcgRel(newGainTable(jr, m.gains)))
+		case "Rndcg":
+			add(name, jr.rndcg(newGainTable(jr, m.gains)))
+		case "ndcg_cut":
+			eachCutoff(m, func(k int) float64 { return NDCGAt(ranked, rel, k) })
+		case "map_cut":
+			addEach(m, jr.mapAtCutoffs(m.cutoffs))
+		case "relative_P":
+			addEach(m, jr.relativePrecision(m.cutoffs))
+		case "success":
+			eachCutoff(m, func(k int) float64 { return SuccessAt(ranked, rel, k, level) })
+		case "set_P":
+			add(name, SetPrecision(ranked, rel, level))
+		case "set_relative_P":
+			add(name, jr.setRelativeP())
+		case "set_recall":
+			add(name, SetRecall(ranked, rel, level))
+		case "set_map":
+			add(name, jr.setMAP())
+		case "set_F":
+			add(name, jr.setF(m.numbers[0]))
+		case "num_nonrel_judged_ret":
+			add(name, jr.numNonrelJudgedRet())
+		case "rbp":
+			add(name, jr.rbp(newGainTable(jr, m.gains), persistence(m.gains)))
+		case "rbp_resid":
+			add(name, jr.rbpResidual(persistence(m.gains)))
+		case "unj":
+			addEach(m, jr.unjudgedAt(m.cutoffs))
+		case "yaap":
+			add(name, jr.yaap())
+		case "map_avgjg":
+			add(name, overGroups(ranked, groups, opts, 1, func(jr judgedRanking) []float64 {
+				return []float64{jr.averagePrecision()}
+			})[0])
+		case "P_avgjg":
+			addEach(m, overGroups(ranked, groups, opts, len(m.cutoffs), func(jr judgedRanking) []float64 {
+				vs := make([]float64, len(m.cutoffs))
+				for i, k := range m.cutoffs {
+					vs[i] = jr.precisionAt(k)
+				}
+				return vs
+			}))
+		case "Rprec_mult_avgjg":
+			addEach(m, overGroups(ranked, groups, opts, len(m.numbers), func(jr judgedRanking) []float64 {
+				return jr.precisionAtRMultiples(m.numbers)
+			}))
+		}
+	}
+	return out
+}
+
