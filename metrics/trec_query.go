@@ -166,4 +166,3 @@ func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, gro
 	}
 	return out
 }
-
