@@ -113,7 +113,10 @@
 //     then JudgedOnly (-J) drops those the qrels do not judge; ZScores (-Z)
 //     turns every per-query figure into a z-score before the summary;
 //     Groups (-R qrels_jg, ParseQrelsJG) scores map_avgjg, P_avgjg and
-//     Rprec_mult_avgjg against each judgment group and averages.
+//     Rprec_mult_avgjg against each judgment group and averages; Prefs
+//     (-R prefs and qrels_prefs, ParsePrefs and ParseQrelsPrefs) gives the
+//     preference measures, prefs_simp, prefs_pair, prefs_avgjg and the
+//     rest of trec_eval's "all_prefs" set.
 //   - Output order: per query (trec_eval -q), queries sorted by id, and
 //     within a query the measures in trec_eval's fixed order (num_ret,
 //     num_rel, num_rel_ret, map, Rprec, recip_rank, P, recall, ndcg,

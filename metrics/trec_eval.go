@@ -65,8 +65,9 @@ type trecMeasureDef struct {
 	numbers []float64 // default numbers
 	summary summaryKind
 	// groups marks the measures that average over judgment groups
-	// (trec_eval -R qrels_jg).
-	groups bool
+	// (trec_eval -R qrels_jg), prefs the preference measures (-R prefs
+	// and qrels_prefs).
+	groups, prefs bool
 }
 
 var (
@@ -114,6 +115,20 @@ var trecMeasures = []trecMeasureDef{
 	{name: "set_map"},
 	{name: "set_F", params: numberParams, numbers: []float64{1}},
 	{name: "num_nonrel_judged_ret", summary: sumSummary},
+	{name: "prefs_num_prefs_poss", summary: sumSummary, prefs: true},
+	{name: "prefs_num_prefs_ful", summary: sumSummary, prefs: true},
+	{name: "prefs_num_prefs_ful_ret", summary: sumSummary, prefs: true},
+	{name: "prefs_simp", prefs: true},
+	{name: "prefs_pair", prefs: true},
+	{name: "prefs_avgjg", prefs: true},
+	{name: "prefs_avgjg_Rnonrel", prefs: true},
+	{name: "prefs_simp_ret", prefs: true},
+	{name: "prefs_pair_ret", prefs: true},
+	{name: "prefs_avgjg_ret", prefs: true},
+	{name: "prefs_avgjg_Rnonrel_ret", prefs: true},
+	{name: "prefs_simp_imp", prefs: true},
+	{name: "prefs_pair_imp", prefs: true},
+	{name: "prefs_avgjg_imp", prefs: true},
 	{name: "map_avgjg", groups: true},
 	{name: "P_avgjg", params: rankCutoffs, cutoffs: defaultCutoffs, groups: true},
 	{name: "Rprec_mult_avgjg", params: shareCutoffs, numbers: []float64{0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2}, groups: true},
@@ -137,6 +152,12 @@ var trecNicknames = map[string][]string{
 	"set": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
 		"set_recall", "set_relative_P", "set_map", "set_F"},
 	"qrels_jg": {"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"},
+	"all_prefs": {"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+		"prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+		"prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
+		"prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"},
+	"prefs": {"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+		"prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"},
 }
 
 func measureIndex(name string) int {
@@ -389,6 +410,12 @@ type TRECOptions struct {
 	// measures are runid, num_q and those that average over the groups
 	// (map_avgjg, P_avgjg, Rprec_mult_avgjg: the set "qrels_jg").
 	Groups QrelsJG
+	// Prefs holds preference judgments (trec_eval -R prefs or
+	// qrels_prefs, read by ParsePrefs or ParseQrelsPrefs). When it is not
+	// nil, the queries are its queries, the qrels argument is not used,
+	// and the measures are runid, num_q and the preference measures (the
+	// sets "prefs" and "all_prefs").
+	Prefs Prefs
 }
 
 // DefaultTRECOptions returns trec_eval's defaults: level 1, no -c, the
@@ -472,7 +499,8 @@ func (s TRECScore) line(query string, z bool) string {
 
 func isCount(measure string) bool {
 	switch measure {
-	case "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret":
+	case "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+		"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret":
 		return true
 	}
 	return false
@@ -590,12 +618,18 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		run = &TRECRun{}
 	}
 
-	if err := checkGroupMeasures(compiled, opts.Groups != nil); err != nil {
-		return nil, err
-	}
+	format := "qrels"
 	queries := sortedKeys(qrels)
-	if opts.Groups != nil {
-		queries = sortedKeys(opts.Groups)
+	switch {
+	case opts.Groups != nil && opts.Prefs != nil:
+		return nil, errors.New("judgment groups and preferences given together: give one kind of judgments")
+	case opts.Groups != nil:
+		format, queries = "qrels_jg", sortedKeys(opts.Groups)
+	case opts.Prefs != nil:
+		format, queries = "prefs", sortedKeys(opts.Prefs)
+	}
+	if err := checkFormatMeasures(compiled, format); err != nil {
+		return nil, err
 	}
 	res := &TRECResult{ZScores: opts.ZScores != nil}
 	for _, q := range queries {
@@ -607,15 +641,21 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		var scores []TRECScore
 		if ok {
 			ranked := RankByScore(docs)
+			if format == "prefs" {
+				ranked = rankForPrefs(docs)
+			}
 			if opts.MaxDocs > 0 && len(ranked) > opts.MaxDocs {
 				ranked = ranked[:opts.MaxDocs]
 			}
-			if opts.JudgedOnly && opts.Groups == nil {
+			if opts.JudgedOnly && format == "qrels" {
 				ranked = judgedOnly(ranked, qrels[q])
 			}
-			scores = queryScores(compiled, ranked, qrels[q], groups, opts)
+			scores, err = queryScores(compiled, ranked, queryJudgments{qrels[q], groups, opts.Prefs[q]}, opts)
 		} else {
-			scores = missingQueryScores(compiled, qrels[q], groups, opts)
+			scores, err = missingQueryScores(compiled, queryJudgments{qrels[q], groups, opts.Prefs[q]}, opts)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("query %q: %w", q, err)
 		}
 		if opts.ZScores != nil {
 			opts.ZScores.convert(q, scores)

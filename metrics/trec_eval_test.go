@@ -391,7 +391,7 @@ func TestParseTRECMeasuresRejectsBadArguments(t *testing.T) {
 		wantErr string
 	}{
 		{"an unknown measure", "bogus", `unknown measure "bogus"`},
-		{"a preference measure, which needs another qrels format", "prefs_simp", `unknown measure "prefs_simp"`},
+		{"a misspelt preference measure", "prefs_simple", `unknown measure "prefs_simple"`},
 		{"utility with three coefficients", "utility.1,2,3", "utility takes 4 coefficients"},
 		{"a gain that is not a pair", "ndcg.1,2", "not of the form name=number"},
 		{"a recall share that is not a number", "iprec_at_recall.x", `parameter "x" is not a number`},

@@ -62,22 +62,29 @@ func (q QrelsJG) groups(query string) []Judgments {
 	return out
 }
 
-// checkGroupMeasures refuses a measure that cannot be computed with the
-// judgments given: a group measure without groups, or a plain measure
-// with them (trec_eval stops with "Can't calculate measure" there).
-func checkGroupMeasures(measures []compiledMeasure, withGroups bool) error {
-	var plain []string
+// checkFormatMeasures refuses a measure that cannot be computed with the
+// judgments given (format is "qrels", "qrels_jg" or "prefs"): a group or
+// preference measure without those judgments, or another measure with
+// them (trec_eval stops with "Can't calculate measure" there).
+func checkFormatMeasures(measures []compiledMeasure, format string) error {
+	var other []string
 	for _, m := range measures {
 		switch {
 		case m.def.name == "runid" || m.def.name == "num_q":
-		case m.def.groups && !withGroups:
+		case m.def.groups && format != "qrels_jg":
 			return fmt.Errorf("measure %q averages over judgment groups: it needs qrels with groups (trec_eval -R qrels_jg)", m.def.name)
-		case !m.def.groups && withGroups:
-			plain = append(plain, m.def.name)
+		case m.def.prefs && format != "prefs":
+			return fmt.Errorf("measure %q needs preference judgments (trec_eval -R prefs or -R qrels_prefs)", m.def.name)
+		case format != "qrels" && !m.def.groups && !m.def.prefs:
+			other = append(other, m.def.name)
 		}
 	}
-	if len(plain) > 0 {
-		return fmt.Errorf("with judgment groups (-R qrels_jg) only runid, num_q, map_avgjg, P_avgjg and Rprec_mult_avgjg are computed (the set qrels_jg), not %s", strings.Join(plain, ", "))
+	switch {
+	case len(other) == 0:
+	case format == "qrels_jg":
+		return fmt.Errorf("with judgment groups (-R qrels_jg) only runid, num_q, map_avgjg, P_avgjg and Rprec_mult_avgjg are computed (the set qrels_jg), not %s", strings.Join(other, ", "))
+	default:
+		return fmt.Errorf("with preferences (-R prefs, qrels_prefs) only runid, num_q and the prefs measures are computed (the sets prefs and all_prefs), not %s", strings.Join(other, ", "))
 	}
 	return nil
 }

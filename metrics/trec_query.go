@@ -15,12 +15,15 @@ const missingDoc = "ceci_nest_pas_un_docno"
 // trec_eval 10.0 does under -c: over a ranking of one unjudged document,
 // then with num_ret, utility (at its default coefficients), unj,
 // rbp_resid and relstring reset to nothing retrieved.
-func missingQueryScores(measures []compiledMeasure, rel Judgments, groups []Judgments, opts TRECOptions) []TRECScore {
+func missingQueryScores(measures []compiledMeasure, qj queryJudgments, opts TRECOptions) ([]TRECScore, error) {
 	ranked := []string{missingDoc}
-	if opts.JudgedOnly && groups == nil {
-		ranked = judgedOnly(ranked, rel)
+	if opts.JudgedOnly && qj.groups == nil && qj.prefs == nil {
+		ranked = judgedOnly(ranked, qj.rel)
 	}
-	scores := queryScores(measures, ranked, rel, groups, opts)
+	scores, err := queryScores(measures, ranked, qj, opts)
+	if err != nil {
+		return nil, err
+	}
 	for i, s := range scores {
 		switch {
 		case s.Measure == "num_ret", s.Measure == "utility", s.Measure == "rbp_resid", strings.HasPrefix(s.Measure, "unj"):
@@ -29,16 +32,36 @@ func missingQueryScores(measures []compiledMeasure, rel Judgments, groups []Judg
 			scores[i].Text = ""
 		}
 	}
-	return scores
+	return scores, nil
+}
+
+// queryJudgments are the judgments of one query, in the form of the
+// qrels format read: relevance grades, grades by judgment group, or
+// preferences.
+type queryJudgments struct {
+	rel    Judgments
+	groups []Judgments
+	prefs  []PrefJudgment
 }
 
 // queryScores computes the per-query figures of one query: with the
-// judgments rel, or for the judgment-group measures with each of groups.
-// Under opts.JudgedOnly, ranked is already cut to rel's judged documents,
-// and is cut to each group's for the group measures.
-func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, groups []Judgments, opts TRECOptions) []TRECScore {
-	level := opts.Level
+// judgments qj.rel, for the judgment-group measures with each of
+// qj.groups, and for the preference measures with qj.prefs. Under
+// opts.JudgedOnly, ranked is already cut to rel's judged documents, and is
+// cut to each group's for the group measures.
+func queryScores(measures []compiledMeasure, ranked []string, qj queryJudgments, opts TRECOptions) ([]TRECScore, error) {
+	level, rel, groups := opts.Level, qj.rel, qj.groups
 	jr := newJudgedRanking(ranked, rel, level)
+	var pc *prefCounts
+	for _, m := range measures {
+		if m.def.prefs {
+			var err error
+			if pc, err = formPrefCounts(ranked, qj.prefs); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
 	var out []TRECScore
 	add := func(name string, v float64) {
 		out = append(out, TRECScore{Measure: name, Value: v})
@@ -146,6 +169,44 @@ func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, gro
 			addEach(m, jr.unjudgedAt(m.cutoffs))
 		case "yaap":
 			add(name, jr.yaap())
+		case "prefs_num_prefs_poss":
+			_, _, possRet, possImp, possNot := pc.prefTotals()
+			add(name, float64(possRet+possImp+possNot))
+		case "prefs_num_prefs_ful":
+			fulRet, fulImp, _, _, _ := pc.prefTotals()
+			add(name, float64(fulRet+fulImp))
+		case "prefs_num_prefs_ful_ret":
+			fulRet, _, _, _, _ := pc.prefTotals()
+			add(name, float64(fulRet))
+		case "prefs_simp":
+			fulRet, fulImp, possRet, possImp, possNot := pc.prefTotals()
+			add(name, prefRatio(fulRet+fulImp, possRet+possImp+possNot))
+		case "prefs_simp_ret":
+			fulRet, _, possRet, _, _ := pc.prefTotals()
+			add(name, prefRatio(fulRet, possRet))
+		case "prefs_simp_imp":
+			fulRet, fulImp, possRet, possImp, _ := pc.prefTotals()
+			add(name, prefRatio(fulRet+fulImp, possRet+possImp))
+		case "prefs_pair":
+			add(name, pc.prefPairs(true, true))
+		case "prefs_pair_ret":
+			add(name, pc.prefPairs(false, false))
+		case "prefs_pair_imp":
+			add(name, pc.prefPairs(true, false))
+		case "prefs_avgjg":
+			add(name, pc.prefAvgJG(func(g *prefGroup) (int, int) {
+				return g.fulRet + g.fulImp, g.possRet + g.possImp + g.possNotOccur
+			}))
+		case "prefs_avgjg_ret":
+			add(name, pc.prefAvgJG(func(g *prefGroup) (int, int) { return g.fulRet, g.possRet }))
+		case "prefs_avgjg_imp":
+			add(name, pc.prefAvgJG(func(g *prefGroup) (int, int) {
+				return g.fulRet + g.fulImp, g.possRet + g.possImp
+			}))
+		case "prefs_avgjg_Rnonrel":
+			add(name, pc.prefAvgJGRnonrel(false))
+		case "prefs_avgjg_Rnonrel_ret":
+			add(name, pc.prefAvgJGRnonrel(true))
 		case "map_avgjg":
 			add(name, overGroups(ranked, groups, opts, 1, func(jr judgedRanking) []float64 {
 				return []float64{jr.averagePrecision()}
@@ -164,5 +225,5 @@ func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, gro
 			}))
 		}
 	}
-	return out
+	return out, nil
 }

@@ -27,7 +27,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	level := trecInt(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)")
 	maxDocs := trecInt(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
 	zFile := fs.String("Z", "", "print z-scores against the means and standard deviations in `FILE` (lines: query measure mean sd) (trec_eval -Z)")
-	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file: qrels, or qrels_jg, whose second field is a judgment group (trec_eval -R)")
+	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file: qrels; qrels_jg, whose second field is a judgment group; prefs (query group subgroup document level) or qrels_prefs, preferences (trec_eval -R)")
 	wantHelp := fs.Bool("h", false, "print this help, then the definitions of the measures given with -m, or of all (trec_eval -h)")
 	maxInput := addMaxInputFlag(fs)
 	var measures []string
@@ -61,11 +61,9 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fail("only one of QRELS and RUN can be standard input")
 	}
 	switch *relFormat {
-	case "qrels", "qrels_jg":
-	case "prefs", "qrels_prefs":
-		return fail("-R %s: trec_eval's preference formats and the prefs measures are not supported; qrels and qrels_jg are", *relFormat)
+	case "qrels", "qrels_jg", "prefs", "qrels_prefs":
 	default:
-		return fail("-R %s: unknown qrels format; want qrels or qrels_jg", *relFormat)
+		return fail("-R %s: unknown qrels format; want qrels, qrels_jg, prefs or qrels_prefs", *relFormat)
 	}
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
@@ -83,12 +81,18 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 	var qrels metrics.Qrels
 	var groups metrics.QrelsJG
+	var prefs metrics.Prefs
 	if err := readFile(files[0], stdin, limit, func(r io.Reader, name string) (err error) {
-		if *relFormat == "qrels_jg" {
+		switch *relFormat {
+		case "qrels_jg":
 			groups, err = metrics.ParseQrelsJG(r, name)
-			return err
+		case "prefs":
+			prefs, err = metrics.ParsePrefs(r, name)
+		case "qrels_prefs":
+			prefs, err = metrics.ParseQrelsPrefs(r, name)
+		default:
+			qrels, err = metrics.ParseQrels(r, name)
 		}
-		qrels, err = metrics.ParseQrels(r, name)
 		return err
 	}); err != nil {
 		return fail("qrels: %v", err)
@@ -100,7 +104,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return fail("run: %v", err)
 	}
-	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, JudgedOnly: *judgedOnly, Groups: groups}
+	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, JudgedOnly: *judgedOnly, Groups: groups, Prefs: prefs}
 	if *zFile != "" {
 		if err := readFile(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
 			opts.ZScores, err = metrics.ParseTRECZScores(r, name)

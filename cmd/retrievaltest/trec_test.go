@@ -302,8 +302,8 @@ func TestTrecRefusesNumbersTrecEvalWouldReadOtherwise(t *testing.T) {
 		{"a score with a digit separator", []string{good, run}, `score "1_000": number that trec_eval would read differently; trec_eval's atof would read only "1"`},
 		{"a level written as a decimal", []string{"-l", "2.5", good, trecCases + "cases.run"}, `invalid value "2.5" for flag -l: "2.5": number that trec_eval would read differently; trec_eval's atol would read it as 2`},
 		{"-M in hexadecimal, which Go's flag package would read as 5", []string{"-M", "0x5", good, trecCases + "cases.run"}, `atol would read it as 0`},
-		{"a preference format trec does not read", []string{"-R", "prefs", good, trecCases + "cases.run"}, "-R prefs: trec_eval's preference formats and the prefs measures are not supported"},
-		{"an unknown qrels format", []string{"-R", "qrel", good, trecCases + "cases.run"}, "-R qrel: unknown qrels format; want qrels or qrels_jg"},
+		{"preferences with a relevance measure", []string{"-R", "prefs", "-m", "map", trecCases + "cases.prefs", trecCases + "cases-prefs.run"}, "with preferences (-R prefs, qrels_prefs) only runid, num_q and the prefs measures are computed"},
+		{"an unknown qrels format", []string{"-R", "qrel", good, trecCases + "cases.run"}, "-R qrel: unknown qrels format; want qrels, qrels_jg, prefs or qrels_prefs"},
 		{"judgment groups with a plain measure", []string{"-R", "qrels_jg", "-m", "map", trecCases + "cases.qrels_jg", trecCases + "cases.run"}, "only runid, num_q, map_avgjg, P_avgjg and Rprec_mult_avgjg are computed"},
 	}
 	for _, tt := range tests {
@@ -331,12 +331,24 @@ func TestTrecHelpDefinesTheMeasuresAsked(t *testing.T) {
 	}
 }
 
-func TestTrecReadsJudgmentGroupsAsTrecEvalDoes(t *testing.T) {
+func TestTrecReadsOtherQrelsFormatsAsTrecEvalDoes(t *testing.T) {
 	t.Parallel()
-	want, err := os.ReadFile(trecCases + "trec_eval/jg.qc")
-	require.NoError(t, err)
-	got := runTrecArgs(t, "", "-q", "-c", "-m", "qrels_jg", "-R", "qrels_jg", trecCases+"cases.qrels_jg", trecCases+"cases.run")
-	assert.Equal(t, trecOutcome{exitOK, string(want), ""}, got)
+	tests := []struct {
+		expected string
+		args     []string
+	}{
+		{"jg.qc", []string{"-q", "-c", "-m", "qrels_jg", "-R", "qrels_jg", trecCases + "cases.qrels_jg", trecCases + "cases.run"}},
+		{"prefs.q", []string{"-q", "-m", "all_prefs", "-R", "prefs", trecCases + "cases.prefs", trecCases + "cases-prefs.run"}},
+		{"qrels_prefs.qc", []string{"-q", "-c", "-m", "all_prefs", "-R", "qrels_prefs", trecCases + "cases.qrels", trecCases + "cases.run"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expected, func(t *testing.T) {
+			t.Parallel()
+			want, err := os.ReadFile(trecCases + "trec_eval/" + tt.expected)
+			require.NoError(t, err)
+			assert.Equal(t, trecOutcome{exitOK, string(want), ""}, runTrecArgs(t, "", tt.args...))
+		})
+	}
 }
 
 // trecEvalSuiteEnv names a checkout of usnistgov/trec_eval whose test
@@ -344,8 +356,7 @@ func TestTrecReadsJudgmentGroupsAsTrecEvalDoes(t *testing.T) {
 const trecEvalSuiteEnv = "TREC_EVAL_SRC"
 
 // The test suite of trec_eval itself, where its files are at hand: every
-// case of its quicktest that uses the qrels or qrels_jg format must give
-// its expected output byte for byte. (The prefs cases are not supported.)
+// case of its quicktest must give its expected output byte for byte.
 func TestTrecPassesTrecEvalsOwnTestSuite(t *testing.T) {
 	t.Parallel()
 	src := os.Getenv(trecEvalSuiteEnv)
@@ -367,6 +378,9 @@ func TestTrecPassesTrecEvalsOwnTestSuite(t *testing.T) {
 		{"out.test.aqc", []string{"-m", "all_trec", "-q", "-c", p("qrels.test"), p("results.trunc")}},
 		{"out.test.aqcM", []string{"-m", "all_trec", "-q", "-c", "-M100", p("qrels.test"), p("results.trunc")}},
 		{"out.test.aql", []string{"-m", "all_trec", "-mrelstring.20", "-q", "-l2", p("qrels.rel_level"), p("results.test")}},
+		{"out.test.prefs", []string{"-m", "all_prefs", "-q", "-R", "prefs", p("prefs.test"), p("prefs.results.test")}},
+		{"out.test.prefs", []string{"-m", "all_prefs", "-q", "-R", "prefs", p("prefs.comment.test"), p("prefs.results.test")}},
+		{"out.test.qrels_prefs", []string{"-m", "all_prefs", "-q", "-R", "qrels_prefs", p("qrels.test"), p("results.test")}},
 		{"out.test.qrels_jg", []string{"-m", "qrels_jg", "-q", "-R", "qrels_jg", p("qrels.123"), p("results.test")}},
 		{"out.test.qrels_jg", []string{"-m", "qrels_jg", "-q", "-R", "qrels_jg", p("qrels.comments.123"), p("results.test")}},
 		{"out.test.meas_params", append(measParams, p("qrels.test"), p("results.test"))},
