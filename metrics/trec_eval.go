@@ -188,7 +188,9 @@ func DefaultTRECMeasures() []TRECMeasure {
 //
 //   - "name" selects a measure with its default parameters;
 //     "name.params" gives parameters (see TRECMeasure).
-//   - "official", "all_trec" and "set" select trec_eval's measure sets.
+//   - "official", "all_trec" and "set" select trec_eval's measure sets, and
+//     "qrels_jg", "prefs" and "all_prefs" its sets for the other qrels
+//     formats (TRECOptions.Groups and Prefs).
 //   - Measures come back in trec_eval's print order, not argument order,
 //     each once.
 //   - When a measure is given parameters more than once, the first list
@@ -222,7 +224,7 @@ func ParseTRECMeasures(specs []string) ([]TRECMeasure, error) {
 		}
 		i := measureIndex(name)
 		if i < 0 {
-			return nil, fmt.Errorf("unknown measure %q (supported: official, all_trec, set, %s)", name, strings.Join(TRECMeasureNames(), ", "))
+			return nil, fmt.Errorf("unknown measure %q (supported: the sets official, all_trec, set, qrels_jg, prefs and all_prefs, and %s)", name, strings.Join(TRECMeasureNames(), ", "))
 		}
 		chosen[i] = true
 		if !hasParams || given[i] != nil { // trec_eval uses the first parameter list given

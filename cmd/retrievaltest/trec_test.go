@@ -387,7 +387,7 @@ func TestTrecPassesTrecEvalsOwnTestSuite(t *testing.T) {
 		{"out.test.aqZ", []string{"-q", "-m", "all_trec", "-Z", p("zscores_file"), p("qrels.test"), p("results.test")}},
 	}
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.args[:len(tt.args)-2], " ")+" "+tt.expected, func(t *testing.T) {
+		t.Run(tt.expected, func(t *testing.T) {
 			t.Parallel()
 			want, err := os.ReadFile(p(tt.expected))
 			require.NoError(t, err)
