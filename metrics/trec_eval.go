@@ -398,6 +398,10 @@ type TRECOptions struct {
 	// MaxDocs is trec_eval's -M: only the first MaxDocs documents of each
 	// ranking count. 0 means no limit.
 	MaxDocs int
+	// NumDocs is trec_eval's -N, the number of documents in the
+	// collection; only utility's fourth coefficient (non-relevant
+	// documents not retrieved) uses it. 0 by default, as in trec_eval.
+	NumDocs int
 	// JudgedOnly is trec_eval's -J: documents the qrels of their query do
 	// not judge (or judge with a negative grade) are removed from each
 	// ranking, after MaxDocs, and the rest move up.

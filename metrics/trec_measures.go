@@ -288,9 +288,12 @@ func (jr judgedRanking) binG() float64 {
 // relevant retrieved, non-relevant retrieved, relevant missed and
 // non-relevant missed (the last over a collection of size 0, trec_eval's
 // default).
-func (jr judgedRanking) utility(c []float64) float64 {
+// utility is trec_eval's utility with coefficients c over the contingency
+// table; the non-relevant documents not retrieved are counted from the
+// collection size numDocs (trec_eval -N, 0 by default), as trec_eval does.
+func (jr judgedRanking) utility(c []float64, numDocs int) float64 {
 	ret, rr, r := float64(jr.numRet()), float64(jr.numRelRet), float64(jr.numRel)
-	return c[0]*rr + c[1]*(ret-rr) + c[2]*(r-rr) + c[3]*(rr-ret-r)
+	return c[0]*rr + c[1]*(ret-rr) + c[2]*(r-rr) + c[3]*float64(numDocs+jr.numRelRet-jr.numRet()-jr.numRel)
 }
 
 func (jr judgedRanking) setRelativeP() float64 {

@@ -118,7 +118,7 @@ func queryScores(measures []compiledMeasure, ranked []string, qj queryJudgments,
 		case "Rprec_mult":
 			addEach(m, jr.precisionAtRMultiples(m.numbers))
 		case "utility":
-			add(name, jr.utility(m.numbers))
+			add(name, jr.utility(m.numbers, opts.NumDocs))
 		case "11pt_avg":
 			sum := 0.0
 			for _, p := range jr.interpolatedPrecision(m.numbers) {

@@ -26,6 +26,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	judgedOnly := fs.Bool("J", false, "drop documents the qrels do not judge from each ranking before any measure (trec_eval -J)")
 	level := trecInt(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)")
 	maxDocs := trecInt(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
+	numDocs := trecInt(fs, "N", 0, "number of documents in the collection, `N`; only utility's fourth coefficient uses it (trec_eval -N)")
 	zFile := fs.String("Z", "", "print z-scores against the means and standard deviations in `FILE` (lines: query measure mean sd) (trec_eval -Z)")
 	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file: qrels; qrels_jg, whose second field is a judgment group; prefs (query group subgroup document level) or qrels_prefs, preferences (trec_eval -R)")
 	wantHelp := fs.Bool("h", false, "print this help, then the definitions of the measures given with -m, or of all (trec_eval -h)")
@@ -43,7 +44,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 	// -h is a flag of its own, so that the -m flags around it are read
 	// and their definitions printed, as trec_eval does.
-	files, err := getopt.Parse(fs, args, "qcnJh", "lmMZR")
+	files, err := getopt.Parse(fs, args, "qcnJh", "lmMNZR")
 	if err == nil && *wantHelp {
 		return trecHelp(stdout, stderr, usage, measures)
 	}
@@ -104,7 +105,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return fail("run: %v", err)
 	}
-	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, JudgedOnly: *judgedOnly, Groups: groups, Prefs: prefs}
+	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, NumDocs: *numDocs, JudgedOnly: *judgedOnly, Groups: groups, Prefs: prefs}
 	if *zFile != "" {
 		if err := readFile(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
 			opts.ZScores, err = metrics.ParseTRECZScores(r, name)

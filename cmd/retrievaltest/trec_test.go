@@ -200,7 +200,7 @@ func TestTrecHelpGoesToStdout(t *testing.T) {
 	t.Parallel()
 	got := runTrecArgs(t, "", "-h")
 	assert.Equal(t, exitOK, got.code)
-	assert.Contains(t, got.stdout, "Usage: retrievaltest trec [-q] [-c] [-n] [-J] [-l LEVEL] [-M N] [-Z FILE]")
+	assert.Contains(t, got.stdout, "Usage: retrievaltest trec [-q] [-c] [-n] [-J] [-l LEVEL] [-M N] [-N N]")
 	assert.Contains(t, got.stdout, "-m NAME[.PARAMS]")
 	assert.Empty(t, got.stderr)
 }
@@ -269,6 +269,7 @@ func TestTrecMatchesTrecEvalOnItsOtherFlags(t *testing.T) {
 		{"-Z prints z-scores", append([]string{"-q", "-c", "-Z", z, "-m", "runid", "-m", "num_q"}, zMeasures...), "Z.qc", exitOK},
 		{"-Z and -J together", append([]string{"-q", "-c", "-J", "-Z", z}, zMeasures...), "JZ.qc", exitOK},
 		{"yaap", []string{"-q", "-c", "-m", "yaap"}, "yaap.qc", exitOK},
+		{"-N gives utility the collection size", []string{"-q", "-c", "-m", "utility.1,-1,0.5,0.25", "-N", "50"}, "N.qc", exitOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
