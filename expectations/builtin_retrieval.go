@@ -118,10 +118,18 @@ func recompute(run *Run, p *Retrieval) *metrics.Result {
 	if p.IncludeWrites != o.IncludeWrites {
 		o.IncludeWrites, changed = p.IncludeWrites, true
 	}
-	ks := slices.Clone(o.Ks)
+	ks, budgets := slices.Clone(o.Ks), slices.Clone(o.LineBudgets)
 	for name := range p.Metrics {
 		if i := strings.LastIndexByte(name, '@'); i >= 0 {
-			if k, err := strconv.Atoi(name[i+1:]); err == nil && !slices.Contains(ks, k) {
+			k, err := strconv.Atoi(name[i+1:])
+			switch {
+			case err != nil:
+			case strings.HasPrefix(name, "line_recall@"):
+				// A budget in lines, not a rank cutoff.
+				if !slices.Contains(budgets, k) {
+					budgets, changed = append(budgets, k), true
+				}
+			case !slices.Contains(ks, k):
 				ks, changed = append(ks, k), true
 			}
 		}
@@ -131,6 +139,7 @@ func recompute(run *Run, p *Retrieval) *metrics.Result {
 	}
 	slices.Sort(ks)
 	o.Ks = ks
+	o.LineBudgets = budgets
 	// The run's grades live in its judgments once defaults are filled in.
 	o.Grades = maps.Clone(res.Judgments)
 	return metrics.Compute(run.Document, o)
@@ -167,9 +176,13 @@ func whyMissing(res *metrics.Result, name string) string {
 		if res.Lines != nil && res.Lines.Reason != "" {
 			return res.Lines.Reason
 		}
-	case base == "symbol_recall":
+	case base == "symbol_recall", strings.HasPrefix(base, "symbol_acc@"):
 		if res.Symbols != nil && res.Symbols.Reason != "" {
 			return res.Symbols.Reason
+		}
+	case strings.HasPrefix(base, "coverage_auc"):
+		if res.CoverageOverTime != nil && res.CoverageOverTime.Reason != "" {
+			return res.CoverageOverTime.Reason
 		}
 	case strings.HasPrefix(base, "ttfr_"), strings.HasPrefix(base, "ttar_"):
 		if res.Time != nil {
@@ -181,7 +194,7 @@ func whyMissing(res *metrics.Result, name string) string {
 				return m.Reason
 			}
 		}
-	case strings.HasPrefix(base, "util_"):
+	case strings.HasPrefix(base, "util_"), base == "evidence_drop":
 		if res.Utilization != nil && res.Utilization.Reason != "" {
 			return res.Utilization.Reason
 		}

@@ -31,7 +31,8 @@
 //	    - {path: pkg/auth/token.go, start: 41, end: 50}
 //	symbols: index.tags          # identifiers the index knows (one a line, or ctags)
 //	runs:
-//	  min_pass_rate: 0.8         # or at_least: 4; default: every run must pass
+//	  min_pass_rate: 0.8         # or at_least: 4, {k: 3, min_pass_at_k: 0.9}, {k: 3, min_pass_hat_k: 0.5},
+//	                             # min_wilson_low: 0.6; default: every run must pass
 //	tags: [auth, calibration]
 //	expectations:
 //	  - type: index_usage
@@ -97,8 +98,10 @@
 //	symbols       index symbol file (metrics.LoadSymbols): identifiers the
 //	              index knows, for the guessing pattern.
 //	expectations  the list of expectations; at least one.
-//	runs          min_pass_rate (in [0, 1]) or at_least (≥ 1, and at most
-//	              the number of traces); see Runs below.
+//	runs          min_pass_rate (in [0, 1]), at_least (≥ 1, and at most
+//	              the number of traces), min_pass_at_k or min_pass_hat_k
+//	              (in [0, 1]) with k (at most the number of traces), or
+//	              min_wilson_low (in [0, 1]); see Runs below.
 //	tags          list of strings, for selecting scenarios.
 //
 // Every path is relative to the scenario file's folder (an absolute path
@@ -301,7 +304,15 @@
 //
 // With several traces, the per-run outcomes combine by the runs rule:
 // every run must pass by default; min_pass_rate r needs ⌈r·n⌉ of n runs;
-// at_least k needs k runs. The Result keeps every run's outcome. An
+// at_least k needs k runs. The estimator rules judge the c passes of n
+// runs by metrics.PassAtK (min_pass_at_k with k: 1 − C(n−c,k)/C(n,k), the
+// chance that one of k runs drawn passes), metrics.PassHatK
+// (min_pass_hat_k: C(c,k)/C(n,k), all k pass) or the lower bound of the
+// 95% Wilson score interval of c/n (min_wilson_low), which asks for a
+// pass rate that holds with confidence rather than on the runs at hand.
+// Result.PassRate holds the pass rate, its Wilson interval, and pass@k
+// and pass^k at every k, and the last evidence line words them. The
+// Result keeps every run's outcome. An
 // expectation marked flaky is reported with its status and never fails the
 // scenario (Result.Failed). A scenario with no trace at all fails every
 // expectation that is judged from a trace.

@@ -124,24 +124,32 @@ func combine(r *Result, rule RunsRule) {
 		r.Status, r.Message = Skipped, r.Runs[0].Message
 		return
 	}
-	need, threshold := requiredPasses(rule, len(judged))
-	if passed >= need {
+	pr, _ := metrics.SummarizePasses(len(judged), passed) // 0 ≤ passed ≤ len(judged) ≥ 1
+	r.PassRate = &pr
+	ok, estimate, threshold := judgeRuns(rule, pr)
+	if ok {
 		r.Status = Pass
 	} else {
 		r.Status = Fail
 	}
-	if len(r.Runs) == 1 {
+	if len(r.Runs) == 1 && estimate == "" {
 		o := r.Runs[0].Outcome
 		r.Measured, r.Threshold, r.Evidence, r.Message = o.Measured, o.Threshold, o.Evidence, o.Message
 		return
 	}
 	r.Measured = fmt.Sprintf("%d of %d runs passed", passed, len(judged))
+	if estimate != "" {
+		r.Measured = estimate + " (" + r.Measured + ")"
+	}
 	r.Threshold = threshold
 	verdict := "held"
 	if r.Status == Fail {
 		verdict = "did not hold"
 	}
 	r.Message = fmt.Sprintf("%s of %d runs passed, required %s: the expectation %s", countWord(passed), len(judged), threshold, verdict)
+	if estimate != "" {
+		r.Message = fmt.Sprintf("%s (%s of %d runs passed), required %s: the expectation %s", estimate, countWord(passed), len(judged), threshold, verdict)
+	}
 	// The first failing run's message says what went wrong; every run's
 	// verdict is evidence.
 	quoted := false
@@ -152,6 +160,47 @@ func combine(r *Result, rule RunsRule) {
 		}
 		r.Evidence = append(r.Evidence, fmt.Sprintf("run %d %s: %s, %s", i+1, filepath.Base(o.Trace), o.Status, o.Measured))
 	}
+	r.Evidence = append(r.Evidence, passRateText(pr))
+}
+
+// judgeRuns applies the runs rule to the pass counts. estimate is the
+// figure an estimator rule measured ("pass@2 0.90"), empty for the rules
+// that count passes.
+func judgeRuns(rule RunsRule, pr metrics.PassRate) (ok bool, estimate, threshold string) {
+	n := pr.Runs
+	atK := func(name string, k int, values []float64, min float64) (bool, string, string) {
+		threshold := fmt.Sprintf("%s%d ≥ %s", name, k, thresholdText(min, true))
+		if k > n {
+			// Skipped runs can leave fewer judged runs than k.
+			return false, fmt.Sprintf("%s%d undefined with %d judged run(s)", name, k, n), threshold
+		}
+		v := values[k-1]
+		return v >= min-1e-12, fmt.Sprintf("%s%d %.2f", name, k, v), threshold
+	}
+	switch {
+	case rule.MinPassAtK != nil && rule.K != nil:
+		return atK("pass@", *rule.K, pr.PassAt, *rule.MinPassAtK)
+	case rule.MinPassHatK != nil && rule.K != nil:
+		return atK("pass^", *rule.K, pr.PassHat, *rule.MinPassHatK)
+	case rule.MinWilsonLow != nil:
+		return pr.WilsonLow >= *rule.MinWilsonLow-1e-12,
+			fmt.Sprintf("95%% Wilson lower bound %.2f", pr.WilsonLow),
+			fmt.Sprintf("a 95%% Wilson lower bound of the pass rate ≥ %s", thresholdText(*rule.MinWilsonLow, true))
+	}
+	need, threshold := requiredPasses(rule, n)
+	return pr.Passed >= need, "", threshold
+}
+
+// passRateText words the pass rate with its Wilson interval, pass@k and
+// pass^k at every k.
+func passRateText(pr metrics.PassRate) string {
+	var at, hat []string
+	for i := range pr.PassAt {
+		at = append(at, fmt.Sprintf("pass@%d %.2f", i+1, pr.PassAt[i]))
+		hat = append(hat, fmt.Sprintf("pass^%d %.2f", i+1, pr.PassHat[i]))
+	}
+	return fmt.Sprintf("pass rate %.2f (95%% Wilson %.2f–%.2f); %s; %s",
+		pr.Rate, pr.WilsonLow, pr.WilsonHigh, strings.Join(at, ", "), strings.Join(hat, ", "))
 }
 
 func countWord(n int) string {

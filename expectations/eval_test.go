@@ -51,6 +51,8 @@ func TestTheRunsRuleCombinesThreeRuns(t *testing.T) {
 				"run 1 run-1.toolcalls.json: pass, semantic ratio = 0.67",
 				"run 2 run-2.toolcalls.json: pass, semantic ratio = 0.67",
 				"run 3 run-3.toolcalls.json: fail, semantic ratio = 0.00",
+				// 2 of 3: pass@2 = 1 − C(1,2)/C(3,2) = 1, pass^2 = C(2,2)/C(3,2).
+				"pass rate 0.67 (95% Wilson 0.21–0.94); pass@1 0.67, pass@2 1.00, pass@3 1.00; pass^1 0.67, pass^2 0.33, pass^3 0.00",
 			}, r.Evidence)
 		})
 	}
@@ -176,4 +178,64 @@ func TestAnUnreadableTraceIsAnErrorWhereTheScenarioNamesIt(t *testing.T) {
 	assert.Contains(t, err.Error(), "(format: tool-calls)", "the suggestion names the scenario key")
 	var fe *trace.FormatError
 	assert.True(t, errors.As(err, &fe), "the reader's error is wrapped")
+}
+
+// The estimator rules judge the same three runs (2 passed) by pass@k,
+// pass^k or the Wilson lower bound of the pass rate, computed by hand:
+// pass@2 = 1 − C(1,2)/C(3,2) = 1, pass^2 = C(2,2)/C(3,2) = 1/3, pass^3 =
+// 0, and the 95% Wilson interval of 2/3 is 0.2077–0.9385.
+func TestTheRunsRuleTakesPassAtKPassHatKAndWilson(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		runs     string
+		want     Status
+		measured string
+		message  string
+	}{
+		{"runs: {k: 2, min_pass_at_k: 0.9}\n", Pass, "pass@2 1.00 (2 of 3 runs passed)",
+			"pass@2 1.00 (2 of 3 runs passed), required pass@2 ≥ 0.90: the expectation held"},
+		{"runs: {k: 2, min_pass_hat_k: 0.3}\n", Pass, "pass^2 0.33 (2 of 3 runs passed)",
+			"pass^2 0.33 (2 of 3 runs passed), required pass^2 ≥ 0.30: the expectation held"},
+		{"runs: {k: 2, min_pass_hat_k: 0.5}\n", Fail, "pass^2 0.33 (2 of 3 runs passed)",
+			"pass^2 0.33 (2 of 3 runs passed), required pass^2 ≥ 0.50: the expectation did not hold"},
+		{"runs: {k: 3, min_pass_hat_k: 0.1}\n", Fail, "pass^3 0.00 (2 of 3 runs passed)",
+			"required pass^3 ≥ 0.10: the expectation did not hold"},
+		{"runs: {min_wilson_low: 0.2}\n", Pass, "95% Wilson lower bound 0.21 (2 of 3 runs passed)",
+			"required a 95% Wilson lower bound of the pass rate ≥ 0.20: the expectation held"},
+		{"runs: {min_wilson_low: 0.3}\n", Fail, "95% Wilson lower bound 0.21 (2 of 3 runs passed)",
+			"the expectation did not hold"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.runs, func(t *testing.T) {
+			t.Parallel()
+			r := only(t, evalInline(t, "traces: [../traces/runs/run-*.toolcalls.json]\nground_truth: [pkg/auth/token.go]\n"+tt.runs+
+				exp("", "index_usage", "min_semantic_ratio: 0.6")))
+			assert.Equal(t, tt.want, r.Status)
+			assert.Equal(t, tt.measured, r.Measured)
+			assert.Contains(t, r.Message, tt.message)
+			require.NotNil(t, r.PassRate)
+			assert.Equal(t, 2, r.PassRate.Passed)
+			assert.InDelta(t, 1.0/3, r.PassRate.PassHat[1], 1e-12)
+		})
+	}
+}
+
+func TestTheEstimatorRulesAreCheckedWhenLoaded(t *testing.T) {
+	t.Parallel()
+	head := "traces: [../traces/runs/run-*.toolcalls.json]\nground_truth: [pkg/auth/token.go]\n"
+	tests := []struct{ runs, err string }{
+		{"runs: {min_pass_at_k: 0.9}\n", "runs: min_pass_at_k needs k, the number of runs drawn"},
+		{"runs: {k: 2, min_pass_rate: 0.5}\n", "runs: k goes with min_pass_at_k or min_pass_hat_k, not min_pass_rate"},
+		{"runs: {k: 2, min_pass_at_k: 0.9, min_wilson_low: 0.5}\n", "runs: give one rule, not min_pass_at_k and min_wilson_low"},
+		{"runs: {k: 4, min_pass_at_k: 0.9}\n", "runs.k: pass@4 and pass^4 draw 4 runs but the scenario has 3 trace(s)"},
+		{"runs: {min_wilson_low: 1.5}\n", "min_wilson_low"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.runs, func(t *testing.T) {
+			t.Parallel()
+			_, err := parseInline(t, head+tt.runs+exp("", "index_usage", "min_semantic_ratio: 0.6"))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.err)
+		})
+	}
 }

@@ -97,6 +97,11 @@ func keyCases() []keyCase {
 		passFail("scenario.runs", "runs: {min_pass_rate: 0.6}\n"+idxRatio(threeRuns), idxRatio(threeRuns)),
 		passFail("runs.min_pass_rate", "runs: {min_pass_rate: 0.6}\n"+idxRatio(threeRuns), "runs: {min_pass_rate: 0.7}\n"+idxRatio(threeRuns)),
 		passFail("runs.at_least", "runs: {at_least: 2}\n"+idxRatio(threeRuns), "runs: {at_least: 3}\n"+idxRatio(threeRuns)),
+		// 2 of 3 runs pass: pass@2 1, pass^2 1/3, pass^3 0, Wilson 0.21–0.94.
+		passFail("runs.min_pass_at_k", "runs: {k: 2, min_pass_at_k: 0.9}\n"+idxRatio(threeRuns), "runs: {k: 1, min_pass_at_k: 0.9}\n"+idxRatio(threeRuns)),
+		passFail("runs.min_pass_hat_k", "runs: {k: 2, min_pass_hat_k: 0.3}\n"+idxRatio(threeRuns), "runs: {k: 2, min_pass_hat_k: 0.4}\n"+idxRatio(threeRuns)),
+		passFail("runs.k", "runs: {k: 2, min_pass_hat_k: 0.3}\n"+idxRatio(threeRuns), "runs: {k: 3, min_pass_hat_k: 0.3}\n"+idxRatio(threeRuns)),
+		passFail("runs.min_wilson_low", "runs: {min_wilson_low: 0.2}\n"+idxRatio(threeRuns), "runs: {min_wilson_low: 0.25}\n"+idxRatio(threeRuns)),
 		{key: "scenario.tags", a: "tags: [auth]\n" + idxRatio(indexFirst), b: idxRatio(indexFirst),
 			observe: func(r *ScenarioResult, _ error) string { return strings.Join(r.Scenario.Tags, ",") }, wantA: "auth", wantB: ""},
 
@@ -268,7 +273,7 @@ func TestEveryKeyHasACase(t *testing.T) {
 	for _, k := range harnessKeyNames() {
 		want = append(want, "harness."+k)
 	}
-	want = append(want, "runs.min_pass_rate", "runs.at_least", "bound.min", "bound.max")
+	want = append(want, "runs.min_pass_rate", "runs.at_least", "runs.k", "runs.min_pass_at_k", "runs.min_pass_hat_k", "runs.min_wilson_low", "bound.min", "bound.max")
 	// The keys of a call pattern (sequence's calls, before's first and
 	// then) and of an argument matcher.
 	for prefix, params := range map[string]any{"call": CallPattern{}, "arg": ArgMatcher{}} {

@@ -184,6 +184,9 @@ func (l *loader) load() {
 	if r := l.s.Runs.AtLeast; r != nil && len(l.s.Traces) > 0 && *r > len(l.s.Traces) {
 		l.at(l.runsNode, "runs.at_least: %d runs must pass but the scenario has %d trace(s): it could never pass", *r, len(l.s.Traces))
 	}
+	if k := l.s.Runs.K; k != nil && len(l.s.Traces) > 0 && *k > len(l.s.Traces) {
+		l.at(l.runsNode, "runs.k: pass@%d and pass^%d draw %d runs but the scenario has %d trace(s)", *k, *k, *k, len(l.s.Traces))
+	}
 }
 
 func (l *loader) str(e *entry, dst *string) bool {
@@ -330,8 +333,12 @@ func (l *loader) traceFile(at ast.Node, name, file string) (string, bool) {
 // runsParams are the keys of runs; RunsRule's own tags stay plain so that
 // the API type carries no loader detail.
 type runsParams struct {
-	MinPassRate *float64 `yaml:"min_pass_rate" doc:"lowest fraction of runs that must pass" min:"0" max:"1"`
-	AtLeast     *int     `yaml:"at_least" doc:"lowest number of runs that must pass" min:"1"`
+	MinPassRate  *float64 `yaml:"min_pass_rate" doc:"lowest fraction of runs that must pass" min:"0" max:"1"`
+	AtLeast      *int     `yaml:"at_least" doc:"lowest number of runs that must pass" min:"1"`
+	K            *int     `yaml:"k" doc:"runs drawn for min_pass_at_k and min_pass_hat_k, at most the number of traces" min:"1"`
+	MinPassAtK   *float64 `yaml:"min_pass_at_k" doc:"lowest unbiased pass@k: the chance that at least one of k runs drawn passes (needs k)" min:"0" max:"1"`
+	MinPassHatK  *float64 `yaml:"min_pass_hat_k" doc:"lowest unbiased pass^k: the chance that all k runs drawn pass (needs k)" min:"0" max:"1"`
+	MinWilsonLow *float64 `yaml:"min_wilson_low" doc:"lowest lower bound of the 95% Wilson score interval of the pass rate" min:"0" max:"1"`
 }
 
 func (l *loader) runs(e *entry) {
@@ -348,13 +355,27 @@ func (l *loader) runs(e *entry) {
 	if len(l.errs) > before {
 		return
 	}
-	switch {
-	case p.MinPassRate != nil && p.AtLeast != nil:
-		l.at(e.value, "runs: give min_pass_rate or at_least, not both")
-	case p.MinPassRate == nil && p.AtLeast == nil:
-		l.at(e.value, "runs: give min_pass_rate (a fraction of the runs) or at_least (a number of runs); without runs every run must pass")
+	var given []string
+	for name, set := range map[string]bool{"min_pass_rate": p.MinPassRate != nil, "at_least": p.AtLeast != nil,
+		"min_pass_at_k": p.MinPassAtK != nil, "min_pass_hat_k": p.MinPassHatK != nil, "min_wilson_low": p.MinWilsonLow != nil} {
+		if set {
+			given = append(given, name)
+		}
 	}
-	l.s.Runs = RunsRule{MinPassRate: p.MinPassRate, AtLeast: p.AtLeast}
+	slices.Sort(given)
+	perK := p.MinPassAtK != nil || p.MinPassHatK != nil
+	switch {
+	case len(given) > 1:
+		l.at(e.value, "runs: give one rule, not %s", strings.Join(given, " and "))
+	case len(given) == 0:
+		l.at(e.value, "runs: give min_pass_rate (a fraction of the runs), at_least (a number of runs), min_pass_at_k or min_pass_hat_k with k, or min_wilson_low; without runs every run must pass")
+	case perK && p.K == nil:
+		l.at(e.value, "runs: %s needs k, the number of runs drawn", given[0])
+	case !perK && p.K != nil:
+		l.at(e.value, "runs: k goes with min_pass_at_k or min_pass_hat_k, not %s", given[0])
+	}
+	l.s.Runs = RunsRule{MinPassRate: p.MinPassRate, AtLeast: p.AtLeast, K: p.K,
+		MinPassAtK: p.MinPassAtK, MinPassHatK: p.MinPassHatK, MinWilsonLow: p.MinWilsonLow}
 }
 
 // resolvePath joins a relative path to the scenario's folder.

@@ -173,7 +173,7 @@ func TestEachProblemIsReportedAtItsPlace(t *testing.T) {
 			f + ":3:15: expectations is empty: a scenario must check something"},
 		{"runs with both rules",
 			grepFirst + "runs: {min_pass_rate: 0.5, at_least: 1}\nexpectations:\n  - type: tools\n    max_calls: 3\n",
-			f + ":3:7: runs: give min_pass_rate or at_least, not both"},
+			f + ":3:7: runs: give one rule, not at_least and min_pass_rate"},
 		{"runs that need more runs than there are",
 			grepFirst + "runs: {at_least: 2}\nexpectations:\n  - type: tools\n    max_calls: 3\n",
 			f + ":3:7: runs.at_least: 2 runs must pass but the scenario has 1 trace(s): it could never pass"},

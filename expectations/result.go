@@ -1,5 +1,7 @@
 package expectations
 
+import "github.com/agentretrieval/agentretrieval/metrics"
+
 // Status is the outcome of an expectation.
 type Status string
 
@@ -42,7 +44,10 @@ type Result struct {
 	Message   string   `json:"message"`
 	// Runs are the per-run outcomes, in trace order.
 	Runs []RunOutcome `json:"runs"`
-	Pos  Pos          `json:"pos"`
+	// PassRate is the pass rate of the judged runs with its 95% Wilson
+	// interval, pass@k and pass^k at every k; nil when no run was judged.
+	PassRate *metrics.PassRate `json:"pass_rate,omitempty"`
+	Pos      Pos               `json:"pos"`
 }
 
 // RunOutcome is one run's outcome of an expectation.

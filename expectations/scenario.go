@@ -72,10 +72,23 @@ type Pos struct {
 func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
 
 // RunsRule decides whether an expectation holds over several runs of the
-// same task. The zero value requires every run to pass.
+// same task. The zero value requires every run to pass. At most one of the
+// thresholds is set; K goes with MinPassAtK or MinPassHatK.
 type RunsRule struct {
 	// MinPassRate is the lowest fraction of runs that must pass, in [0,1].
 	MinPassRate *float64 `yaml:"min_pass_rate" json:"min_pass_rate,omitempty"`
 	// AtLeast is the lowest number of runs that must pass.
 	AtLeast *int `yaml:"at_least" json:"at_least,omitempty"`
+	// K is the number of runs drawn for pass@k and pass^k.
+	K *int `yaml:"k" json:"k,omitempty"`
+	// MinPassAtK is the lowest unbiased pass@k (metrics.PassAtK): the
+	// chance that at least one of k runs drawn from these passes.
+	MinPassAtK *float64 `yaml:"min_pass_at_k" json:"min_pass_at_k,omitempty"`
+	// MinPassHatK is the lowest unbiased pass^k (metrics.PassHatK): the
+	// chance that all k runs drawn pass.
+	MinPassHatK *float64 `yaml:"min_pass_hat_k" json:"min_pass_hat_k,omitempty"`
+	// MinWilsonLow is the lowest lower bound of the 95% Wilson score
+	// interval of the pass rate: the pass rate must be high with
+	// confidence, not only on the runs at hand.
+	MinWilsonLow *float64 `yaml:"min_wilson_low" json:"min_wilson_low,omitempty"`
 }

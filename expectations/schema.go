@@ -262,8 +262,12 @@ func groundTruthSchema() obj {
 
 func runsSchema() obj {
 	s := valueSchema(reflect.TypeOf(runsParams{}), limits{})
-	s["description"] = "how the runs' outcomes combine: min_pass_rate or at_least (default: every run must pass)"
-	s["minProperties"] = 1
-	s["maxProperties"] = 1
+	s["description"] = "how the runs' outcomes combine: min_pass_rate, at_least, min_pass_at_k or min_pass_hat_k with k, or min_wilson_low (default: every run must pass)"
+	// One rule; k only with the two estimators that draw k runs.
+	shape := func(keys ...string) obj {
+		return obj{"required": keys, "maxProperties": len(keys)}
+	}
+	s["oneOf"] = []obj{shape("min_pass_rate"), shape("at_least"), shape("k", "min_pass_at_k"),
+		shape("k", "min_pass_hat_k"), shape("min_wilson_low")}
 	return s
 }

@@ -23,6 +23,18 @@ Feature: Retrieval quality
     And precision@1 is at least 1
     And read.mrr is at most 0.5
 
+  Scenario: Localization and context measures
+    Given the trace "../testdata/metrics/search-read-edit.toolcalls.json"
+    And the ground truth from "../testdata/metrics/search-read-edit.groundtruth.yaml"
+    Then acc@3 is at least 1
+    And acc@1 is at most 0
+    And coverage_auc is at least 0.55
+    And read.coverage_auc_tokens is at most 0.45
+    And evidence_drop is at most 1
+    And line_context_efficiency is at least 0.4
+    And line_recall@20 is at most 0.7
+    And line_recall@100 is at least 0.85
+
   Scenario: A subagent's search counts as retrieval
     Given the trace "../testdata/metrics/subagent-mcp.toolcalls.json"
     And the ground truth from "../testdata/metrics/subagent-mcp.groundtruth.json"

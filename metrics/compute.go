@@ -48,6 +48,10 @@ type Options struct {
 	// spelling of each path but matches them without case. Ranked lists
 	// and file lists of the result then hold lowercase paths.
 	FoldCase bool `json:"fold_case,omitempty"`
+	// LineBudgets are the budgets N, in lines read, of line_recall@N.
+	// Values below 1 are dropped, the rest sorted and de-duplicated; empty
+	// means DefaultLineBudgets.
+	LineBudgets []int `json:"line_budgets"`
 	// Index configures the index-effectiveness analysis.
 	Index IndexOptions `json:"index"`
 }
@@ -65,6 +69,17 @@ func (o Options) normalized() Options {
 	}
 	slices.Sort(ks)
 	o.Ks = slices.Compact(ks)
+	var budgets []int
+	for _, n := range o.LineBudgets {
+		if n >= 1 {
+			budgets = append(budgets, n)
+		}
+	}
+	if len(budgets) == 0 {
+		budgets = slices.Clone(DefaultLineBudgets)
+	}
+	slices.Sort(budgets)
+	o.LineBudgets = slices.Compact(budgets)
 	if o.Level < 1 {
 		o.Level = DefaultLevel
 	}
@@ -136,6 +151,9 @@ type Result struct {
 	// Time holds steps, seconds and tokens to the first and to all
 	// relevant files, per view; nil when not computable.
 	Time *TimeToRelevance `json:"time_to_relevance"`
+	// Coverage holds file coverage after each call and the areas under
+	// that curve, per call and per token; nil when not computable.
+	CoverageOverTime *CoverageOverTime `json:"coverage_over_time"`
 	// Utilization holds the utilization probes (never nil; see
 	// Utilization.ProbeAvailable).
 	Utilization *Utilization `json:"utilization"`
@@ -248,7 +266,7 @@ func Compute(doc *events.Document, opts Options) *Result {
 		reason := "non-computable: " + *res.NonComputableReason
 		res.Lines = &LineLevel{Resolution: FileLevelOnly, Validity: ValidityUnsupported, Reason: reason}
 		res.Symbols = &SymbolLevel{Found: []events.Symbol{}, Missed: []events.Symbol{}, Reason: reason}
-		res.Utilization = &Utilization{FilesWritten: in.written, ReadBeforeWrite: []string{}, Reason: reason}
+		res.Utilization = &Utilization{FilesWritten: in.written, ReadBeforeWrite: []string{}, EvidenceDropped: []string{}, Reason: reason}
 		return res
 	}
 
@@ -257,8 +275,9 @@ func Compute(doc *events.Document, opts Options) *Result {
 		fileMeasures(res.FileLevel, v.Prefix(), in.lists[v].files, in.rel, opts)
 	}
 	res.Lines = computeLines(doc, in)
-	res.Symbols = computeSymbols(doc)
+	res.Symbols = computeSymbols(doc, opts.Ks)
 	res.Time = computeTime(doc, in)
+	res.CoverageOverTime = computeCoverage(doc, in)
 	res.Utilization = computeUtilization(doc, in)
 	res.Taxonomy = computeTaxonomy(in)
 	return res
@@ -297,6 +316,7 @@ func fileMeasures(m map[string]float64, prefix string, ranked []string, rel Judg
 		m[prefix+"f1"+at] = F1(p, r)
 		m[prefix+"success"+at] = SuccessAt(ranked, rel, k, level)
 		m[prefix+"rr"+at] = ReciprocalRankAt(ranked, rel, k, level)
+		m[prefix+"acc"+at] = AccuracyAt(ranked, rel, k, level)
 		ndcgAt := 0.0
 		if k >= 1 {
 			ndcgAt = ndcg(ranked, rel, k, ideal)
@@ -331,6 +351,7 @@ type input struct {
 	level int
 	// includeWrites is Options.IncludeWrites.
 	includeWrites bool
+	lineBudgets   []int           // Options.LineBudgets
 	relevant      []string        // relevant at level, ground-truth order
 	isRel         map[string]bool // relevant at level
 	lists         map[View]*rankedList
@@ -370,6 +391,7 @@ func newInput(doc *events.Document, opts Options) *input {
 		rel:           make(Judgments, judged),
 		level:         opts.Level,
 		includeWrites: opts.IncludeWrites,
+		lineBudgets:   opts.LineBudgets,
 		relevant:      []string{},
 		isRel:         make(map[string]bool, judged),
 		lists:         map[View]*rankedList{},

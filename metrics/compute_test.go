@@ -121,6 +121,26 @@ func TestComputeOnTheSearchReadEditTrace(t *testing.T) {
 		"util_write_overlap_with_expected_edit_files":  1.0 / 1,
 		"util_read_before_write_ratio":                 1.0 / 2,
 
+		// errors.go was read (step 6) and never written.
+		"evidence_drop": 1,
+
+		// Localization: surfaced token.go session.go errors.go holds both
+		// relevant files from k = 3; read session.go token.go errors.go too.
+		"acc@1": 0, "acc@3": 1, "acc@10": 1, "read.acc@1": 0, "read.acc@3": 1,
+		// auth.ErrExpired is never looked up.
+		"symbol_acc@10": 0,
+		// Coverage after each call, surfaced: 1/2 1/2 1/2 1/2 1/2 1; read:
+		// 0 0 1/2 1/2 1/2 1. Tokens 1200 2500 3900 5100 6000 7400 give the
+		// calls widths 1200 1300 1400 1200 900 1400.
+		"coverage_auc":             (0.5*5 + 1) / 6,
+		"read.coverage_auc":        (0.5*3 + 1) / 6,
+		"coverage_auc_tokens":      (0.5*(1200+1300+1400+1200+900) + 1400) / 7400,
+		"read.coverage_auc_tokens": (0.5*(1400+1200+900) + 1400) / 7400,
+		// No line was read twice: efficiency is line precision; all 31 lines
+		// read fit in the smallest budget, 100.
+		"line_context_efficiency": 13.0 / 31,
+		"line_recall@100":         13.0 / 15,
+
 		"irrelevant_retrieval":     1, // session.go
 		"missed_key_evidence":      0,
 		"wrong_evidence_used":      1, // token_test.go

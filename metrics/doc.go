@@ -73,7 +73,17 @@
 // iteration, document, rank, score, run id: six or more fields). Both skip
 // blank lines and lines starting with '#', reject a document given twice for
 // one query, and report any problem as a *ParseError that names the file and
-// line.
+// line. ParseTRECZScores reads the z-score file of trec_eval's -Z.
+//
+// Numbers are read as trec_eval reads them, with C's atol (grades) and atof
+// (scores), or refused where Go's reading would differ: those C functions
+// stop at the first character they cannot use and return what they have,
+// so "1e1" is the grade 1 to trec_eval (not 10), "1_000" is 1 as a grade
+// or a score (Go's strconv reads 1000), "1,5" is 1 and "3abc" 3. Such text
+// is an error wrapping ErrTRECNumber that says what trec_eval would read; a
+// grade written as a decimal ("2.7") keeps its integer part, as atol does,
+// and a leading '+' is read. ParseTRECInt reads the integers of trec_eval's
+// options the same way.
 //
 // WriteTRECRun and WriteQrels write them: a ranked list as run lines whose
 // score N - rank + 1 keeps the list's order, and judgments as qrels lines,
@@ -93,11 +103,20 @@
 // and TRECResult.Format prints the result in trec_eval's format, so that
 // "retrievaltest trec" output can be compared with trec_eval's line for line:
 //
-//   - Queries evaluated: those in both files; with TRECOptions.Complete
-//     (trec_eval -c), every query of the qrels, a query the run lacks
-//     counting as an empty ranking (0 for every measure, num_ret 0, num_rel
-//     its R). Run queries absent from the qrels are ignored. Queries whose
-//     judgments hold no relevant document are evaluated and count.
+//   - Queries evaluated: every query of the qrels. A query the run lacks
+//     is an error (*QueryNotInRunError), as in trec_eval 10.0, unless
+//     TRECOptions.Complete (trec_eval -c) counts it as an empty ranking (0
+//     for every measure, num_ret 0, num_rel its R). Run queries absent from
+//     the qrels are ignored. Queries whose judgments hold no relevant
+//     document are evaluated and count.
+//   - TRECOptions.MaxDocs (-M) keeps the first documents of each ranking,
+//     then JudgedOnly (-J) drops those the qrels do not judge; ZScores (-Z)
+//     turns every per-query figure into a z-score before the summary;
+//     Groups (-R qrels_jg, ParseQrelsJG) scores map_avgjg, P_avgjg and
+//     Rprec_mult_avgjg against each judgment group and averages; Prefs
+//     (-R prefs and qrels_prefs, ParsePrefs and ParseQrelsPrefs) gives the
+//     preference measures, prefs_simp, prefs_pair, prefs_avgjg and the
+//     rest of trec_eval's "all_prefs" set.
 //   - Output order: per query (trec_eval -q), queries sorted by id, and
 //     within a query the measures in trec_eval's fixed order (num_ret,
 //     num_rel, num_rel_ret, map, Rprec, recip_rank, P, recall, ndcg,
@@ -128,7 +147,11 @@
 // with the measures above (names without a prefix for the surfaced view,
 // "read." for the read view), and adds line-range and chunk coverage,
 // symbol recall, time to relevance, the utilization probes, the error
-// taxonomy and the calibration slices. Definitions lists every metric name
+// taxonomy and the calibration slices, and the localization and context
+// measures: Acc@k (AccuracyAt: every relevant file in the top k, and
+// symbol_acc@k for symbols), coverage over time (CoverageOverTime: the
+// curve and its area per call and per token), evidence_drop,
+// line_context_efficiency and line_recall@N (a budget of N lines read). Definitions lists every metric name
 // with its exact definition; Result.Metric looks one up. A task with no
 // ground truth, or no usable trace, is non-computable: it carries a reason
 // and no figure, never a 0 or a 1. Aggregate and AggregateResults summarize

@@ -57,6 +57,13 @@ type LineLevel struct {
 	GroundTruthLines int `json:"ground_truth_lines"`
 	LinesRead        int `json:"lines_read"`
 	OverlapLines     int `json:"overlap_lines"`
+
+	// ContextEfficiency is line_context_efficiency and RecallAt holds
+	// line_recall@N by name ("line_recall@500"); LinesReadWithRereads
+	// counts a line each time it was read. See lineBudget for both.
+	ContextEfficiency    *float64           `json:"line_context_efficiency"`
+	RecallAt             map[string]float64 `json:"line_recall_at,omitempty"`
+	LinesReadWithRereads int                `json:"lines_read_with_rereads"`
 	// Files details every file with ground-truth or read lines, by path.
 	Files []FileLines `json:"files,omitempty"`
 	// Reason says why figures are null.
@@ -188,6 +195,11 @@ func computeLines(doc *events.Document, in *input) *LineLevel {
 		ll.Reason = "the ground-truth chunks hold no valid line range"
 		return ll
 	}
+	gt := map[string]spanSet{}
+	for k, ss := range gtSpans {
+		gt[k] = unionSpans(ss)
+	}
+	lineBudget(ll, doc, in, gt, in.lineBudgets)
 	cov := float64(ll.OverlapLines) / float64(ll.GroundTruthLines)
 	iou := float64(ll.OverlapLines) / float64(ll.GroundTruthLines+ll.LinesRead-ll.OverlapLines)
 	ll.Coverage, ll.IoU = &cov, &iou

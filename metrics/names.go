@@ -34,6 +34,7 @@ var definitions = []Definition{
 	{"f1@k", "F1@k", "harmonic mean of P@k and Recall@k, 2PR/(P+R); 0 when both are 0", true, true},
 	{"success@k", "Success@k (TREC)", "1 if any of the first k files is relevant, else 0 (trec_eval success_k; not recall)", true, true},
 	{"rr@k", "RR@k", "1 / rank of the first relevant file when that rank is at most k, else 0", true, true},
+	{"acc@k", "Acc@k (localization)", "1 when every relevant file is among the first k files, else 0 (LocAgent and SWE-bench localization accuracy; success@k asks for one)", true, true},
 	{"ndcg@k", "nDCG@k (TREC)", "DCG@k / ideal DCG@k, gain = grade, discount log2(rank+1), ideal list from all judged files by decreasing grade; ignores the level (trec_eval ndcg_cut_k)", true, true},
 	{"mrr", "MRR (TREC RR)", "reciprocal rank: 1 / rank of the first relevant file, no cutoff, 0 when none; the mean over tasks is MRR (trec_eval recip_rank)", true, true},
 	{"map", "MAP (TREC AP)", "average precision: sum of P@r over the ranks r of relevant files / R; the mean over tasks is MAP (trec_eval map)", true, true},
@@ -50,10 +51,13 @@ var definitions = []Definition{
 	{"line_precision", "Line precision", "lines read that are ground-truth chunk lines / lines read; null when no line was read", false, true},
 	{"line_f1", "Line F1", "harmonic mean of line precision and line coverage; 0 when both are 0 or no line was read", false, true},
 	{"line_iou", "Line IoU", "lines both read and in the ground truth / lines read or in the ground truth", false, true},
+	{"line_context_efficiency", "Line context efficiency", "ground-truth chunk lines among the lines read / lines read, counting a line each time a call showed it (re-reads cost context); null when no line was read", false, true},
+	{"line_recall@k", "Line recall@N", "ground-truth chunk lines among the first k lines read (in call order, re-reads counted, a range cut at the budget) / ground-truth chunk lines; budgets from Options.LineBudgets (default 100, 200, 500, 1000)", false, true},
 	{"chunk_recall", "Chunk recall (file match)", "ground-truth chunks whose file is in the list / ground-truth chunks", true, true},
 
 	// Symbols.
 	{"symbol_recall", "Symbol recall", "ground-truth symbols named by an event's symbols or query (exact, case-sensitive, or by last dotted component) / ground-truth symbols", false, true},
+	{"symbol_acc@k", "Acc@k (symbols)", "1 when every ground-truth symbol is found (as for symbol_recall) by one of the first k distinct lookups (an event's symbols, then its query, by first appearance), else 0; function-level localization accuracy", false, true},
 
 	// Index effectiveness (AnalyzeIndex); present without ground truth.
 	{"semantic_ratio", "Semantic ratio", "semantic calls / (semantic + file-level calls), by the taxonomy's classes; null when there are neither", false, true},
@@ -79,11 +83,16 @@ var definitions = []Definition{
 	{"ttar_seconds", "TTAR seconds", "seconds from the start of the run to that event; null without timestamps", true, false},
 	{"ttar_tokens", "TTAR tokens", "cumulative tokens up to that event; null without token counts", true, false},
 
+	// Coverage over time.
+	{"coverage_auc", "Coverage AUC (calls)", "mean over calls of the share of relevant files in the list after the call: 1 when all are found at the first call, 1/N at the last of N calls, 0 never", true, true},
+	{"coverage_auc_tokens", "Coverage AUC (tokens)", "sum over calls of the coverage after the call times the tokens it cost (its cumulative tokens minus the previous call's; calls of one turn share it), / the last call's cumulative tokens; null without token counts", true, true},
+
 	// Utilization probes (retrieval-eval framework names).
 	{"util_read_overlap_with_relevant_files", "Read overlap", "relevant files read / R", false, true},
 	{"util_write_overlap_with_relevant_files_proxy", "Write overlap (proxy)", "relevant files written / R; null when nothing was written", false, true},
 	{"util_write_overlap_with_expected_edit_files", "Expected-edit overlap", "expected edit files written / expected edit files; null when unknown", false, true},
 	{"util_read_before_write_ratio", "Read before write", "written files that an earlier event read / written files; null when nothing was written", false, true},
+	{"evidence_drop", "Evidence drop", "relevant files read but never written: evidence seen and left out of the edit (read ∩ relevant − written); null when nothing was written", false, false},
 
 	// Error taxonomy (counts of files).
 	{"irrelevant_retrieval", "Irrelevant retrieval", "surfaced files that are not relevant", false, false},
@@ -159,9 +168,18 @@ func (r *Result) Values() map[string]float64 {
 		put("line_precision", l.Precision)
 		put("line_f1", l.F1)
 		put("line_iou", l.IoU)
+		put("line_context_efficiency", l.ContextEfficiency)
+		maps.Copy(out, l.RecallAt)
 	}
 	if r.Symbols != nil {
 		put("symbol_recall", r.Symbols.Recall)
+		maps.Copy(out, r.Symbols.AccAt)
+	}
+	if c := r.CoverageOverTime; c != nil {
+		put("coverage_auc", c.AUC)
+		put("read.coverage_auc", c.ReadAUC)
+		put("coverage_auc_tokens", c.TokensAUC)
+		put("read.coverage_auc_tokens", c.ReadTokensAUC)
 	}
 	if r.Time != nil {
 		for _, v := range Views {
@@ -183,6 +201,7 @@ func (r *Result) Values() map[string]float64 {
 		put("util_write_overlap_with_relevant_files_proxy", u.WriteOverlapProxy)
 		put("util_write_overlap_with_expected_edit_files", u.WriteOverlapExpectedEdit)
 		put("util_read_before_write_ratio", u.ReadBeforeWriteRatio)
+		put("evidence_drop", u.EvidenceDrop)
 	}
 	if t := r.Taxonomy; t != nil {
 		out["irrelevant_retrieval"] = float64(t.IrrelevantRetrieval.Count)

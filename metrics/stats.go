@@ -28,6 +28,13 @@ type Stats struct {
 	// interval of the mean.
 	CILow  float64 `json:"ci_low"`
 	CIHigh float64 `json:"ci_high"`
+	// WilsonLow and WilsonHigh bound the 95% Wilson score interval of the
+	// mean when every value is 0 or 1: a pass rate, success@k, acc@k. At
+	// the few tasks or runs of a scenario the bootstrap interval of such a
+	// figure collapses to a point at 0 or N passes; Wilson's does not. Nil
+	// for other figures.
+	WilsonLow  *float64 `json:"wilson_low,omitempty"`
+	WilsonHigh *float64 `json:"wilson_high,omitempty"`
 }
 
 // Aggregate returns the statistics of values: N, mean, median (the middle
@@ -73,6 +80,20 @@ func Aggregate(values []float64) Stats {
 	}
 	slices.Sort(means)
 	s.CILow, s.CIHigh = quantile(means, 0.025), quantile(means, 0.975)
+	passed, binary := 0, true
+	for _, x := range xs {
+		switch x {
+		case 1:
+			passed++
+		case 0:
+		default:
+			binary = false
+		}
+	}
+	if binary {
+		lo, hi := WilsonInterval(passed, n, WilsonZ95)
+		s.WilsonLow, s.WilsonHigh = &lo, &hi
+	}
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
@@ -97,4 +98,16 @@ func TestAggregateResultsSkipsNonComputableTasks(t *testing.T) {
 	assert.InDelta(t, (1.0+0.5+1)/3, agg["mrr"].Mean, 1e-12, "MRR is the mean of RR")
 
 	assert.Empty(t, metrics.AggregateResults([]*metrics.Result{r3}))
+}
+
+func TestAggregateAddsAWilsonIntervalToPassRates(t *testing.T) {
+	t.Parallel()
+	s := metrics.Aggregate([]float64{1, 1, 0, 1, 1})
+	require.NotNil(t, s.WilsonLow)
+	require.NotNil(t, s.WilsonHigh)
+	// 4 of 5: p = 0.8, (0.8 + z²/10 ∓ z·√(0.032 + z²/100)) / (1 + z²/5).
+	assert.InDelta(t, 0.3755346, *s.WilsonLow, 1e-6)
+	assert.InDelta(t, 0.9637759, *s.WilsonHigh, 1e-6)
+	s = metrics.Aggregate([]float64{1, 0.5, 0})
+	assert.Nil(t, s.WilsonLow, "a figure that is not 0 or 1 is not a pass rate")
 }

@@ -32,10 +32,21 @@ type SymbolLevel struct {
 	// Recall is len(Found) / Total; null when the ground truth has no
 	// symbols.
 	Recall *float64 `json:"symbol_recall"`
-	Reason string   `json:"reason,omitempty"`
+	// AccAt holds symbol_acc@k by name ("symbol_acc@5"): 1 when every
+	// ground-truth symbol is found by one of the first k lookups, else 0
+	// (see Lookups); absent when the ground truth has no symbols.
+	AccAt map[string]float64 `json:"symbol_acc,omitempty"`
+	// Lookups is the number of distinct lookups by symbol: each distinct
+	// entry of the events' Symbols and each distinct query, ranked by the
+	// first event that made it.
+	Lookups int `json:"lookups"`
+	// AllFoundAtLookup is the rank of the lookup that found the last of
+	// the ground-truth symbols; null while one is missed.
+	AllFoundAtLookup *int   `json:"all_found_at_lookup"`
+	Reason           string `json:"reason,omitempty"`
 }
 
-func computeSymbols(doc *events.Document) *SymbolLevel {
+func computeSymbols(doc *events.Document, ks []int) *SymbolLevel {
 	sl := &SymbolLevel{Total: len(doc.GroundTruth.Symbols), Found: []events.Symbol{}, Missed: []events.Symbol{}}
 	if sl.Total == 0 {
 		sl.Reason = "the ground truth has no symbols"
@@ -60,6 +71,7 @@ func computeSymbols(doc *events.Document) *SymbolLevel {
 	}
 	r := float64(len(sl.Found)) / float64(sl.Total)
 	sl.Recall = &r
+	symbolAccuracy(sl, doc, ks)
 	return sl
 }
 

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -95,7 +93,9 @@ func (e *ParseError) Unwrap() error { return e.Err }
 //
 // The iteration field is ignored. The relevance is an integer grade; a grade
 // written as a decimal ("1.0") is truncated toward zero, which is what
-// trec_eval's atol does with it. Blank lines and lines that start with '#'
+// trec_eval's atol does with it. A relevance that atol would read otherwise
+// than it reads ("1e1", "1_000", "3abc") is refused, wrapping
+// ErrTRECNumber, with what trec_eval would have read. Blank lines and lines that start with '#'
 // are skipped. A second judgment of the same document for the same query is
 // an error (trec_eval stops with "duplicate docs"), and so is any line with
 // another number of fields or a relevance that is not a number.
@@ -128,26 +128,6 @@ func ParseQrels(r io.Reader, name string) (Qrels, error) {
 	return qrels, nil
 }
 
-// parseGrade reads a relevance grade. Whether written as an integer or a
-// decimal, it must lie within ±math.MaxInt32, so that no grade depends on
-// the width of an int and sums of grades stay exact.
-func parseGrade(s string) (int, error) {
-	if g, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if g < -math.MaxInt32 || g > math.MaxInt32 {
-			return 0, fmt.Errorf("%w: relevance %s is outside ±%d", ErrMalformedLine, s, math.MaxInt32)
-		}
-		return int(g), nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
-		return 0, fmt.Errorf("%w: relevance %q is not an integer", ErrMalformedLine, s)
-	}
-	if math.IsInf(f, 0) || math.Abs(f) > math.MaxInt32 {
-		return 0, fmt.Errorf("%w: relevance %s is outside ±%d", ErrMalformedLine, s, math.MaxInt32)
-	}
-	return int(f), nil // truncates toward zero, like C's atol
-}
-
 // ParseTRECRun reads a TREC run (results) file. name is used in error messages.
 //
 // Each line has at least six fields separated by white space:
@@ -156,7 +136,9 @@ func parseGrade(s string) (int, error) {
 //
 // Fields after the sixth are ignored, as are the iteration and the rank: the
 // ranking comes from the score (see RankByScore). The score is a decimal
-// floating-point number. The run id of the last line becomes the run's ID.
+// floating-point number, or inf; a score that trec_eval's atof would read
+// only in part ("1_000", "1,5") or otherwise than Go ("0x10") is refused,
+// wrapping ErrTRECNumber. The run id of the last line becomes the run's ID.
 // Blank lines and lines that start with '#' are skipped. A document listed
 // twice for the same query is an error, as it is for trec_eval.
 func ParseTRECRun(r io.Reader, name string) (*TRECRun, error) {
@@ -167,12 +149,9 @@ func ParseTRECRun(r io.Reader, name string) (*TRECRun, error) {
 			return fmt.Errorf("%w: want 6 fields (query iteration document rank score run-id), got %d", ErrMalformedLine, len(fields))
 		}
 		query, doc := fields[0], fields[2]
-		score, err := strconv.ParseFloat(fields[4], 64)
-		if errors.Is(err, strconv.ErrRange) && math.IsInf(score, 0) {
-			return fmt.Errorf("%w: score %s is beyond the range of a float64 (±1.8e308)", ErrMalformedLine, fields[4])
-		}
-		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(score) {
-			return fmt.Errorf("%w: score %q is not a number", ErrMalformedLine, fields[4])
+		score, err := parseTRECFloat("score", fields[4])
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrMalformedLine, err)
 		}
 		key := [2]string{query, doc}
 		if first, dup := firstLine[key]; dup {

@@ -64,6 +64,10 @@ type trecMeasureDef struct {
 	cutoffs []int     // default rank cutoffs
 	numbers []float64 // default numbers
 	summary summaryKind
+	// groups marks the measures that average over judgment groups
+	// (trec_eval -R qrels_jg), prefs the preference measures (-R prefs
+	// and qrels_prefs).
+	groups, prefs bool
 }
 
 var (
@@ -111,6 +115,24 @@ var trecMeasures = []trecMeasureDef{
 	{name: "set_map"},
 	{name: "set_F", params: numberParams, numbers: []float64{1}},
 	{name: "num_nonrel_judged_ret", summary: sumSummary},
+	{name: "prefs_num_prefs_poss", summary: sumSummary, prefs: true},
+	{name: "prefs_num_prefs_ful", summary: sumSummary, prefs: true},
+	{name: "prefs_num_prefs_ful_ret", summary: sumSummary, prefs: true},
+	{name: "prefs_simp", prefs: true},
+	{name: "prefs_pair", prefs: true},
+	{name: "prefs_avgjg", prefs: true},
+	{name: "prefs_avgjg_Rnonrel", prefs: true},
+	{name: "prefs_simp_ret", prefs: true},
+	{name: "prefs_pair_ret", prefs: true},
+	{name: "prefs_avgjg_ret", prefs: true},
+	{name: "prefs_avgjg_Rnonrel_ret", prefs: true},
+	{name: "prefs_simp_imp", prefs: true},
+	{name: "prefs_pair_imp", prefs: true},
+	{name: "prefs_avgjg_imp", prefs: true},
+	{name: "map_avgjg", groups: true},
+	{name: "P_avgjg", params: rankCutoffs, cutoffs: defaultCutoffs, groups: true},
+	{name: "Rprec_mult_avgjg", params: shareCutoffs, numbers: []float64{0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2}, groups: true},
+	{name: "yaap"},
 	{name: "rbp", params: gainParams},
 	{name: "rbp_resid", params: gainParams},
 	{name: "unj", params: rankCutoffs, cutoffs: []int{5, 10, 20}},
@@ -129,6 +151,13 @@ var trecNicknames = map[string][]string{
 		"num_nonrel_judged_ret"},
 	"set": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
 		"set_recall", "set_relative_P", "set_map", "set_F"},
+	"qrels_jg": {"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"},
+	"all_prefs": {"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+		"prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+		"prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
+		"prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"},
+	"prefs": {"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+		"prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"},
 }
 
 func measureIndex(name string) int {
@@ -159,7 +188,9 @@ func DefaultTRECMeasures() []TRECMeasure {
 //
 //   - "name" selects a measure with its default parameters;
 //     "name.params" gives parameters (see TRECMeasure).
-//   - "official", "all_trec" and "set" select trec_eval's measure sets.
+//   - "official", "all_trec" and "set" select trec_eval's measure sets, and
+//     "qrels_jg", "prefs" and "all_prefs" its sets for the other qrels
+//     formats (TRECOptions.Groups and Prefs).
 //   - Measures come back in trec_eval's print order, not argument order,
 //     each once.
 //   - When a measure is given parameters more than once, the first list
@@ -193,7 +224,7 @@ func ParseTRECMeasures(specs []string) ([]TRECMeasure, error) {
 		}
 		i := measureIndex(name)
 		if i < 0 {
-			return nil, fmt.Errorf("unknown measure %q (supported: official, all_trec, set, %s)", name, strings.Join(TRECMeasureNames(), ", "))
+			return nil, fmt.Errorf("unknown measure %q (supported: the sets official, all_trec, set, qrels_jg, prefs and all_prefs, and %s)", name, strings.Join(TRECMeasureNames(), ", "))
 		}
 		chosen[i] = true
 		if !hasParams || given[i] != nil { // trec_eval uses the first parameter list given
@@ -265,9 +296,12 @@ func compileMeasure(m TRECMeasure) (compiledMeasure, error) {
 	case shareCutoffs, numberParams:
 		var xs []float64
 		for _, f := range strings.Split(m.Params, ",") {
-			x, err := strconv.ParseFloat(f, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return cm, fmt.Errorf("parameter %q is not a number", f)
+			x, err := parseTRECFloat("parameter", f)
+			if err != nil {
+				return cm, err
+			}
+			if math.IsInf(x, 0) {
+				return cm, fmt.Errorf("parameter %q is not a finite number", f)
 			}
 			xs = append(xs, x)
 		}
@@ -281,8 +315,8 @@ func compileMeasure(m TRECMeasure) (compiledMeasure, error) {
 	case gainParams:
 		for _, f := range strings.Split(m.Params, ",") {
 			name, v, ok := strings.Cut(f, "=")
-			x, err := strconv.ParseFloat(v, 64)
-			if !ok || name == "" || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			x, err := parseTRECFloat("gain", v)
+			if !ok || name == "" || err != nil || math.IsInf(x, 0) {
 				return cm, fmt.Errorf("parameter %q is not of the form name=number", f)
 			}
 			cm.gains = append(cm.gains, gainParam{name, x})
@@ -364,6 +398,30 @@ type TRECOptions struct {
 	// MaxDocs is trec_eval's -M: only the first MaxDocs documents of each
 	// ranking count. 0 means no limit.
 	MaxDocs int
+	// NumDocs is trec_eval's -N, the number of documents in the
+	// collection; only utility's fourth coefficient (non-relevant
+	// documents not retrieved) uses it. 0 by default, as in trec_eval.
+	NumDocs int
+	// JudgedOnly is trec_eval's -J: documents the qrels of their query do
+	// not judge (or judge with a negative grade) are removed from each
+	// ranking, after MaxDocs, and the rest move up.
+	JudgedOnly bool
+	// ZScores is trec_eval's -Z: when not nil, every per-query figure is
+	// replaced by its z-score against the query's mean and standard
+	// deviation for that measure (see TRECZScores), before the summary.
+	ZScores TRECZScores
+	// Groups holds judgments by judgment group (trec_eval -R qrels_jg,
+	// read by ParseQrelsJG). When it is not nil, the queries are its
+	// queries, the qrels argument of EvaluateTREC is not used, and the
+	// measures are runid, num_q and those that average over the groups
+	// (map_avgjg, P_avgjg, Rprec_mult_avgjg: the set "qrels_jg").
+	Groups QrelsJG
+	// Prefs holds preference judgments (trec_eval -R prefs or
+	// qrels_prefs, read by ParsePrefs or ParseQrelsPrefs). When it is not
+	// nil, the queries are its queries, the qrels argument is not used,
+	// and the measures are runid, num_q and the preference measures (the
+	// sets "prefs" and "all_prefs").
+	Prefs Prefs
 }
 
 // DefaultTRECOptions returns trec_eval's defaults: level 1, no -c, the
@@ -372,9 +430,30 @@ func DefaultTRECOptions() TRECOptions {
 	return TRECOptions{Level: DefaultLevel}
 }
 
-// ErrNoQueries is returned by EvaluateTREC when no query is evaluated:
-// without Complete, no query id is in both the qrels and the run.
+// ErrNoQueries is returned by EvaluateTREC when no query is evaluated: the
+// qrels hold no query.
 var ErrNoQueries = errors.New("no query has both judgments and results")
+
+// ErrQueryNotInRun is wrapped by the error EvaluateTREC returns, without
+// Complete, for a query of the qrels that the run does not list. trec_eval
+// 10.0 stops there (exit status 4); 9.0.8 and earlier skipped the query.
+var ErrQueryNotInRun = errors.New("the run has no results for a query of the qrels")
+
+// A QueryNotInRunError is the error of EvaluateTREC, without Complete,
+// for a query of the qrels that the run lacks. It wraps ErrQueryNotInRun.
+type QueryNotInRunError struct {
+	// Query is the first such query, in evaluation order.
+	Query string
+	// Evaluated holds the queries evaluated before it, and no summary:
+	// what trec_eval -q has printed when it stops.
+	Evaluated *TRECResult
+}
+
+func (e *QueryNotInRunError) Error() string {
+	return fmt.Sprintf("query %q: %v; trec_eval 10.0 stops here too, and with -c (Complete) the query counts as retrieving nothing", e.Query, ErrQueryNotInRun)
+}
+
+func (e *QueryNotInRunError) Unwrap() error { return ErrQueryNotInRun }
 
 // TRECScore is one figure as trec_eval prints it.
 type TRECScore struct {
@@ -397,13 +476,28 @@ type TRECScore struct {
 // query, a tab, and the value with printf's "%6.4f", or as an integer for
 // counts, or the run id. The line ends in a newline.
 func (s TRECScore) Line(query string) string {
+	return s.line(query, false)
+}
+
+// line formats the score as Line does, or with z as trec_eval -Z prints
+// z-scores: the name prefixed with "Z" and counts as decimals.
+func (s TRECScore) line(query string, z bool) string {
 	switch {
+	case z && s.Measure != "runid" && !strings.HasPrefix(s.Measure, "relstring"):
+		if math.IsNaN(s.Value) {
+			return fmt.Sprintf("Z%-22s\t%s\t%6s\n", s.Measure, query, "-nan")
+		}
+		return fmt.Sprintf("Z%-22s\t%s\t%6.4f\n", s.Measure, query, s.Value)
 	case s.Measure == "runid":
 		return fmt.Sprintf("%-22s\t%s\t%s\n", s.Measure, query, s.Text)
 	case strings.HasPrefix(s.Measure, "relstring"):
 		return fmt.Sprintf("%-22s\t%s\t'%s'\n", s.Measure, query, s.Text)
 	case isCount(s.Measure):
 		return fmt.Sprintf("%-22s\t%s\t%d\n", s.Measure, query, int64(s.Value))
+	case math.IsNaN(s.Value):
+		// C's printf writes the NaN of 0.0/0.0, whose sign bit is set on
+		// the machines trec_eval runs on, as "-nan"; Go would write "NaN".
+		return fmt.Sprintf("%-22s\t%s\t%6s\n", s.Measure, query, "-nan")
 	default:
 		return fmt.Sprintf("%-22s\t%s\t%6.4f\n", s.Measure, query, s.Value)
 	}
@@ -411,7 +505,8 @@ func (s TRECScore) Line(query string) string {
 
 func isCount(measure string) bool {
 	switch measure {
-	case "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret":
+	case "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+		"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret":
 		return true
 	}
 	return false
@@ -439,6 +534,10 @@ type TRECResult struct {
 	// num_rel a sum (with Complete, see EvaluateTREC), and every other
 	// figure the mean over the evaluated queries.
 	Summary []TRECScore
+	// ZScores is true when the figures are z-scores (TRECOptions.ZScores):
+	// every per-query figure, and the summary figures made from them, but
+	// num_q and, with Complete, num_rel, which trec_eval recounts.
+	ZScores bool
 }
 
 // Value returns the summary figure of the named measure, if present.
@@ -459,28 +558,48 @@ func scoreValue(scores []TRECScore, measure string) (float64, bool) {
 // the lines of every query first, then the summary lines with the query
 // column "all".
 func (r *TRECResult) Format(w io.Writer, perQuery bool) error {
+	return r.Print(w, TRECPrint{PerQuery: perQuery})
+}
+
+// TRECPrint chooses the parts of a result that Print writes.
+type TRECPrint struct {
+	// PerQuery is trec_eval's -q: the lines of every query first.
+	PerQuery bool
+	// NoSummary is trec_eval's -n: no "all" lines.
+	NoSummary bool
+}
+
+// Print writes the result in trec_eval's output format, the parts p asks
+// for. When the figures are z-scores (TRECOptions.ZScores), each name but
+// runid and relstring is prefixed with "Z" and every figure, counts too, is
+// printed as a decimal, as trec_eval -Z prints them.
+func (r *TRECResult) Print(w io.Writer, p TRECPrint) error {
 	bw := bufio.NewWriter(w)
-	if perQuery {
+	if p.PerQuery {
 		for _, q := range r.Queries {
 			for _, s := range q.Scores {
 				if s.hidden {
 					continue
 				}
-				bw.WriteString(s.Line(q.Query))
+				bw.WriteString(s.line(q.Query, r.ZScores))
 			}
 		}
 	}
-	for _, s := range r.Summary {
-		bw.WriteString(s.Line("all"))
+	if !p.NoSummary {
+		for _, s := range r.Summary {
+			bw.WriteString(s.line("all", r.ZScores))
+		}
 	}
 	return bw.Flush()
 }
 
 // EvaluateTREC evaluates run against qrels as trec_eval 10.0 does.
 //
-// The queries evaluated are those of the qrels that the run also has, or
-// with opts.Complete every query of the qrels; run queries absent from the
-// qrels are ignored. A query whose judgments hold no relevant document is
+// The queries evaluated are those of the qrels. As in trec_eval 10.0, a
+// query of the qrels that the run lacks is an error wrapping
+// ErrQueryNotInRun (a *QueryNotInRunError), unless opts.Complete counts it
+// as retrieving nothing;
+// run queries absent from the qrels are ignored. A query whose judgments hold no relevant document is
 // still evaluated (most figures are 0 for it) and counts in num_q. Each
 // query's ranking is the run's documents ranked by RankByScore, and each
 // figure is the function of this package named in the package
@@ -505,21 +624,47 @@ func EvaluateTREC(qrels Qrels, run *TRECRun, opts TRECOptions) (*TRECResult, err
 		run = &TRECRun{}
 	}
 
-	res := &TRECResult{}
-	for _, q := range sortedKeys(qrels) {
+	format := "qrels"
+	queries := sortedKeys(qrels)
+	switch {
+	case opts.Groups != nil && opts.Prefs != nil:
+		return nil, errors.New("judgment groups and preferences given together: give one kind of judgments")
+	case opts.Groups != nil:
+		format, queries = "qrels_jg", sortedKeys(opts.Groups)
+	case opts.Prefs != nil:
+		format, queries = "prefs", sortedKeys(opts.Prefs)
+	}
+	if err := checkFormatMeasures(compiled, format); err != nil {
+		return nil, err
+	}
+	res := &TRECResult{ZScores: opts.ZScores != nil}
+	for _, q := range queries {
+		groups := opts.Groups.groups(q)
 		docs, ok := run.Results[q]
 		if !ok && !opts.Complete {
-			continue
+			return nil, &QueryNotInRunError{Query: q, Evaluated: res}
 		}
 		var scores []TRECScore
 		if ok {
 			ranked := RankByScore(docs)
+			if format == "prefs" {
+				ranked = rankForPrefs(docs)
+			}
 			if opts.MaxDocs > 0 && len(ranked) > opts.MaxDocs {
 				ranked = ranked[:opts.MaxDocs]
 			}
-			scores = queryScores(compiled, ranked, qrels[q], opts.Level)
+			if opts.JudgedOnly && format == "qrels" {
+				ranked = judgedOnly(ranked, qrels[q])
+			}
+			scores, err = queryScores(compiled, ranked, queryJudgments{qrels[q], groups, opts.Prefs[q]}, opts)
 		} else {
-			scores = missingQueryScores(compiled, qrels[q], opts.Level)
+			scores, err = missingQueryScores(compiled, queryJudgments{qrels[q], groups, opts.Prefs[q]}, opts)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("query %q: %w", q, err)
+		}
+		if opts.ZScores != nil {
+			opts.ZScores.convert(q, scores)
 		}
 		res.Queries = append(res.Queries, TRECQueryResult{Query: q, Scores: scores})
 	}
@@ -590,140 +735,6 @@ func normalizeMeasures(ms []TRECMeasure) ([]compiledMeasure, error) {
 		}
 	}
 	return out, nil
-}
-
-// missingDoc is the one document of the ranking trec_eval 10.0 evaluates
-// for a query of the qrels that the run lacks, under -c.
-const missingDoc = "ceci_nest_pas_un_docno"
-
-// missingQueryScores computes the figures of a query the run lacks, as
-// trec_eval 10.0 does under -c: over a ranking of one unjudged document,
-// then with num_ret, utility (at its default coefficients), unj,
-// rbp_resid and relstring reset to nothing retrieved.
-func missingQueryScores(measures []compiledMeasure, rel Judgments, level int) []TRECScore {
-	scores := queryScores(measures, []string{missingDoc}, rel, level)
-	for i, s := range scores {
-		switch {
-		case s.Measure == "num_ret", s.Measure == "utility", s.Measure == "rbp_resid", strings.HasPrefix(s.Measure, "unj"):
-			scores[i].Value = 0
-		case strings.HasPrefix(s.Measure, "relstring"):
-			scores[i].Text = ""
-		}
-	}
-	return scores
-}
-
-// queryScores computes the per-query figures of one query.
-func queryScores(measures []compiledMeasure, ranked []string, rel Judgments, level int) []TRECScore {
-	jr := newJudgedRanking(ranked, rel, level)
-	var out []TRECScore
-	add := func(name string, v float64) {
-		out = append(out, TRECScore{Measure: name, Value: v})
-	}
-	addEach := func(m compiledMeasure, vs []float64) {
-		for i, v := range vs {
-			var name string
-			if m.def.params == shareCutoffs {
-				name = fmt.Sprintf("%s_%3.2f", m.def.name, m.numbers[i])
-			} else {
-				name = m.def.name + "_" + strconv.Itoa(m.cutoffs[i])
-			}
-			add(name, v)
-		}
-	}
-	eachCutoff := func(m compiledMeasure, f func(k int) float64) {
-		vs := make([]float64, len(m.cutoffs))
-		for i, k := range m.cutoffs {
-			vs[i] = f(k)
-		}
-		addEach(m, vs)
-	}
-	for _, m := range measures {
-		name := m.label
-		switch m.def.name {
-		case "num_ret":
-			add(name, float64(len(ranked)))
-		case "num_rel":
-			add(name, float64(NumRelevant(rel, level)))
-		case "num_rel_ret":
-			add(name, float64(NumRelevantRetrieved(ranked, rel, level)))
-		case "map":
-			add(name, AveragePrecision(ranked, rel, level))
-		case "gm_map":
-			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.averagePrecision(), minGeoMean)), hidden: true})
-		case "Rprec":
-			add(name, RPrecision(ranked, rel, level))
-		case "bpref":
-			add(name, jr.bpref())
-		case "recip_rank":
-			add(name, ReciprocalRank(ranked, rel, level))
-		case "iprec_at_recall":
-			addEach(m, jr.interpolatedPrecision(m.numbers))
-		case "P":
-			eachCutoff(m, func(k int) float64 { return PrecisionAt(ranked, rel, k, level) })
-		case "relstring":
-			out = append(out, TRECScore{Measure: name, Text: jr.relString(int(m.numbers[0]))})
-		case "recall":
-			eachCutoff(m, func(k int) float64 { return RecallAt(ranked, rel, k, level) })
-		case "infAP":
-			add(name, jr.infAP())
-		case "gm_bpref":
-			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.bpref(), minGeoMean)), hidden: true})
-		case "Rprec_mult":
-			addEach(m, jr.precisionAtRMultiples(m.numbers))
-		case "utility":
-			add(name, jr.utility(m.numbers))
-		case "11pt_avg":
-			sum := 0.0
-			for _, p := range jr.interpolatedPrecision(m.numbers) {
-				sum += p
-			}
-			add(name, sum/float64(len(m.numbers)))
-		case "binG":
-			add(name, jr.binG())
-		case "G":
-			add(name, jr.g(newGainTable(jr, m.gains)))
-		case "dcg":
-			d, _ := jr.dcg(newGainTable(jr, m.gains))
-			add(name, d)
-		case "ideal_dcg":
-			_, ideal := jr.dcg(newGainTable(jr, m.gains))
-			add(name, ideal)
-		case "ndcg":
-			add(name, jr.ndcg(newGainTable(jr, m.gains)))
-		case "ndcg_rel":
-			add(name, jr.ndcgRel(newGainTable(jr, m.gains)))
-		case "Rndcg":
-			add(name, jr.rndcg(newGainTable(jr, m.gains)))
-		case "ndcg_cut":
-			eachCutoff(m, func(k int) float64 { return NDCGAt(ranked, rel, k) })
-		case "map_cut":
-			addEach(m, jr.mapAtCutoffs(m.cutoffs))
-		case "relative_P":
-			addEach(m, jr.relativePrecision(m.cutoffs))
-		case "success":
-			eachCutoff(m, func(k int) float64 { return SuccessAt(ranked, rel, k, level) })
-		case "set_P":
-			add(name, SetPrecision(ranked, rel, level))
-		case "set_relative_P":
-			add(name, jr.setRelativeP())
-		case "set_recall":
-			add(name, SetRecall(ranked, rel, level))
-		case "set_map":
-			add(name, jr.setMAP())
-		case "set_F":
-			add(name, jr.setF(m.numbers[0]))
-		case "num_nonrel_judged_ret":
-			add(name, jr.numNonrelJudgedRet())
-		case "rbp":
-			add(name, jr.rbp(newGainTable(jr, m.gains), persistence(m.gains)))
-		case "rbp_resid":
-			add(name, jr.rbpResidual(persistence(m.gains)))
-		case "unj":
-			addEach(m, jr.unjudgedAt(m.cutoffs))
-		}
-	}
-	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

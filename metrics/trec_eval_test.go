@@ -133,9 +133,15 @@ func TestEvaluateTRECAgreesWithTrecEvalConformanceFiles(t *testing.T) {
 }
 
 // evaluateCases evaluates testdata/trec/cases.* with every measure.
+// Without complete (-c) it reads cases-in-run.qrels, which lacks the query
+// "missing": trec_eval 10.0 stops at a qrels query the run lacks.
 func evaluateCases(t *testing.T, level int, complete bool) *metrics.TRECResult {
 	t.Helper()
-	qrels, err := metrics.ParseQrels(openTestdata(t, "cases.qrels"), "cases.qrels")
+	name := "cases.qrels"
+	if !complete {
+		name = "cases-in-run.qrels"
+	}
+	qrels, err := metrics.ParseQrels(openTestdata(t, name), name)
 	require.NoError(t, err)
 	run, err := metrics.ParseTRECRun(openTestdata(t, "cases.run"), "cases.run")
 	require.NoError(t, err)
@@ -276,23 +282,27 @@ func TestEvaluateTRECChoosesQueriesLikeTrecEval(t *testing.T) {
 		return qs
 	}
 	assert.Equal(t, []string{"graded", "none", "short", "ties"}, queries(evaluateCases(t, 1, false)),
-		"without -c: queries in both files, sorted; extra (run only) and missing (qrels only) left out")
+		"without -c: the qrels queries, sorted; extra (run only) left out")
 	assert.Equal(t, []string{"graded", "missing", "none", "short", "ties"}, queries(evaluateCases(t, 1, true)),
 		"with -c: every qrels query, sorted; extra still left out")
 }
 
-func TestEvaluateTRECFailsWhenNoQueryIsEvaluated(t *testing.T) {
+func TestEvaluateTRECStopsAtAQrelsQueryTheRunLacksLikeTrecEval10(t *testing.T) {
 	t.Parallel()
-	qrels := metrics.Qrels{"q1": {"d1": 1}}
-	run := &metrics.TRECRun{Results: map[string][]metrics.ScoredDoc{"q2": {{"d1", 1}}}}
+	qrels := metrics.Qrels{"q1": {"d1": 1}, "q0": {"d1": 1}}
+	run := &metrics.TRECRun{Results: map[string][]metrics.ScoredDoc{"q0": {{"d1", 1}}, "q2": {{"d1", 1}}}}
 	_, err := metrics.EvaluateTREC(qrels, run, metrics.DefaultTRECOptions())
-	assert.ErrorIs(t, err, metrics.ErrNoQueries)
+	require.ErrorIs(t, err, metrics.ErrQueryNotInRun)
+	assert.Contains(t, err.Error(), `query "q1": the run has no results for a query of the qrels`)
+
+	_, err = metrics.EvaluateTREC(metrics.Qrels{}, run, metrics.DefaultTRECOptions())
+	assert.ErrorIs(t, err, metrics.ErrNoQueries, "empty qrels evaluate no query")
 
 	opts := metrics.DefaultTRECOptions()
 	opts.Complete = true
 	res, err := metrics.EvaluateTREC(qrels, run, opts)
 	require.NoError(t, err, "with -c the qrels query is evaluated even though the run lacks it")
-	assert.Len(t, res.Queries, 1)
+	assert.Len(t, res.Queries, 2)
 }
 
 func TestEvaluateTRECChecksMeasuresGivenInCode(t *testing.T) {
@@ -381,7 +391,7 @@ func TestParseTRECMeasuresRejectsBadArguments(t *testing.T) {
 		wantErr string
 	}{
 		{"an unknown measure", "bogus", `unknown measure "bogus"`},
-		{"a preference measure, which needs another qrels format", "prefs_simp", `unknown measure "prefs_simp"`},
+		{"a misspelt preference measure", "prefs_simple", `unknown measure "prefs_simple"`},
 		{"utility with three coefficients", "utility.1,2,3", "utility takes 4 coefficients"},
 		{"a gain that is not a pair", "ndcg.1,2", "not of the form name=number"},
 		{"a recall share that is not a number", "iprec_at_recall.x", `parameter "x" is not a number`},

@@ -157,7 +157,9 @@ func (jr judgedRanking) interpolatedPrecision(recalls []float64) []float64 {
 	for c >= 0 && cut[c] > jr.numRelRet {
 		c--
 	}
-	intPrec := 0.0
+	// An empty ranking (possible only under -J) gives trec_eval 0/0, NaN,
+	// for the shares that round to 0 relevant documents; it prints -nan.
+	intPrec := math.NaN()
 	if jr.numRet() > 0 {
 		intPrec = float64(jr.numRelRet) / float64(jr.numRet())
 	}
@@ -286,9 +288,12 @@ func (jr judgedRanking) binG() float64 {
 // relevant retrieved, non-relevant retrieved, relevant missed and
 // non-relevant missed (the last over a collection of size 0, trec_eval's
 // default).
-func (jr judgedRanking) utility(c []float64) float64 {
+// utility is trec_eval's utility with coefficients c over the contingency
+// table; the non-relevant documents not retrieved are counted from the
+// collection size numDocs (trec_eval -N, 0 by default), as trec_eval does.
+func (jr judgedRanking) utility(c []float64, numDocs int) float64 {
 	ret, rr, r := float64(jr.numRet()), float64(jr.numRelRet), float64(jr.numRel)
-	return c[0]*rr + c[1]*(ret-rr) + c[2]*(r-rr) + c[3]*(rr-ret-r)
+	return c[0]*rr + c[1]*(ret-rr) + c[2]*(r-rr) + c[3]*float64(numDocs+jr.numRelRet-jr.numRet()-jr.numRel)
 }
 
 func (jr judgedRanking) setRelativeP() float64 {

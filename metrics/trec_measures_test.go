@@ -137,3 +137,20 @@ func TestMaxDocsCutsEachRanking(t *testing.T) {
 	rr, _ := res.Value("num_rel_ret")
 	assert.Equal(t, []float64{2, 1}, []float64{n, rr}, "only a and b count")
 }
+
+// utility with -N: short ranks a(1) c(0) b(1) against R = 3 (z not
+// retrieved) in a collection of 50: relevant retrieved 2, non-relevant
+// retrieved 1, relevant missed 1, non-relevant not retrieved 50 + 2 − 3 −
+// 3 = 46.
+func TestUtilityCountsTheCollectionSize(t *testing.T) {
+	t.Parallel()
+	qrels := metrics.Qrels{"short": {"a": 1, "b": 1, "c": 0, "z": 1}}
+	run := &metrics.TRECRun{Results: map[string][]metrics.ScoredDoc{"short": {{"a", 3}, {"c", 2}, {"b", 1}}}}
+	ms, err := metrics.ParseTRECMeasures([]string{"utility.1,-1,0.5,0.25"})
+	require.NoError(t, err)
+	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: 1, Measures: ms, NumDocs: 50})
+	require.NoError(t, err)
+	v, ok := res.Value("utility_1,-1,0.5,0.25")
+	require.True(t, ok)
+	assert.InDelta(t, 1*2-1*1+0.5*1+0.25*46, v, 1e-12)
+}

@@ -39,12 +39,18 @@ type Utilization struct {
 	FilesWritten []string `json:"files_written"`
 	// ReadBeforeWrite are the written files an earlier event read.
 	ReadBeforeWrite []string `json:"read_before_write"`
+	// EvidenceDrop is evidence_drop, the number of EvidenceDropped: the
+	// relevant files the agent read but did not write, evidence it saw
+	// and left out of its edit (read ∩ R − written). Null when nothing was
+	// written: without an edit nothing was left out of one.
+	EvidenceDrop    *float64 `json:"evidence_drop"`
+	EvidenceDropped []string `json:"evidence_dropped"`
 	// Reason says why probes are null.
 	Reason string `json:"reason,omitempty"`
 }
 
 func computeUtilization(doc *events.Document, in *input) *Utilization {
-	u := &Utilization{ProbeAvailable: true, FilesWritten: in.written, ReadBeforeWrite: []string{}}
+	u := &Utilization{ProbeAvailable: true, FilesWritten: in.written, ReadBeforeWrite: []string{}, EvidenceDropped: []string{}}
 	r := float64(len(in.relevant))
 	readRel, writtenRel := 0, 0
 	for _, f := range in.relevant {
@@ -89,5 +95,12 @@ func computeUtilization(doc *events.Document, in *input) *Utilization {
 		}
 	}
 	u.ReadBeforeWriteRatio = ptr(float64(len(u.ReadBeforeWrite)) / float64(len(in.written)))
+	for _, f := range in.relevant {
+		_, read := in.firstRead[f]
+		if _, written := in.firstWrite[f]; read && !written {
+			u.EvidenceDropped = append(u.EvidenceDropped, f)
+		}
+	}
+	u.EvidenceDrop = ptr(float64(len(u.EvidenceDropped)))
 	return u
 }

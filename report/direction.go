@@ -48,6 +48,12 @@ var directions = map[string]Direction{
 	"line_coverage": HigherIsBetter, "line_precision": HigherIsBetter, "line_f1": HigherIsBetter,
 	"line_iou": HigherIsBetter, "chunk_recall": HigherIsBetter, "symbol_recall": HigherIsBetter,
 
+	// Localization and context.
+	"acc@k": HigherIsBetter, "symbol_acc@k": HigherIsBetter,
+	"coverage_auc": HigherIsBetter, "coverage_auc_tokens": HigherIsBetter,
+	"line_context_efficiency": HigherIsBetter, "line_recall@k": HigherIsBetter,
+	"evidence_drop": LowerIsBetter,
+
 	// Index effectiveness. Semantic and edit calls are neutral: more of
 	// them is not better by itself; the ratio says how the index was used.
 	"semantic_ratio": HigherIsBetter, "semantic_ratio_all_calls": HigherIsBetter,

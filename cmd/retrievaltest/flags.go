@@ -49,7 +49,7 @@ func (f *eventFlags) options() (events.Options, error) {
 
 // metricFlags are the metric options of the metrics and run-dir commands.
 type metricFlags struct {
-	ks                 *string
+	ks, lineBudgets    *string
 	level, fishing     *int
 	includeWrites      *bool
 	foldCase           *bool // the event flag of the same name
@@ -60,6 +60,7 @@ func addMetricFlags(fs *flag.FlagSet, ef *eventFlags) *metricFlags {
 	return &metricFlags{
 		includeWrites: fs.Bool("include-writes", false, "rank files the agent only wrote, at the write (default: a write is not retrieval)"),
 		ks:            fs.String("k", "1,3,5,10", "cutoffs of the @k measures, comma-separated `LIST`"),
+		lineBudgets:   fs.String("line-budgets", "100,200,500,1000", "budgets N of line_recall@N, in lines read, comma-separated `LIST`"),
 		level:         fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant, 1 or more; does not change nDCG (trec_eval -l)"),
 		fishing:       fs.Int("fishing-min-run", 5, "index effectiveness: file-level calls in a row, with no semantic call between them, that count as fishing"),
 		symbols:       fs.String("symbols", "", "index symbol `FILE` (one identifier a line, or ctags): a text search for one of them is guessing"),
@@ -75,6 +76,9 @@ func (f *metricFlags) options() (metrics.Options, error) {
 	var err error
 	if opts.Ks, err = metrics.ParseCutoffs(*f.ks); err != nil {
 		return opts, fmt.Errorf("-k %q: %v", *f.ks, err)
+	}
+	if opts.LineBudgets, err = metrics.ParseCutoffs(*f.lineBudgets); err != nil {
+		return opts, fmt.Errorf("-line-budgets %q: %v", *f.lineBudgets, err)
 	}
 	if *f.level < 1 {
 		// Grade 0 means "judged not relevant" in a ground truth; a level of

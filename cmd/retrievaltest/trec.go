@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/agentretrieval/agentretrieval/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/internal/input"
@@ -21,8 +22,14 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fail := failer("trec", stderr)
 	perQuery := fs.Bool("q", false, "print the figures of every query before the summary (trec_eval -q)")
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
-	level := fs.Int("l", metrics.DefaultLevel, "lowest grade that counts as relevant; does not change ndcg (trec_eval -l)")
-	maxDocs := fs.Int("M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
+	noSummary := fs.Bool("n", false, "print no summary (\"all\") lines (trec_eval -n)")
+	judgedOnly := fs.Bool("J", false, "drop documents the qrels do not judge from each ranking before any measure (trec_eval -J)")
+	level := trecInt(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)")
+	maxDocs := trecInt(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
+	numDocs := trecInt(fs, "N", 0, "number of documents in the collection, `N`; only utility's fourth coefficient uses it (trec_eval -N)")
+	zFile := fs.String("Z", "", "print z-scores against the means and standard deviations in `FILE` (lines: query measure mean sd) (trec_eval -Z)")
+	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file: qrels; qrels_jg, whose second field is a judgment group; prefs (query group subgroup document level) or qrels_prefs, preferences (trec_eval -R)")
+	wantHelp := fs.Bool("h", false, "print this help, then the definitions of the measures given with -m, or of all (trec_eval -h)")
 	maxInput := addMaxInputFlag(fs)
 	var measures []string
 	fs.Func("m", "a measure or measure set to print, `NAME[.PARAMS]`; repeatable (trec_eval -m)", func(v string) error {
@@ -35,10 +42,11 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
-	files, err := getopt.Parse(fs, args, "qch", "lmM")
-	if errors.Is(err, flag.ErrHelp) {
-		usage(stdout)
-		return exitOK
+	// -h is a flag of its own, so that the -m flags around it are read
+	// and their definitions printed, as trec_eval does.
+	files, err := getopt.Parse(fs, args, "qcnJh", "lmMNZR")
+	if err == nil && *wantHelp {
+		return trecHelp(stdout, stderr, usage, measures)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr) // the flag package has printed the error
@@ -52,6 +60,11 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if files[0] == "-" && files[1] == "-" {
 		return fail("only one of QRELS and RUN can be standard input")
+	}
+	switch *relFormat {
+	case "qrels", "qrels_jg", "prefs", "qrels_prefs":
+	default:
+		return fail("-R %s: unknown qrels format; want qrels, qrels_jg, prefs or qrels_prefs", *relFormat)
 	}
 	if *level < 0 {
 		// trec_eval would count unjudged documents as relevant there.
@@ -68,8 +81,19 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 
 	var qrels metrics.Qrels
+	var groups metrics.QrelsJG
+	var prefs metrics.Prefs
 	if err := readFile(files[0], stdin, limit, func(r io.Reader, name string) (err error) {
-		qrels, err = metrics.ParseQrels(r, name)
+		switch *relFormat {
+		case "qrels_jg":
+			groups, err = metrics.ParseQrelsJG(r, name)
+		case "prefs":
+			prefs, err = metrics.ParsePrefs(r, name)
+		case "qrels_prefs":
+			prefs, err = metrics.ParseQrelsPrefs(r, name)
+		default:
+			qrels, err = metrics.ParseQrels(r, name)
+		}
 		return err
 	}); err != nil {
 		return fail("qrels: %v", err)
@@ -81,19 +105,93 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return fail("run: %v", err)
 	}
+	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, NumDocs: *numDocs, JudgedOnly: *judgedOnly, Groups: groups, Prefs: prefs}
+	if *zFile != "" {
+		if err := readFile(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
+			opts.ZScores, err = metrics.ParseTRECZScores(r, name)
+			return err
+		}); err != nil {
+			return fail("-Z: %v", err)
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return fail("%v", err)
 	}
 
-	res, err := metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs})
-	if err != nil {
+	res, err := metrics.EvaluateTREC(qrels, run, opts)
+	parts := metrics.TRECPrint{PerQuery: *perQuery, NoSummary: *noSummary}
+	var notInRun *metrics.QueryNotInRunError
+	switch {
+	case errors.As(err, &notInRun):
+		// trec_eval -q has printed the queries before this one when it
+		// stops; so do we, for output that compares byte for byte.
+		parts.NoSummary = true
+		if err := notInRun.Evaluated.Print(printable.NewWriter(stdout), parts); err != nil {
+			return fail("writing results: %v", err)
+		}
+		fail("%s and %s: %v", files[0], files[1], err)
+		return exitTrecQueryNotInRun
+	case errors.Is(err, metrics.ErrNoQueries):
+		fail("%s and %s: %v", files[0], files[1], err)
+		return exitTrecNoQueries
+	case err != nil:
 		return fail("%s and %s: %v", files[0], files[1], err)
 	}
 	// Query ids come from the input files.
-	if err := res.Format(printable.NewWriter(stdout), *perQuery); err != nil {
+	if err := res.Print(printable.NewWriter(stdout), parts); err != nil {
 		return fail("writing results: %v", err)
 	}
 	return exitOK
+}
+
+// trec_eval's exit statuses for a qrels query the run lacks and for no
+// query evaluated, kept so that scripts written for it read ours alike.
+const (
+	exitTrecQueryNotInRun = 4
+	exitTrecNoQueries     = 7
+)
+
+// trecHelp prints the usage and the definitions of the measures given
+// with -m (their root names), or of every measure.
+func trecHelp(stdout, stderr io.Writer, usage func(io.Writer), measures []string) int {
+	usage(stdout)
+	ms, err := metrics.ParseTRECMeasures(measures)
+	if err != nil {
+		return failer("trec", stderr)("-m: %v", err)
+	}
+	var names []string
+	if len(measures) > 0 {
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+	}
+	fmt.Fprintln(stdout, "\nMeasures:")
+	if err := metrics.WriteTRECDefinitions(stdout, names, 80); err != nil {
+		return failer("trec", stderr)("%v", err)
+	}
+	return exitOK
+}
+
+// trecInt defines an integer flag read as trec_eval reads its integers
+// (see metrics.ParseTRECInt), not as Go's flag package does ("010" is 8
+// there).
+func trecInt(fs *flag.FlagSet, name string, value int, usage string) *int {
+	p := &value
+	fs.Var((*trecIntValue)(p), name, usage)
+	return p
+}
+
+type trecIntValue int
+
+func (v *trecIntValue) String() string { return strconv.Itoa(int(*v)) }
+
+func (v *trecIntValue) Set(s string) error {
+	n, err := metrics.ParseTRECInt(s)
+	if err != nil {
+		return err
+	}
+	*v = trecIntValue(n)
+	return nil
 }
 
 // readFile calls parse on the named file, or on stdin for "-" (named
