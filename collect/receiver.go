@@ -136,17 +136,17 @@ func (r *Receiver) enter() bool {
 	return true
 }
 
-// signal is what a path receives.
-type signal int
+// signalKind is what a path receives.
+type signalKind int
 
 const (
-	traces signal = iota
+	traces signalKind = iota
 	logs
 )
 
 // ServeHTTP handles one export request.
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	var sig signal
+	var sig signalKind
 	switch req.URL.Path {
 	case "/v1/traces":
 		sig = traces
