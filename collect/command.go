@@ -46,7 +46,7 @@ const KillDelay = 10 * time.Second
 // could not be written); the command's own failure is Result.ExitCode.
 func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 	if len(c.Args) == 0 {
-		return Result{}, errors.New("collect: no command given")
+		return Result{}, errors.New("no command given")
 	}
 	srv, err := Listen("127.0.0.1:0", opts)
 	if err != nil {
@@ -69,7 +69,7 @@ func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Dir, c.Stdin, c.Stdout, c.Stderr
 	if err := cmd.Start(); err != nil {
 		stop()
-		return Result{}, fmt.Errorf("collect: %v", err)
+		return Result{}, fmt.Errorf("starting the command: %w", err)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -92,7 +92,7 @@ func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 	res.Files = srv.Files()
 	var ee *exec.ExitError
 	if werr != nil && !errors.As(werr, &ee) {
-		return res, fmt.Errorf("collect: %v", werr)
+		return res, fmt.Errorf("waiting for the command: %w", werr)
 	}
 	return res, serr
 }

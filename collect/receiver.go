@@ -103,10 +103,10 @@ type Receiver struct {
 func NewReceiver(opts Options) (*Receiver, error) {
 	opts = opts.withDefaults()
 	if opts.Dir == "" {
-		return nil, errors.New("collect: no output folder given")
+		return nil, errors.New("no output folder given")
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("collect: output folder: %w", err)
+		return nil, fmt.Errorf("output folder: %w", err)
 	}
 	return &Receiver{opts: opts, slots: make(chan struct{}, opts.MaxConcurrent), files: newFileSet(opts.Dir)}, nil
 }

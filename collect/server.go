@@ -37,10 +37,10 @@ func Listen(addr string, opts Options) (*Server, error) {
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("collect: address %q: %v", addr, err)
+		return nil, fmt.Errorf("address %q: %v", addr, err)
 	}
 	if !isLoopback(host) && opts.Token == "" {
-		return nil, fmt.Errorf("collect: %s: %w", addr, ErrTokenRequired)
+		return nil, fmt.Errorf("%s: %w", addr, ErrTokenRequired)
 	}
 	recv, err := NewReceiver(opts)
 	if err != nil {
@@ -48,7 +48,7 @@ func Listen(addr string, opts Options) (*Server, error) {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("collect: %v", err)
+		return nil, err
 	}
 	return &Server{
 		recv: recv,
@@ -94,7 +94,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	select {
 	case err := <-errc:
 		s.recv.Close()
-		return fmt.Errorf("collect: %v", err)
+		return err
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
@@ -103,7 +103,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	<-errc
 	s.recv.Close()
 	if err != nil {
-		return fmt.Errorf("collect: shutting down: %v", err)
+		return fmt.Errorf("shutting down: %v", err)
 	}
 	return nil
 }
