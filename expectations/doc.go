@@ -79,10 +79,13 @@
 //
 //	name          string; default: the file name without its extension.
 //	description   string.
-//	trace         one trace file.
-//	traces        trace files or globs (path/filepath.Match syntax), the runs
-//	              of one task; expanded, de-duplicated and sorted. A glob that
-//	              matches no file is an error. Give trace or traces, not both.
+//	trace         one trace file, or an http:// or https:// URL that serves
+//	              one (read when the scenario is measured; see
+//	              trace.ReadFile).
+//	traces        trace files, URLs or globs (path/filepath.Match syntax),
+//	              the runs of one task; expanded, de-duplicated and sorted. A
+//	              glob that matches no file is an error. Give trace or
+//	              traces, not both.
 //	trace_id      the session to judge when a trace file holds several (an
 //	              OpenTelemetry trace id, an OpenHands evaluation
 //	              instance_id); without it such a file is an error that

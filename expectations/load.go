@@ -274,7 +274,7 @@ func (l *loader) traces(root ast.Node, one, many *entry) {
 	for i, pat := range pats {
 		at, name := items[i], fmt.Sprintf("traces[%d]", i)
 		var files []string
-		if strings.ContainsAny(pat, "*?[") {
+		if strings.ContainsAny(pat, "*?[") && !trace.IsURL(pat) {
 			matches, err := filepath.Glob(resolvePath(l.dir, pat))
 			if err != nil {
 				l.at(at, "%s: %q is not a glob: %v", name, pat, err)
@@ -307,6 +307,9 @@ func lineOf(n ast.Node) int {
 }
 
 func (l *loader) traceFile(at ast.Node, name, file string) (string, bool) {
+	if trace.IsURL(file) {
+		return file, true // read when the scenario is measured
+	}
 	p := resolvePath(l.dir, file)
 	st, err := os.Stat(p)
 	switch {
