@@ -103,6 +103,14 @@
 //	runs          min_pass_rate (in [0, 1]) or at_least (≥ 1, and at most
 //	              the number of traces); see Runs below.
 //	tags          list of strings, for selecting scenarios.
+//	run           a command to record and then judge, instead of trace or
+//	              traces: a command line (run by sh -c; cmd /C on Windows)
+//	              or a list of the program and its arguments. Evaluate runs
+//	              it in the scenario's folder with the exporter variables
+//	              of an OTLP receiver on loopback (collect.RunCommand); each
+//	              trace it exports is a run. A command that exits non-zero
+//	              or exports nothing is an error. Without run, nothing is
+//	              ever executed.
 //
 // Every path is relative to the scenario file's folder (an absolute path
 // stays as written), and every named file must exist when the file is

@@ -97,6 +97,9 @@ func keyCases() []keyCase {
 		passFail("scenario.runs", "runs: {min_pass_rate: 0.6}\n"+idxRatio(threeRuns), idxRatio(threeRuns)),
 		passFail("runs.min_pass_rate", "runs: {min_pass_rate: 0.6}\n"+idxRatio(threeRuns), "runs: {min_pass_rate: 0.7}\n"+idxRatio(threeRuns)),
 		passFail("runs.at_least", "runs: {at_least: 2}\n"+idxRatio(threeRuns), "runs: {at_least: 3}\n"+idxRatio(threeRuns)),
+		passFail("scenario.run",
+			runOf("../traces/index-first-then-edit.toolcalls.json")+idxRatio("ground_truth: [pkg/auth/token.go]\n"),
+			runOf("../traces/grep-then-read.toolcalls.json")+idxRatio("ground_truth: [pkg/auth/token.go]\n")),
 		{key: "scenario.tags", a: "tags: [auth]\n" + idxRatio(indexFirst), b: idxRatio(indexFirst),
 			observe: func(r *ScenarioResult, _ error) string { return strings.Join(r.Scenario.Tags, ",") }, wantA: "auth", wantB: ""},
 
@@ -233,7 +236,7 @@ func TestEveryDocumentedKeyChangesTheOutcome(t *testing.T) {
 			run := func(src string) string {
 				s, err := parseInline(t, src)
 				require.NoError(t, err, "scenario:\n%s", src)
-				res, err := Evaluate(s, EvalOptions{})
+				res, err := Evaluate(s, EvalOptions{RecordDir: t.TempDir()})
 				if err == nil && tc.observe == nil {
 					require.Len(t, res.Results, 1)
 				}

@@ -253,3 +253,24 @@ func TestCollectStopsCleanlyOnSIGTERMUnderLoad(t *testing.T) {
 	assert.GreaterOrEqual(t, int64(calls), acked.Load())
 	assert.LessOrEqual(t, int64(calls), acked.Load()+workers)
 }
+
+// check with a scenario whose run key names a command records the run,
+// then judges it; the outcome follows what the command exported.
+func TestCheckRecordsAScenarioRunThenJudgesIt(t *testing.T) {
+	t.Setenv("RETRIEVALTEST_TEST_ROLE", "otlp-client")
+	t.Setenv("TMPDIR", t.TempDir()) // where the recordings go
+	dir := t.TempDir()
+	write := func(name, expectation string) string {
+		path := filepath.Join(dir, name)
+		src := fmt.Sprintf("run: [%q]\nexpectations:\n  - type: tools\n    %s\n", os.Args[0], expectation)
+		require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+		return path
+	}
+	pass := write("pass.yaml", "must_call: [read_file]")
+	fail := write("fail.yaml", "must_not_call: [read_file]")
+	code, out, stderr := runCLI(t, nil, "check", pass)
+	assert.Equal(t, exitOK, code, "%s\n%s", out, stderr)
+	code, out, stderr = runCLI(t, nil, "check", fail)
+	assert.Equal(t, exitFailed, code, "%s\n%s", out, stderr)
+	assert.Contains(t, out+stderr, "read_file")
+}
