@@ -33,7 +33,7 @@ type testServer struct {
 	stop func() error // ends Serve and returns its error
 }
 
-func startServer(t *testing.T, opts Options) *testServer {
+func startServer(t testing.TB, opts Options) *testServer {
 	t.Helper()
 	if opts.Dir == "" {
 		opts.Dir = t.TempDir()
@@ -138,7 +138,7 @@ func logsRequest(service string, recs ...*logspb.LogRecord) *collogs.ExportLogsS
 	}}}
 }
 
-func mustProto(t *testing.T, m proto.Message) []byte {
+func mustProto(t testing.TB, m proto.Message) []byte {
 	t.Helper()
 	b, err := proto.Marshal(m)
 	require.NoError(t, err)
