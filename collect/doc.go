@@ -18,8 +18,9 @@
 //     asks of receivers.
 //   - A success is 200 with an ExportTraceServiceResponse (or
 //     ExportLogsServiceResponse) in the request's encoding. Spans that
-//     cannot be kept (a trace id that is not 16 bytes) are counted in its
-//     partial_success, with the reason; the others are written.
+//     cannot be kept (a trace id that is not 16 bytes, or all zero) are
+//     counted in its partial_success, with the reason; the others are
+//     written.
 //   - A failure carries a google.rpc.Status whose message says what was
 //     wrong: 400 for a body that does not decode (nothing of it is
 //     written), 401 without the bearer token, 404, 405, 413 for a body
@@ -37,7 +38,8 @@
 // trace per turn stays one file. A log record without a trace id goes to
 // DIR/session-<session.id>.jsonl (BySession: its service and session),
 // where the log events of Claude Code and Gemini CLI are; the OTel reader
-// of package trace makes their tool_result and tool_call events calls.
+// of package trace makes their tool_result and tool_call events calls. A
+// record with neither goes to DIR/service-<service.name>.jsonl.
 //
 // A file is OTLP JSON Lines: each line is one complete
 // ExportTraceServiceRequest or ExportLogsServiceRequest in OTLP/JSON (ids
@@ -61,8 +63,11 @@
 // requests never interleave their lines. A crash (or kill -9) therefore
 // loses at most the request in flight, whose client has had no answer and
 // retries; the reader skips a last line cut short, with a warning, and
-// keeps every line before it. Files are closed after each write, so
-// there is nothing left to flush at shutdown.
+// keeps every line before it. (A request that spans several files and is
+// cut between two of them is retried whole, so the files already written
+// get its lines twice; the spans keep their ids, and a reader can tell.)
+// Files are closed after each write, so there is nothing left to flush
+// at shutdown.
 //
 // # Limits
 //
