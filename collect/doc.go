@@ -65,7 +65,8 @@
 // retries; the reader skips a last line cut short, with a warning, and
 // keeps every line before it. (A request that spans several files and is
 // cut between two of them is retried whole, so the files already written
-// get its lines twice; the spans keep their ids, and a reader can tell.)
+// get its lines twice; the OTel reader of package trace reads a span id
+// once, with a warning.)
 // Files are closed after each write, so there is nothing left to flush
 // at shutdown.
 //
