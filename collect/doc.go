@@ -35,11 +35,13 @@
 // service.name and session (the session.id or gen_ai.conversation.id
 // attribute of the span or record, else of its resource) to
 // DIR/<service>_<session>.jsonl, so that one agent session that starts a
-// trace per turn stays one file. A log record without a trace id goes to
+// trace per turn stays one file. A log record goes by its session, since
+// an agent may log one session under many traces: to
 // DIR/session-<session.id>.jsonl (BySession: its service and session),
-// where the log events of Claude Code and Gemini CLI are; the OTel reader
-// of package trace makes their tool_result and tool_call events calls. A
-// record with neither goes to DIR/service-<service.name>.jsonl.
+// where the OTel reader of package trace makes the tool_result and
+// tool_call events of Claude Code and Gemini CLI calls. A record without
+// a session goes to its trace's file, and one with neither to
+// DIR/service-<service.name>.jsonl.
 //
 // A file is OTLP JSON Lines: each line is one complete
 // ExportTraceServiceRequest or ExportLogsServiceRequest in OTLP/JSON (ids

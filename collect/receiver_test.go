@@ -340,3 +340,25 @@ func TestAClosedReceiverIsUnavailable(t *testing.T) {
 	r.ServeHTTP(rec, req)
 	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
 }
+
+// A log record goes by its session (an agent logs one session under a
+// trace per request), else by its trace, else by its service.
+func TestALogRecordGoesBySessionThenTraceThenService(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	call := func(attrs ...*commonpb.KeyValue) []*commonpb.KeyValue {
+		return append([]*commonpb.KeyValue{str("function_name", "ls")}, attrs...)
+	}
+	req := logsRequest("gemini-cli",
+		&logspb.LogRecord{EventName: "gemini_cli.tool_call", TraceId: traceID(1), Attributes: call(str("session.id", "s1"))},
+		&logspb.LogRecord{EventName: "gemini_cli.tool_call", TraceId: traceID(2), Attributes: call(str("session.id", "s1"))},
+		&logspb.LogRecord{EventName: "gemini_cli.tool_call", TraceId: traceID(3), Attributes: call()},
+		&logspb.LogRecord{EventName: "gemini_cli.tool_call", Attributes: call()})
+	code, out := post(t, srv.Endpoint(), "/v1/logs", ctJSON, otlpJSON(t, req))
+	require.Equal(t, http.StatusOK, code, "%s", out)
+	dir := srv.recv.opts.Dir
+	assert.ElementsMatch(t, []string{"session-s1.jsonl", hex.EncodeToString(traceID(3)) + ".jsonl", "service-gemini-cli.jsonl"}, dirNames(t, dir))
+	s := readSessions(t, filepath.Join(dir, "session-s1.jsonl"))
+	require.Len(t, s, 1)
+	assert.Len(t, s[0].Calls, 2, "both traces of the session")
+}

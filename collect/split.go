@@ -176,8 +176,7 @@ func visitSpanIDs(req *coltrace.ExportTraceServiceRequest, f func(id []byte, n i
 }
 
 // decodeLogs decodes an ExportLogsServiceRequest and splits it by file.
-// Every record is kept: a record without a trace id goes to the file of
-// its session.
+// Every record is kept.
 func decodeLogs(body []byte, enc encoding, g Group) (*batch, error) {
 	req := &collogs.ExportLogsServiceRequest{}
 	if err := unmarshal(body, enc, req, "ExportLogsServiceRequest"); err != nil {
@@ -198,11 +197,15 @@ func decodeLogs(body []byte, enc encoding, g Group) (*batch, error) {
 		resSession := sessionOf(rl.GetResource().GetAttributes())
 		for j, sl := range rl.GetScopeLogs() {
 			for _, rec := range sl.GetLogRecords() {
+				// The reader groups log events by session.id, and an agent
+				// may log one session under many traces (one per request):
+				// the session decides, the trace only for a record without.
+				session := cmp.Or(sessionOf(rec.GetAttributes()), resSession)
 				var traceID []byte
-				if validTraceID(rec.GetTraceId()) {
+				if session == "" && validTraceID(rec.GetTraceId()) {
 					traceID = rec.GetTraceId()
 				}
-				name := fileName(g, service, cmp.Or(sessionOf(rec.GetAttributes()), resSession), traceID)
+				name := fileName(g, service, session, traceID)
 				m := sp.get(name, func() *collogs.ExportLogsServiceRequest { return &collogs.ExportLogsServiceRequest{} })
 				rk, sk := scopeKey{name, i, -1}, scopeKey{name, i, j}
 				r := resources[rk]
