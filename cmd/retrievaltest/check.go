@@ -24,9 +24,7 @@ const checkUsage = `Usage: retrievaltest check [flags] PATH...
 Runs scenario files and reports whether every expectation holds. A PATH is a
 scenario file or a folder, searched recursively for *.yaml and *.yml files
 (folders named testdata, vendor or starting with "." are skipped unless
-given directly). A scenario with a run key is recorded first: its command
-runs under an OTLP receiver (as with "collect -- COMMAND") and the traces it
-exports are judged; without run, nothing is executed.
+given directly).
 
 The report (markdown by default) has the index-effectiveness table, a
 retrieval table and every expectation with its measured value, threshold
