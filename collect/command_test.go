@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -189,4 +190,21 @@ func TestExporterEnvReplacesTheExporterVariables(t *testing.T) {
 	env = ExporterEnv([]string{"OTEL_EXPORTER_OTLP_HEADERS=k=v"}, "http://127.0.0.1:5", "t k+n")
 	assert.Equal(t, "OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20t%20k%2Bn", env[len(env)-1])
 	assert.NotContains(t, env, "OTEL_EXPORTER_OTLP_HEADERS=k=v")
+}
+
+// The command may be a shell line that starts the exporter: the
+// variables reach the grandchild through the shell.
+func TestRunCommandThroughAShell(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	res, err := RunCommand(context.Background(), Options{Dir: t.TempDir()}, Command{
+		Args: []string{sh, "-c", `"$0" -test.run='^$' && exit 6`, os.Args[0]}, Env: childEnv("spans"), Stdout: io.Discard, Stderr: io.Discard,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 6, res.ExitCode)
+	require.Len(t, res.Files, 1)
+	assert.Len(t, readSessions(t, res.Files[0])[0].Calls, 2)
 }
