@@ -21,8 +21,10 @@ type EvalOptions struct {
 	// Context stops the command of a scenario's run key (it is sent
 	// SIGTERM, then killed); nil means context.Background().
 	Context context.Context
-	// RecordDir is where the traces of a scenario's run key are written;
-	// "" means a new folder in the temporary folder, kept afterwards.
+	// RecordDir is where the traces of a scenario's run key are written,
+	// a folder for that one scenario (a trace already there is appended
+	// to); "" means a new folder in the temporary folder, kept afterwards
+	// so that the report's trace paths can be opened.
 	RecordDir string
 }
 
