@@ -80,10 +80,13 @@
 //
 //	name          string; default: the file name without its extension.
 //	description   string.
-//	trace         one trace file.
-//	traces        trace files or globs (path/filepath.Match syntax), the runs
-//	              of one task; expanded, de-duplicated and sorted. A glob that
-//	              matches no file is an error. Give trace or traces, not both.
+//	trace         one trace file, or an http:// or https:// URL that serves
+//	              one (read when the scenario is measured; see
+//	              trace.ReadFile).
+//	traces        trace files, URLs or globs (path/filepath.Match syntax),
+//	              the runs of one task; expanded, de-duplicated and sorted. A
+//	              glob that matches no file is an error. Give trace or
+//	              traces, not both.
 //	trace_id      the session to judge when a trace file holds several (an
 //	              OpenTelemetry trace id, an OpenHands evaluation
 //	              instance_id); without it such a file is an error that
@@ -103,6 +106,14 @@
 //	              (in [0, 1]) with k (at most the number of traces), or
 //	              min_wilson_low (in [0, 1]); see Runs below.
 //	tags          list of strings, for selecting scenarios.
+//	run           a command to record and then judge, instead of trace or
+//	              traces: a command line (run by sh -c; cmd /C on Windows)
+//	              or a list of the program and its arguments. Evaluate runs
+//	              it in the scenario's folder with the exporter variables
+//	              of an OTLP receiver on loopback (collect.RunCommand); each
+//	              trace it exports is a run. A command that exits non-zero
+//	              or exports nothing is an error. Without run, nothing is
+//	              ever executed.
 //
 // Every path is relative to the scenario file's folder (an absolute path
 // stays as written), and every named file must exist when the file is

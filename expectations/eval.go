@@ -1,6 +1,7 @@
 package expectations
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -18,11 +19,31 @@ type EvalOptions struct {
 	// MaxInputSize bounds, in bytes, each trace file read (see
 	// MeasureOptions.MaxInputSize); zero means trace.DefaultMaxInputSize.
 	MaxInputSize int64
+	// Context stops the command of a scenario's run key (it is sent
+	// SIGTERM, then killed); nil means context.Background().
+	Context context.Context
+	// RecordDir is where the traces of a scenario's run key are written,
+	// a folder for that one scenario (a trace already there is appended
+	// to); "" means a new folder in the temporary folder, kept afterwards
+	// so that the report's trace paths can be opened.
+	RecordDir string
 }
 
 // Evaluate measures every run of the scenario and checks every
-// expectation against them.
+// expectation against them. A scenario with a run key is recorded first:
+// its command runs with an OTLP receiver's address in its environment
+// (see package collect), and the traces it exports are its runs. Without
+// a run key nothing is executed.
 func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
+	if len(s.Run) > 0 {
+		files, err := record(s, opts)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", s.File, err)
+		}
+		recorded := *s
+		recorded.Traces = files
+		s = &recorded
+	}
 	var symbols []string
 	if s.Symbols != "" {
 		var err error

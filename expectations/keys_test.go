@@ -102,6 +102,9 @@ func keyCases() []keyCase {
 		passFail("runs.min_pass_hat_k", "runs: {k: 2, min_pass_hat_k: 0.3}\n"+idxRatio(threeRuns), "runs: {k: 2, min_pass_hat_k: 0.4}\n"+idxRatio(threeRuns)),
 		passFail("runs.k", "runs: {k: 2, min_pass_hat_k: 0.3}\n"+idxRatio(threeRuns), "runs: {k: 3, min_pass_hat_k: 0.3}\n"+idxRatio(threeRuns)),
 		passFail("runs.min_wilson_low", "runs: {min_wilson_low: 0.2}\n"+idxRatio(threeRuns), "runs: {min_wilson_low: 0.25}\n"+idxRatio(threeRuns)),
+		passFail("scenario.run",
+			runOf("../traces/index-first-then-edit.toolcalls.json")+idxRatio("ground_truth: [pkg/auth/token.go]\n"),
+			runOf("../traces/grep-then-read.toolcalls.json")+idxRatio("ground_truth: [pkg/auth/token.go]\n")),
 		{key: "scenario.tags", a: "tags: [auth]\n" + idxRatio(indexFirst), b: idxRatio(indexFirst),
 			observe: func(r *ScenarioResult, _ error) string { return strings.Join(r.Scenario.Tags, ",") }, wantA: "auth", wantB: ""},
 
@@ -238,7 +241,7 @@ func TestEveryDocumentedKeyChangesTheOutcome(t *testing.T) {
 			run := func(src string) string {
 				s, err := parseInline(t, src)
 				require.NoError(t, err, "scenario:\n%s", src)
-				res, err := Evaluate(s, EvalOptions{})
+				res, err := Evaluate(s, EvalOptions{RecordDir: t.TempDir()})
 				if err == nil && tc.observe == nil {
 					require.Len(t, res.Results, 1)
 				}

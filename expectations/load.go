@@ -38,7 +38,7 @@ const DefaultMaxScenarioSize = input.ConfigLimit
 // scenarioKeys are the keys of a scenario file this package interprets.
 var scenarioKeys = []string{
 	"name", "description", "trace", "traces", "trace_id", "format", "profile", "taxonomy",
-	"ground_truth", "symbols", "expectations", "runs", "tags",
+	"ground_truth", "symbols", "expectations", "runs", "tags", "run",
 }
 
 // Load reads and validates a scenario file. All problems of the file are
@@ -123,7 +123,7 @@ func (l *loader) load() {
 			l.harness = true
 		}
 	}
-	var traceEntry, tracesEntry, expEntry *entry
+	var traceEntry, tracesEntry, expEntry, runEntry *entry
 	for i := range es {
 		e := &es[i]
 		if isNull(l.resolve(e.value)) {
@@ -160,6 +160,9 @@ func (l *loader) load() {
 			l.runs(e)
 		case "tags":
 			l.value(e.value, reflect.ValueOf(&l.s.Tags).Elem(), limits{}, "tags")
+		case "run":
+			runEntry = e
+			l.run(e)
 		default:
 			if check, ok := harnessKeys[e.key]; ok {
 				l.harnessKey(e, check)
@@ -173,7 +176,11 @@ func (l *loader) load() {
 		base := filepath.Base(l.file)
 		l.s.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	if !slices.Contains(l.empty, "trace") && !slices.Contains(l.empty, "traces") {
+	switch {
+	case runEntry != nil && (traceEntry != nil || tracesEntry != nil):
+		l.at(runEntry.keyNode, "give run (a command to record) or trace/traces (recorded runs), not both")
+	case runEntry != nil || slices.Contains(l.empty, "run"):
+	case !slices.Contains(l.empty, "trace") && !slices.Contains(l.empty, "traces"):
 		l.traces(root, traceEntry, tracesEntry)
 	}
 	if expEntry == nil && !slices.Contains(l.empty, "expectations") {
@@ -277,7 +284,7 @@ func (l *loader) traces(root ast.Node, one, many *entry) {
 	for i, pat := range pats {
 		at, name := items[i], fmt.Sprintf("traces[%d]", i)
 		var files []string
-		if strings.ContainsAny(pat, "*?[") {
+		if strings.ContainsAny(pat, "*?[") && !trace.IsURL(pat) {
 			matches, err := filepath.Glob(resolvePath(l.dir, pat))
 			if err != nil {
 				l.at(at, "%s: %q is not a glob: %v", name, pat, err)
@@ -317,6 +324,9 @@ func lineOf(n ast.Node) int {
 }
 
 func (l *loader) traceFile(at ast.Node, name, file string) (string, bool) {
+	if trace.IsURL(file) {
+		return file, true // read when the scenario is measured
+	}
 	p := resolvePath(l.dir, file)
 	st, err := os.Stat(p)
 	switch {
@@ -328,6 +338,32 @@ func (l *loader) traceFile(at ast.Node, name, file string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// run reads the run key: a command line, run by the shell, or a list of
+// the program and its arguments, run as it is.
+func (l *loader) run(e *entry) {
+	n := l.resolve(e.value)
+	if _, isSeq := n.(*ast.SequenceNode); isSeq {
+		var args []string
+		if l.value(n, reflect.ValueOf(&args).Elem(), limits{}, "run") {
+			if len(args) == 0 || args[0] == "" {
+				l.at(e.value, "run: the list is empty: give the program and its arguments")
+				return
+			}
+			l.s.Run = args
+		}
+		return
+	}
+	var line string
+	if !l.value(n, reflect.ValueOf(&line).Elem(), limits{}, "run") {
+		return
+	}
+	if strings.TrimSpace(line) == "" {
+		l.at(e.value, "run: the command is empty")
+		return
+	}
+	l.s.Run = shellCommand(line)
 }
 
 // runsParams are the keys of runs; RunsRule's own tags stay plain so that

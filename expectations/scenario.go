@@ -45,6 +45,10 @@ type Scenario struct {
 	// format (story, repository, executor, timeoutSeconds, language, …),
 	// accepted as written and not interpreted.
 	Harness map[string]any
+	// Run is the command (program and arguments) whose run Evaluate
+	// records before judging it (the run key); nil means the traces are
+	// given and nothing is executed.
+	Run []string
 }
 
 // An Expectation is one entry of a scenario's expectations list.

@@ -59,6 +59,8 @@ func (r *Registry) JSONSchema() []byte {
 		"expectations": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/expectation"}, "description": "what every run must meet"},
 		"runs":         runsSchema(),
 		"tags":         stringList,
+		"run": obj{"description": "a command to record before judging: a command line run by the shell, or the program and its arguments; its OTLP export is the scenario's runs (instead of trace or traces)",
+			"anyOf": []any{obj{"type": "string", "minLength": 1}, obj{"type": "array", "minItems": 1, "items": obj{"type": "string"}}}},
 	}
 	for key, kind := range harnessKeys {
 		var s obj
@@ -83,8 +85,12 @@ func (r *Registry) JSONSchema() []byte {
 		"type":                 "object",
 		"additionalProperties": false,
 		"properties":           props,
-		"not":                  obj{"required": []string{"trace", "traces"}},
-		"$defs":                defs,
+		"allOf": []any{
+			obj{"not": obj{"required": []string{"trace", "traces"}}},
+			obj{"not": obj{"required": []string{"run", "trace"}}},
+			obj{"not": obj{"required": []string{"run", "traces"}}},
+		},
+		"$defs": defs,
 	}
 	data, err := json.MarshalIndent(root, "", "  ")
 	if err != nil {

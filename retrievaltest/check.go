@@ -1,6 +1,7 @@
 package retrievaltest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -63,7 +64,7 @@ func CheckWith(opts Options, patterns ...string) ([]*expectations.ScenarioResult
 	}
 	var results []*expectations.ScenarioResult
 	for _, s := range scenarios {
-		res, err := evaluate(opts, s)
+		res, err := evaluate(context.Background(), opts, s)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -74,8 +75,8 @@ func CheckWith(opts Options, patterns ...string) ([]*expectations.ScenarioResult
 }
 
 // evaluate evaluates one loaded scenario, naming its file in errors.
-func evaluate(opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+func evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx})
 	if err != nil {
 		// Trace errors usually name the trace only; say which scenario
 		// needed it, unless the error already does.

@@ -123,7 +123,7 @@ func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 				errs[i] = fmt.Errorf("%s: %w", s.File, ctx.Err())
 				return
 			}
-			results[i], errs[i] = evaluate(opts, s)
+			results[i], errs[i] = evaluate(ctx, opts, s)
 			if opts.Progress != nil {
 				mu.Lock()
 				opts.Progress(s, results[i], errs[i])

@@ -1,6 +1,7 @@
 package retrievaltest
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -61,7 +62,7 @@ func run[T tester[T]](t T, opts Options, patterns []string) {
 			if opts.Parallel {
 				t.Parallel()
 			}
-			res, err := evaluate(opts, s)
+			res, err := evaluate(context.Background(), opts, s)
 			if err != nil {
 				t.Errorf("%v", err)
 				return

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/input"
 )
@@ -91,6 +93,13 @@ type Options struct {
 	// folder, in all. A larger input is an error, not read past the
 	// limit. Zero means DefaultMaxInputSize.
 	MaxInputSize int64
+	// HTTPHeader holds the headers sent when ReadFile reads a URL; nil
+	// means those the RETRIEVALTEST_HTTP_HEADER_* environment variables
+	// name (see HTTPHeaderFromEnv).
+	HTTPHeader http.Header
+	// HTTPTimeout bounds the whole GET of a URL, body included; zero means
+	// DefaultHTTPTimeout.
+	HTTPTimeout time.Duration
 
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
@@ -293,7 +302,9 @@ func ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 }
 
 // ReadFile reads the trace in the named file or folder; "-" reads standard
-// input. See Read. Only regular files are read: a named pipe, a device or
+// input, and an http:// or https:// URL is read with one GET (a status
+// other than 200 is an *HTTPStatusError; Options.HTTPHeader and
+// HTTPTimeout apply). See Read. Only regular files are read: a named pipe, a device or
 // a socket is refused (a symbolic link is judged by its target), and so is
 // an input larger than opts.MaxInputSize.
 func ReadFile(name string, opts Options) (*Session, error) {
@@ -304,8 +315,8 @@ func ReadFile(name string, opts Options) (*Session, error) {
 	return pickSession(all, opts)
 }
 
-// ReadFileAll reads every session of the trace in the named file or folder;
-// "-" reads standard input. See ReadAll.
+// ReadFileAll reads every session of the trace in the named file, folder
+// or URL (see ReadFile); "-" reads standard input. See ReadAll.
 func ReadFileAll(name string, opts Options) ([]*Session, error) {
 	all, err := readFileAll(name, &opts, false)
 	if err != nil || opts.SessionID == "" {
@@ -324,6 +335,9 @@ func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
 	}
 	if name == "-" {
 		return readAll(input.LimitReader(os.Stdin, "-", opts.maxInputSize()), opts, one)
+	}
+	if IsURL(name) {
+		return readURL(name, opts, one)
 	}
 	info, err := input.Stat(name)
 	if err != nil {

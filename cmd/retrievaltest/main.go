@@ -22,6 +22,7 @@ import (
 
 var commands = map[string]cli.Command{
 	"check":       {Summary: "run scenario files and report whether every expectation holds", Run: runCheck},
+	"collect":     {Summary: "receive OTLP traces and logs from agents and write them as trace files", Run: runCollect},
 	"schema":      {Summary: "print the JSON Schema of scenario files", Run: runSchema},
 	"events":      {Summary: "write retrieval-events JSON for traces", Run: runEvents},
 	"metrics":     {Summary: "write retrieval-metrics JSON for traces", Run: runMetrics},

@@ -1,0 +1,190 @@
+package collect
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"google.golang.org/genproto/googleapis/rpc/code"
+	"google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// tooLargeError is a body over the limit, sent or decompressed.
+type tooLargeError struct {
+	limit        int64
+	decompressed bool
+}
+
+func (e *tooLargeError) Error() string {
+	if e.decompressed {
+		return fmt.Sprintf("the body is over the limit of %d bytes once decompressed", e.limit)
+	}
+	return fmt.Sprintf("the body is over the limit of %d bytes", e.limit)
+}
+
+// readBody reads a request body of at most max bytes, and at most max
+// bytes once decompressed: a small gzip body that inflates to gigabytes
+// is refused when it passes the limit, not after.
+func readBody(w http.ResponseWriter, body io.ReadCloser, gz bool, max int64) ([]byte, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, body, max))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, &tooLargeError{limit: max}
+		}
+		return nil, fmt.Errorf("reading the body: %v", err)
+	}
+	if !gz {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("the body is not gzip data (Content-Encoding says gzip): %v", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("decompressing the body: %v", err)
+	}
+	if int64(len(out)) > max {
+		return nil, &tooLargeError{limit: max, decompressed: true}
+	}
+	return out, nil
+}
+
+// jsonIn decodes OTLP/JSON. The specification asks receivers to ignore
+// fields they do not know, so that newer exporters work.
+var jsonIn = protojson.UnmarshalOptions{DiscardUnknown: true}
+
+// jsonOut writes OTLP/JSON lines: field names in lowerCamelCase and enums
+// as numbers, as the specification's JSON encoding has them.
+var jsonOut = protojson.MarshalOptions{UseEnumNumbers: true}
+
+// unmarshal decodes a body in its encoding.
+func unmarshal(body []byte, enc encoding, m proto.Message, what string) error {
+	var err error
+	if enc == protoEncoding {
+		err = proto.Unmarshal(body, m)
+	} else {
+		err = jsonIn.Unmarshal(body, m)
+	}
+	if err != nil {
+		kind := "OTLP/JSON"
+		if enc == protoEncoding {
+			kind = "protobuf"
+		}
+		return fmt.Errorf("the body is not a %s %s: %v", kind, what, err)
+	}
+	return nil
+}
+
+// OTLP/JSON differs from protobuf's own JSON mapping in one point that
+// matters here: trace and span ids are hex strings, not base64. protojson
+// knows only base64, so the ids are converted around it, in place:
+//
+//   - Decoding reads a 32-digit hex trace id as base64, which gives 24
+//     bytes (16 for a span id: 12). Hex digits are all base64 letters and
+//     32 of them carry exactly 24 bytes, so encoding those bytes again
+//     gives back the very digits, which are then read as hex. A real id
+//     is never 24 (or 12) bytes long, so nothing else is changed, and an
+//     exporter that sends base64 anyway is read as it is.
+//   - Encoding does the reverse: the id is replaced by the bytes whose
+//     base64 spelling is its hex spelling, so protojson writes the hex.
+//
+// The OpenTelemetry Collector carries its own JSON codec for the same
+// reason; these two functions are the whole of ours.
+
+// idFromJSON undoes protojson's base64 reading of a hex id of n bytes.
+func idFromJSON(b []byte, n int) []byte {
+	if len(b) != n*3/2 {
+		return b
+	}
+	if id, err := hex.DecodeString(base64.StdEncoding.EncodeToString(b)); err == nil && len(id) == n {
+		return id
+	}
+	return b
+}
+
+// idForJSON returns the bytes that protojson writes as the hex of id.
+func idForJSON(id []byte) []byte {
+	h := hex.EncodeToString(id)
+	if len(h)%4 != 0 {
+		return id // no such bytes; the reader keeps an odd id as written
+	}
+	b, err := base64.StdEncoding.DecodeString(h)
+	if err != nil {
+		return id
+	}
+	return b
+}
+
+// batch is a decoded request, split by file.
+type batch struct {
+	parts    []*part
+	response proto.Message
+}
+
+// part is what one request adds to one file.
+type part struct {
+	name  string
+	lines []byte // one OTLP/JSON request and a newline
+}
+
+// marshalLine writes a message as one line of OTLP/JSON.
+func marshalLine(m proto.Message) ([]byte, error) {
+	b, err := jsonOut.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// marshalReply encodes a response (or a status) in the request's encoding.
+func marshalReply(m proto.Message, enc encoding) ([]byte, string, error) {
+	if enc == protoEncoding {
+		b, err := proto.Marshal(m)
+		return b, "application/x-protobuf", err
+	}
+	b, err := protojson.Marshal(m)
+	return b, "application/json", err
+}
+
+// fail answers with an error status and a google.rpc.Status that says
+// why, as the specification asks of an OTLP/HTTP failure.
+func fail(w http.ResponseWriter, asProto bool, httpStatus int, format string, args ...any) {
+	st := &status.Status{Code: int32(rpcCode(httpStatus)), Message: fmt.Sprintf(format, args...)}
+	enc := jsonEncoding
+	if asProto {
+		enc = protoEncoding
+	}
+	body, ctype, err := marshalReply(st, enc)
+	if err != nil {
+		body, ctype = []byte(st.Message), "text/plain; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(httpStatus)
+	_, _ = w.Write(body)
+}
+
+// rpcCode is the gRPC code that goes with an HTTP status.
+func rpcCode(httpStatus int) code.Code {
+	switch httpStatus {
+	case http.StatusBadRequest, http.StatusUnsupportedMediaType:
+		return code.Code_INVALID_ARGUMENT
+	case http.StatusUnauthorized:
+		return code.Code_UNAUTHENTICATED
+	case http.StatusNotFound, http.StatusMethodNotAllowed:
+		return code.Code_UNIMPLEMENTED
+	case http.StatusRequestEntityTooLarge:
+		return code.Code_RESOURCE_EXHAUSTED
+	case http.StatusServiceUnavailable:
+		return code.Code_UNAVAILABLE
+	}
+	return code.Code_INTERNAL
+}

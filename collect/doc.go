@@ -1,0 +1,99 @@
+// Package collect is the OTLP/HTTP receiver behind "retrievaltest
+// collect": agents post their spans and log events to it while they run,
+// and it writes them as trace files that package trace reads.
+//
+// # Protocol
+//
+// A Receiver is an http.Handler that speaks OTLP/HTTP as the OpenTelemetry
+// protocol specification defines it:
+//
+//   - POST /v1/traces takes an ExportTraceServiceRequest, POST /v1/logs an
+//     ExportLogsServiceRequest; /v1/metrics is not served (metrics record
+//     no tool calls), so an exporter of metrics gets 404.
+//   - The body is binary protobuf (Content-Type application/x-protobuf) or
+//     OTLP/JSON (application/json), optionally gzip-compressed
+//     (Content-Encoding gzip). Messages are decoded with the types of
+//     go.opentelemetry.io/proto/otlp, so every field an exporter may send
+//     is understood; unknown JSON fields are ignored, as the specification
+//     asks of receivers.
+//   - A success is 200 with an ExportTraceServiceResponse (or
+//     ExportLogsServiceResponse) in the request's encoding. Spans that
+//     cannot be kept (a trace id that is not 16 bytes, or all zero) are
+//     counted in its partial_success, with the reason; the others are
+//     written.
+//   - A failure carries a google.rpc.Status whose message says what was
+//     wrong: 400 for a body that does not decode (nothing of it is
+//     written), 401 without the bearer token, 404, 405, 413 for a body
+//     over Options.MaxRequestBytes (compressed or not, so a gzip bomb is
+//     refused), 415 for another content type or encoding, 500 when the
+//     file system refuses a write, 503 once the receiver is closed.
+//
+// # Files
+//
+// Every request is split by trace: Options.Group ByTrace (the default)
+// writes each trace id to DIR/<trace id>.jsonl; BySession writes each
+// service.name and session (the session.id or gen_ai.conversation.id
+// attribute of the span or record, else of its resource) to
+// DIR/<service>_<session>.jsonl, so that one agent session that starts a
+// trace per turn stays one file. A log record goes by its session, since
+// an agent may log one session under many traces: to
+// DIR/session-<session.id>.jsonl (BySession: its service and session),
+// where the OTel reader of package trace makes the tool_result and
+// tool_call events of Claude Code and Gemini CLI calls. A record without
+// a session goes to its trace's file, and one with neither to
+// DIR/service-<service.name>.jsonl.
+//
+// A file is OTLP JSON Lines: each line is one complete
+// ExportTraceServiceRequest or ExportLogsServiceRequest in OTLP/JSON (ids
+// in hex, enums as numbers), holding the part of one request that belongs
+// to the file. It is the format the OpenTelemetry Collector's file
+// exporter writes, and trace.Read (format "otel") reads it at any moment,
+// while the receiver keeps appending.
+//
+// Names come from ids and attributes that a client chose, so they are
+// sanitised: only ASCII letters, digits, '.', '-' and '_' are kept (a
+// name never starts with '.'), at most 64 of them; a name that had to be
+// changed gets a hash of the original so that two names never meet in
+// one file. No part of a request is ever a path.
+//
+// # Durability
+//
+// Each request is decoded and split completely before anything is
+// written. Then each file gets its lines in a single write to a file
+// opened for appending, followed by fsync, and only then does the client
+// get its 200; a file is locked while it is written, so concurrent
+// requests never interleave their lines. A crash (or kill -9) therefore
+// loses at most the request in flight, whose client has had no answer and
+// retries; the reader skips a last line cut short, with a warning, and
+// keeps every line before it. (A request that spans several files and is
+// cut between two of them is retried whole, so the files already written
+// get its lines twice; the OTel reader of package trace reads a span id
+// once, with a warning.)
+// Files are closed after each write, so there is nothing left to flush
+// at shutdown.
+//
+// # Limits
+//
+// Options.MaxRequestBytes (default 16 MiB) bounds a body, before and after
+// decompression; Options.MaxConcurrent (default 8) bounds the requests
+// read and decoded at once, so memory stays within about their product;
+// further requests wait for a turn. A Server also bounds the open
+// connections (Options.MaxConnections, default 256) and how long a client
+// may take to send its headers and body, so a slow client cannot hold a
+// slot for ever.
+//
+// # Security
+//
+// Listen binds 127.0.0.1:4318 by default. Options.Token, when set, is the
+// bearer token every request must carry (Authorization: Bearer TOKEN);
+// Listen refuses to bind an address that is not loopback without one,
+// since an agent's traces hold the code it read.
+//
+// # Recording one command
+//
+// RunCommand listens on a free loopback port, runs a command with the
+// standard exporter variables pointing at it (OTEL_EXPORTER_OTLP_ENDPOINT,
+// OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, OTEL_TRACES_EXPORTER and
+// OTEL_LOGS_EXPORTER=otlp), stops when the command exits (after the
+// requests it sent have been written) and returns the files written.
+package collect
