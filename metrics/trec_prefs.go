@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // A PrefJudgment is one line of a preferences file (trec_eval -R prefs):
@@ -342,4 +343,36 @@ func rankForPrefs(docs []ScoredDoc) []string {
 		ids[i] = d.Doc
 	}
 	return ids
+}
+
+// TRECRelevance is a relevance file read in one of the formats of
+// trec_eval's -R: Qrels for "qrels", Groups for "qrels_jg", Prefs for
+// "prefs" and "qrels_prefs".
+type TRECRelevance struct {
+	Qrels  Qrels
+	Groups QrelsJG
+	Prefs  Prefs
+}
+
+// TRECRelevanceFormats are the formats ParseTRECRelevance reads.
+var TRECRelevanceFormats = []string{"qrels", "qrels_jg", "prefs", "qrels_prefs"}
+
+// ParseTRECRelevance reads a relevance file in the named format (one of
+// TRECRelevanceFormats).
+func ParseTRECRelevance(r io.Reader, name, format string) (TRECRelevance, error) {
+	var rel TRECRelevance
+	var err error
+	switch format {
+	case "qrels":
+		rel.Qrels, err = ParseQrels(r, name)
+	case "qrels_jg":
+		rel.Groups, err = ParseQrelsJG(r, name)
+	case "prefs":
+		rel.Prefs, err = ParsePrefs(r, name)
+	case "qrels_prefs":
+		rel.Prefs, err = ParseQrelsPrefs(r, name)
+	default:
+		err = fmt.Errorf("unknown relevance format %q; want %s", format, strings.Join(TRECRelevanceFormats, ", "))
+	}
+	return rel, err
 }

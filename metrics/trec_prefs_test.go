@@ -103,3 +103,16 @@ func TestPreferencesAreCheckedForConsistency(t *testing.T) {
 	_, err = metrics.EvaluateTREC(qrels, run, metrics.TRECOptions{Level: 1, Measures: ms})
 	assert.ErrorContains(t, err, `measure "prefs_num_prefs_poss" needs preference judgments (trec_eval -R prefs or -R qrels_prefs)`)
 }
+
+func TestParseTRECRelevanceReadsEachFormatOfR(t *testing.T) {
+	t.Parallel()
+	rel, err := metrics.ParseTRECRelevance(strings.NewReader("q1 0 d1 1\n"), "q.qrels", "qrels")
+	require.NoError(t, err)
+	assert.Equal(t, 1, rel.Qrels["q1"]["d1"])
+	rel, err = metrics.ParseTRECRelevance(strings.NewReader("q1 judge d1 1\n"), "q.jg", "qrels_jg")
+	require.NoError(t, err)
+	assert.Len(t, rel.Groups["q1"], 1)
+	assert.Nil(t, rel.Qrels)
+	_, err = metrics.ParseTRECRelevance(strings.NewReader(""), "q", "trec")
+	assert.ErrorContains(t, err, `unknown relevance format "trec"; want qrels, qrels_jg, prefs, qrels_prefs`)
+}

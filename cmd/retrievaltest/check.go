@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/progress"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/report"
@@ -35,11 +36,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		only       = fs.Bool("only-failures", false, "leave passing scenarios out of the markdown report (default: collapsed)")
 		annotate   = fs.Bool("annotations", os.Getenv("GITHUB_ACTIONS") == "true", "also write a GitHub annotation of each failure to standard error (default: true under GitHub Actions)")
 	)
-	maxInput := addMaxInputFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	maxInput := cli.AddMaxInput(fs)
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer maxInput.apply()()
+	defer maxInput.Apply()()
 	fail := failer("check", stderr)
 	tol, err := report.ParseTolerances(*maxReg)
 	switch {
@@ -68,7 +69,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		keep = func(s *expectations.Scenario) bool { return filter.MatchString(s.Name) }
 	}
-	opts := report.CheckOptions{Metrics: splitList(*columns), Target: *target, Tolerances: tol, BaselineName: *baseline, OnlyFailures: *only}
+	opts := report.CheckOptions{Metrics: cli.SplitList(*columns), Target: *target, Tolerances: tol, BaselineName: *baseline, OnlyFailures: *only}
 	for _, m := range opts.Metrics {
 		if _, ok := metrics.Define(m); !ok {
 			return fail("-metrics: %s", metrics.UnknownMetricError(m))

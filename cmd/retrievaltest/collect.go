@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/agentretrieval/agentretrieval/collect"
-	"github.com/agentretrieval/agentretrieval/internal/input"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 // runCollect is the "collect" command.
@@ -21,10 +21,10 @@ func runCollect(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	out := fs.String("out", "traces", "write the trace files into `DIR` (created when missing)")
 	token := fs.String("token", "", "require this bearer `TOKEN` of every request (default: $RETRIEVALTEST_COLLECT_TOKEN)")
 	group := fs.String("group", "trace", "`NAME` of the grouping: trace (a file per trace id) or session (a file per service.name and session id)")
-	size := requestSize(collect.DefaultMaxRequestBytes)
+	size := cli.Size(collect.DefaultMaxRequestBytes)
 	fs.Var(&size, "max-request-size", "largest request body, sent or decompressed, as a `SIZE` such as 4MiB (default 16 MiB)")
 	concurrent := fs.Int("max-concurrent", collect.DefaultMaxConcurrent, "requests decoded and written at once; others wait their turn")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	fail := failer("collect", stderr)
@@ -73,21 +73,4 @@ func printFiles(w io.Writer, files []string) {
 	for _, f := range files {
 		fmt.Fprintln(w, f)
 	}
-}
-
-// requestSize is -max-request-size.
-type requestSize int64
-
-func (s *requestSize) String() string { return input.FormatSize(int64(*s)) }
-
-func (s *requestSize) Set(v string) error {
-	n, err := input.ParseSize(v)
-	if err == nil && n < 1 {
-		err = fmt.Errorf("size %q: want at least 1 byte", v)
-	}
-	if err != nil {
-		return err
-	}
-	*s = requestSize(n)
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
@@ -17,11 +18,11 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	baseName := fs.String("baseline-config", "", "baseline configuration `NAME` (default: the one starting with \"baseline\")")
 	candName := fs.String("candidate-config", "", "candidate configuration `NAME` (default: the other one)")
 	list := fs.String("metrics", strings.Join(runs.DefaultCompareMetrics, ","), "metrics to compare, comma-separated `LIST`")
-	maxInput := addMaxInputFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	maxInput := cli.AddMaxInput(fs)
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer maxInput.apply()()
+	defer maxInput.Apply()()
 	fail := failer("compare", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -35,7 +36,7 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return fail("%v", err)
 	}
-	c, err := runs.Compare(summary, base, cand, splitList(*list))
+	c, err := runs.Compare(summary, base, cand, cli.SplitList(*list))
 	if errors.Is(err, runs.ErrTooFewMatched) {
 		fmt.Fprintf(stderr, "retrievaltest compare: %v\n", err)
 		for _, u := range c.Unmatched() {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/agentretrieval/agentretrieval/dataset"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -26,7 +27,7 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if validate {
 		args = args[1:]
 	}
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	fail := failer("dataset", stderr)

@@ -3,15 +3,17 @@ package main
 import (
 	"context"
 	"io"
+
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 func runEvents(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("events", help("events"), stderr)
 	tf := addTraceFlags(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer tf.maxInput.apply()()
+	defer tf.maxInput.Apply()()
 	fail := failer("events", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -20,7 +21,7 @@ import (
 type eventFlags struct {
 	profile, taxonomy, prefixes *string
 	foldCase                    *bool
-	maxInput                    *maxInputFlag
+	maxInput                    *cli.MaxInput
 }
 
 func addEventFlags(fs *flag.FlagSet) *eventFlags {
@@ -29,7 +30,7 @@ func addEventFlags(fs *flag.FlagSet) *eventFlags {
 		taxonomy: fs.String("taxonomy", "", "a taxonomy `FILE` whose rules override the profiles"),
 		prefixes: fs.String("prefixes", "", "workspace path prefixes to strip, comma-separated (default: "+strings.Join(events.DefaultWorkspacePrefixes, ",")+")"),
 		foldCase: fs.Bool("fold-case", false, "compare paths case-insensitively"),
-		maxInput: addMaxInputFlag(fs),
+		maxInput: cli.AddMaxInput(fs),
 	}
 }
 
@@ -39,7 +40,7 @@ func (f *eventFlags) options() (events.Options, error) {
 	if *f.taxonomy != "" {
 		files = []string{*f.taxonomy}
 	}
-	tax, err := events.LoadTaxonomy(splitList(*f.profile), files...)
+	tax, err := events.LoadTaxonomy(cli.SplitList(*f.profile), files...)
 	opts := events.Options{Taxonomy: tax, Paths: events.PathNormalizer{FoldCase: *f.foldCase}}
 	if *f.prefixes != "" {
 		opts.Paths.Prefixes = strings.Split(*f.prefixes, ",")
@@ -93,7 +94,7 @@ func (f *metricFlags) options() (metrics.Options, error) {
 			return opts, fmt.Errorf("-symbols: %v", err)
 		}
 	}
-	opts.Index.TextSearchTools = splitList(*f.textTools)
+	opts.Index.TextSearchTools = cli.SplitList(*f.textTools)
 	return opts, nil
 }
 
@@ -134,7 +135,7 @@ func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) 
 	}
 	opts.Paths.CWD = *f.cwd
 	opts.Provenance.ConfigName, opts.Provenance.TaskName = *f.config, *f.task
-	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.maxInput.orTrace(), MaxResultBytes: events.ResultBytesRead}}
+	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.maxInput.OrTrace(), MaxResultBytes: events.ResultBytesRead}}
 	if *f.gt != "" {
 		truth, err := groundtruth.Load(*f.gt)
 		switch {

@@ -67,12 +67,6 @@ const (
 	exitBadInput = cli.ExitBadInput
 )
 
-var (
-	parseFlags = cli.Parse
-	printFlags = cli.PrintFlags
-	splitList  = cli.SplitList
-)
-
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return cli.NewFlags("retrievaltest "+name, usage, stderr)
 }
@@ -80,11 +74,3 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 func failer(name string, stderr io.Writer) func(string, ...any) int {
 	return cli.Failer("retrievaltest "+name, stderr)
 }
-
-func addMaxInputFlag(fs *flag.FlagSet) *maxInputFlag { return (*maxInputFlag)(cli.AddMaxInput(fs)) }
-
-// maxInputFlag is -max-input-size (see cli.MaxInput).
-type maxInputFlag cli.MaxInput
-
-func (m *maxInputFlag) apply() func()  { return (*cli.MaxInput)(m).Apply() }
-func (m *maxInputFlag) orTrace() int64 { return (*cli.MaxInput)(m).OrTrace() }

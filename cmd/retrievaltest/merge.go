@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
@@ -18,11 +19,11 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlags("merge", help("merge"), stderr)
 	out := fs.String("out", "", "output `DIR` of the merged run (required)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
-	maxInput := addMaxInputFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	maxInput := cli.AddMaxInput(fs)
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer maxInput.apply()()
+	defer maxInput.Apply()()
 	fail := failer("merge", stderr)
 	if *out == "" {
 		fs.Usage()
@@ -36,7 +37,7 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := report.WriteSummaryTable(stdout, summary, splitList(*columns)); err != nil {
+	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(*columns)); err != nil {
 		return fail("%v", err)
 	}
 	htmlFile := filepath.Join(*out, htmlreport.RunReportFile)

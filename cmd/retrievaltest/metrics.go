@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -13,7 +14,7 @@ func runMetrics(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	tf := addTraceFlags(fs)
 	mf := addMetricFlags(fs, tf.eventFlags)
 	list := fs.Bool("list", false, "print every metric name with its definition, and exit")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	if *list {
@@ -22,7 +23,7 @@ func runMetrics(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		return exitOK
 	}
-	defer tf.maxInput.apply()()
+	defer tf.maxInput.Apply()()
 	fail := failer("metrics", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
@@ -21,11 +22,11 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	writeBase := fs.String("write-baseline", "", "write the run's figures to baseline `FILE`")
 	only := fs.String("config", "", "report only this configuration `NAME`")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report (metric tables, paired comparison, coverage over calls) to `FILE`")
-	maxInput := addMaxInputFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	maxInput := cli.AddMaxInput(fs)
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer maxInput.apply()()
+	defer maxInput.Apply()()
 	fail := failer("report", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -42,7 +43,7 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fail("%v", err)
 	}
-	opts := report.RunOptions{Metrics: splitList(*list), Target: *target, Tolerances: tol, BaselineName: *basePath, Config: *only}
+	opts := report.RunOptions{Metrics: cli.SplitList(*list), Target: *target, Tolerances: tol, BaselineName: *basePath, Config: *only}
 	if *basePath != "" {
 		if opts.Baseline, err = report.ReadBaseline(*basePath); err != nil {
 			return fail("%v", err)

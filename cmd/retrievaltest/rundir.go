@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
@@ -29,10 +30,10 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
 	shardSpec := fs.String("shard", "", "evaluate only shard `K/N` of the trials (K from 1), or \"auto\" to take it from the batch engine's environment; see above")
 	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX)")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer ef.maxInput.apply()()
+	defer ef.maxInput.Apply()()
 	fail := failer("run-dir", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -66,7 +67,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Benchmark:       *benchmark,
 		Events:          eopts,
 		Metrics:         mopts,
-		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.maxInput.orTrace()},
+		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.maxInput.OrTrace()},
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
 				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)
@@ -90,12 +91,10 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return fail("interrupted")
 	}
 	if summary == nil {
-		for _, e := range unjoin(err) {
-			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
-		}
+		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
-	if err := report.WriteSummaryTable(stdout, summary, splitList(*columns)); err != nil {
+	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(*columns)); err != nil {
 		return fail("%v", err)
 	}
 	htmlFile := filepath.Join(opts.Out, htmlreport.RunReportFile)
@@ -109,9 +108,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		// Some trials could not be evaluated: the others are in the
 		// summary, and the run still ends in error.
-		for _, e := range unjoin(err) {
-			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
-		}
+		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
 	return exitOK
@@ -125,27 +122,15 @@ func runShard(ctx context.Context, runDir string, shard runs.Shard, from string,
 		return fail("interrupted")
 	}
 	if s == nil {
-		for _, e := range unjoin(err) {
-			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
-		}
+		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
 	trials, comp, non, deg, failed := s.Totals()
 	fmt.Fprintf(stderr, "retrievaltest run-dir: shard %d of %d (%s): %d of the run's %d trial(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
 		shard.K, shard.N, from, trials, s.RunTrials, comp, non, deg, failed, s.Source)
 	if err != nil {
-		for _, e := range unjoin(err) {
-			fmt.Fprintf(stderr, "retrievaltest run-dir: %v\n", e)
-		}
+		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
 	return exitOK
-}
-
-// unjoin lists the errors an errors.Join holds, or err alone.
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }

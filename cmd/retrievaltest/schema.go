@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 // runSchema prints the JSON Schema of scenario files, generated from the
@@ -13,7 +14,7 @@ import (
 //	# yaml-language-server: $schema=./scenario.schema.json
 func runSchema(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("schema", help("schema"), stderr)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	fail := failer("schema", stderr)

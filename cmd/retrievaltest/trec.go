@@ -6,8 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/printable"
@@ -24,13 +25,13 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	complete := fs.Bool("c", false, "average over every query of the qrels; a query missing from the run scores 0 (trec_eval -c)")
 	noSummary := fs.Bool("n", false, "print no summary (\"all\") lines (trec_eval -n)")
 	judgedOnly := fs.Bool("J", false, "drop documents the qrels do not judge from each ranking before any measure (trec_eval -J)")
-	level := trecInt(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)")
-	maxDocs := trecInt(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)")
-	numDocs := trecInt(fs, "N", 0, "number of documents in the collection, `N`; only utility's fourth coefficient uses it (trec_eval -N)")
+	level := cli.IntFunc(fs, "l", metrics.DefaultLevel, "lowest grade, `LEVEL`, that counts as relevant; does not change ndcg (trec_eval -l)", metrics.ParseTRECInt)
+	maxDocs := cli.IntFunc(fs, "M", 0, "count only the first `N` documents of each ranking; 0 for all (trec_eval -M)", metrics.ParseTRECInt)
+	numDocs := cli.IntFunc(fs, "N", 0, "number of documents in the collection, `N`; only utility's fourth coefficient uses it (trec_eval -N)", metrics.ParseTRECInt)
 	zFile := fs.String("Z", "", "print z-scores against the means and standard deviations in `FILE` (lines: query measure mean sd) (trec_eval -Z)")
 	relFormat := fs.String("R", "qrels", "`FORMAT` of the qrels file: qrels; qrels_jg, whose second field is a judgment group; prefs (query group subgroup document level) or qrels_prefs, preferences (trec_eval -R)")
 	wantHelp := fs.Bool("h", false, "print this help, then the definitions of the measures given with -m, or of all (trec_eval -h)")
-	maxInput := addMaxInputFlag(fs)
+	maxInput := cli.AddMaxInput(fs)
 	var measures []string
 	fs.Func("m", "a measure or measure set to print, `NAME[.PARAMS]`; repeatable (trec_eval -m)", func(v string) error {
 		measures = append(measures, v)
@@ -38,7 +39,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	})
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, help("trec"))
-		printFlags(w, fs)
+		cli.PrintFlags(w, fs)
 	}
 	fs.Usage = func() {} // printed below, to stdout for -h and stderr otherwise
 
@@ -61,9 +62,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if files[0] == "-" && files[1] == "-" {
 		return fail("only one of QRELS and RUN can be standard input")
 	}
-	switch *relFormat {
-	case "qrels", "qrels_jg", "prefs", "qrels_prefs":
-	default:
+	if !slices.Contains(metrics.TRECRelevanceFormats, *relFormat) {
 		return fail("-R %s: unknown qrels format; want qrels, qrels_jg, prefs or qrels_prefs", *relFormat)
 	}
 	if *level < 0 {
@@ -73,41 +72,30 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *maxDocs < 0 {
 		return fail("-M %d: the number of documents must be 0 or more", *maxDocs)
 	}
-	defer maxInput.apply()()
+	defer maxInput.Apply()()
 	limit := input.Or(int64(*maxInput), input.DataLimit)
 	ms, err := metrics.ParseTRECMeasures(measures)
 	if err != nil {
 		return fail("-m: %v", err)
 	}
 
-	var qrels metrics.Qrels
-	var groups metrics.QrelsJG
-	var prefs metrics.Prefs
-	if err := readFile(files[0], stdin, limit, func(r io.Reader, name string) (err error) {
-		switch *relFormat {
-		case "qrels_jg":
-			groups, err = metrics.ParseQrelsJG(r, name)
-		case "prefs":
-			prefs, err = metrics.ParsePrefs(r, name)
-		case "qrels_prefs":
-			prefs, err = metrics.ParseQrelsPrefs(r, name)
-		default:
-			qrels, err = metrics.ParseQrels(r, name)
-		}
+	var rel metrics.TRECRelevance
+	if err := input.Parse(files[0], stdin, limit, func(r io.Reader, name string) (err error) {
+		rel, err = metrics.ParseTRECRelevance(r, name, *relFormat)
 		return err
 	}); err != nil {
 		return fail("qrels: %v", err)
 	}
 	var run *metrics.TRECRun
-	if err := readFile(files[1], stdin, limit, func(r io.Reader, name string) (err error) {
+	if err := input.Parse(files[1], stdin, limit, func(r io.Reader, name string) (err error) {
 		run, err = metrics.ParseTRECRun(r, name)
 		return err
 	}); err != nil {
 		return fail("run: %v", err)
 	}
-	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, NumDocs: *numDocs, JudgedOnly: *judgedOnly, Groups: groups, Prefs: prefs}
+	opts := metrics.TRECOptions{Level: *level, Complete: *complete, Measures: ms, MaxDocs: *maxDocs, NumDocs: *numDocs, JudgedOnly: *judgedOnly, Groups: rel.Groups, Prefs: rel.Prefs}
 	if *zFile != "" {
-		if err := readFile(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
+		if err := input.Parse(*zFile, stdin, limit, func(r io.Reader, name string) (err error) {
 			opts.ZScores, err = metrics.ParseTRECZScores(r, name)
 			return err
 		}); err != nil {
@@ -118,7 +106,7 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fail("%v", err)
 	}
 
-	res, err := metrics.EvaluateTREC(qrels, run, opts)
+	res, err := metrics.EvaluateTREC(rel.Qrels, run, opts)
 	parts := metrics.TRECPrint{PerQuery: *perQuery, NoSummary: *noSummary}
 	var notInRun *metrics.QueryNotInRunError
 	switch {
@@ -170,41 +158,4 @@ func trecHelp(stdout, stderr io.Writer, usage func(io.Writer), measures []string
 		return failer("trec", stderr)("%v", err)
 	}
 	return exitOK
-}
-
-// trecInt defines an integer flag read as trec_eval reads its integers
-// (see metrics.ParseTRECInt), not as Go's flag package does ("010" is 8
-// there).
-func trecInt(fs *flag.FlagSet, name string, value int, usage string) *int {
-	p := &value
-	fs.Var((*trecIntValue)(p), name, usage)
-	return p
-}
-
-type trecIntValue int
-
-func (v *trecIntValue) String() string { return strconv.Itoa(int(*v)) }
-
-func (v *trecIntValue) Set(s string) error {
-	n, err := metrics.ParseTRECInt(s)
-	if err != nil {
-		return err
-	}
-	*v = trecIntValue(n)
-	return nil
-}
-
-// readFile calls parse on the named file, or on stdin for "-" (named
-// "<stdin>" in error messages), reading at most limit bytes. Only a
-// regular file is opened: a named pipe or a device is refused.
-func readFile(path string, stdin io.Reader, limit int64, parse func(io.Reader, string) error) error {
-	if path == "-" {
-		return parse(input.LimitReader(stdin, "<stdin>", limit), "<stdin>")
-	}
-	f, err := input.Open(path, limit)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return parse(f, path)
 }

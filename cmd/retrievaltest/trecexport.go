@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -19,10 +20,10 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	runFile := fs.String("o-run", "-", "write the run to `FILE` (- for standard output)")
 	qrelsFile := fs.String("o-qrels", "", "write the qrels to `FILE` (needs -gt)")
 	view := fs.String("view", string(metrics.Surfaced), "ranked list to export: surfaced or read")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer tf.maxInput.apply()()
+	defer tf.maxInput.Apply()()
 	fail := failer("trec-export", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -11,7 +11,7 @@ import (
 // runVersion is the "version" command.
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("version", help("version"), stderr)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 )
 
@@ -17,7 +18,7 @@ func runView(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	format := fs.String("format", "", "trace format (default: detect; see \"retrievaltest formats\")")
 	out := fs.String("o", "", "write the page to `FILE` (default: a new file in the temporary folder)")
 	open := fs.Bool("open", false, "open the page in the default browser")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	fail := failer("view", stderr)

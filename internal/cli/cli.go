@@ -12,6 +12,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/printable"
@@ -155,4 +156,44 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// PrintErrors prints each error that err joins (errors.Join), or err
+// alone, on a line of its own after the prefix.
+func PrintErrors(w io.Writer, prefix string, err error) {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "%s: %v\n", prefix, e)
+	}
+}
+
+// IntFunc defines an integer flag whose text parse reads (trec_eval's
+// integers are not Go's: "010" is 10 there, 8 here).
+func IntFunc(fs *flag.FlagSet, name string, value int, usage string, parse func(string) (int, error)) *int {
+	p := &value
+	fs.Var(intFunc{p, parse}, name, usage)
+	return p
+}
+
+type intFunc struct {
+	p     *int
+	parse func(string) (int, error)
+}
+
+func (v intFunc) String() string {
+	if v.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v intFunc) Set(s string) error {
+	n, err := v.parse(s)
+	if err == nil {
+		*v.p = n
+	}
+	return err
 }

@@ -63,3 +63,17 @@ func (m *MaxInput) Apply() (restore func()) {
 		}
 	}
 }
+
+// Size is a flag holding a size of at least one byte, written as 4MiB,
+// 16 MiB or 1024.
+type Size int64
+
+func (s *Size) String() string { return input.FormatSize(int64(*s)) }
+
+func (s *Size) Set(v string) error {
+	n, err := input.ParseSize(v) // refuses 0
+	if err == nil {
+		*s = Size(n)
+	}
+	return err
+}

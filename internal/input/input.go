@@ -384,3 +384,18 @@ func ParseSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// Parse calls parse on the named file, or on stdin for "-" (named "<stdin>"
+// in error messages), reading at most limit bytes. Only a regular file is
+// opened: a named pipe or a device is refused.
+func Parse(name string, stdin io.Reader, limit int64, parse func(r io.Reader, name string) error) error {
+	if name == "-" {
+		return parse(LimitReader(stdin, "<stdin>", limit), "<stdin>")
+	}
+	f, err := Open(name, limit)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return parse(f, name)
+}

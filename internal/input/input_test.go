@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func devZero(t *testing.T) string {
@@ -174,4 +177,29 @@ func TestFormatSizeUsesTheLargestUnitThatDivides(t *testing.T) {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+func TestParseReadsAFileOrStandardInput(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "q.txt")
+	require.NoError(t, os.WriteFile(path, []byte("from the file"), 0o644))
+	read := func(name string, stdin io.Reader, limit int64) (string, error) {
+		var got string
+		err := Parse(name, stdin, limit, func(r io.Reader, n string) error {
+			b, err := io.ReadAll(r)
+			got = n + ": " + string(b)
+			return err
+		})
+		return got, err
+	}
+	got, err := read(path, nil, 100)
+	require.NoError(t, err)
+	assert.Equal(t, path+": from the file", got)
+	got, err = read("-", strings.NewReader("from stdin"), 100)
+	require.NoError(t, err)
+	assert.Equal(t, "<stdin>: from stdin", got)
+	_, err = read(path, nil, 4)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	_, err = read("-", strings.NewReader("from stdin"), 4)
+	assert.ErrorIs(t, err, ErrTooLarge, "standard input is bounded too")
 }
