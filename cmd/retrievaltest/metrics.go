@@ -11,8 +11,8 @@ import (
 // runMetrics is the "metrics" command.
 func runMetrics(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("metrics", help("metrics"), stderr)
-	tf := addTraceFlags(fs)
-	mf := addMetricFlags(fs, tf.eventFlags)
+	tf := cli.AddTraceFlags(fs)
+	mf := cli.AddMetricFlags(fs, tf.EventFlags)
 	list := fs.Bool("list", false, "print every metric name with its definition, and exit")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
@@ -23,23 +23,23 @@ func runMetrics(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		return exitOK
 	}
-	defer tf.maxInput.Apply()()
+	defer tf.MaxInput.Apply()()
 	fail := failer("metrics", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fail("no trace given")
 	}
-	mopts, err := mf.options()
+	mopts, err := mf.Options()
 	if err != nil {
 		return fail("%v", err)
 	}
-	r, err := tf.reader("metrics", stderr)
+	r, err := tf.Reader("metrics", stderr)
 	if err != nil {
 		return fail("%v", err)
 	}
-	return r.eachRun(ctx, "metrics", fs.Args(), stdin, stderr, func(run *loadedRun) error {
+	return r.EachRun(ctx, "metrics", fs.Args(), stdin, stderr, func(run *cli.LoadedRun) error {
 		o := mopts
-		o.Grades = run.grades
-		return metrics.Compute(run.doc, o).WriteJSON(stdout)
+		o.Grades = run.Grades
+		return metrics.Compute(run.Doc, o).WriteJSON(stdout)
 	})
 }

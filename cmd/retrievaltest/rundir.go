@@ -23,8 +23,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	gtRoot := fs.String("gt-root", "", "`DIR` holding one task folder per task, named as the task")
 	out := fs.String("out", "", "output `DIR` (default RUN_DIR/"+runs.OutDir+")")
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "trials processed in parallel")
-	ef := addEventFlags(fs)
-	mf := addMetricFlags(fs, ef)
+	ef := cli.AddEventFlags(fs)
+	mf := cli.AddMetricFlags(fs, ef)
 	benchmark := fs.String("benchmark", "", "benchmark name for the provenance")
 	traceID := fs.String("trace-id", "", "in a trace file that holds several sessions, the task or session `ID` to read (default: the trial's task)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
@@ -33,7 +33,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer ef.maxInput.Apply()()
+	defer ef.MaxInput.Apply()()
 	fail := failer("run-dir", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -46,7 +46,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fail("%v", err)
 	}
-	mopts, err := mf.options()
+	mopts, err := mf.Options()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -56,7 +56,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return fail("-gt-root %s: not a folder", *gtRoot)
 		}
 	}
-	eopts, err := ef.options()
+	eopts, err := ef.Options()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -67,7 +67,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Benchmark:       *benchmark,
 		Events:          eopts,
 		Metrics:         mopts,
-		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.maxInput.OrTrace()},
+		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.MaxInput.OrTrace()},
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
 				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -79,16 +80,16 @@ func (f linesFormat) ReadDir(fsys fs.FS, opts trace.Options) (*trace.Session, er
 
 // linesReader is the events command's trace reader with the test format
 // registered, for the flags given.
-func linesReader(t *testing.T, args ...string) *traceReader {
+func linesReader(t *testing.T, args ...string) *cli.TraceReader {
 	t.Helper()
 	fset := flag.NewFlagSet("test", flag.ContinueOnError)
-	tf := addTraceFlags(fset)
+	tf := cli.AddTraceFlags(fset)
 	require.NoError(t, fset.Parse(args))
-	r, err := tf.reader("events", io.Discard)
+	r, err := tf.Reader("events", io.Discard)
 	require.NoError(t, err)
 	reg := trace.DefaultRegistry()
 	reg.Register(linesFormat{})
-	r.trace.Registry = reg
+	r.Trace.Registry = reg
 	return r
 }
 
@@ -119,32 +120,32 @@ func TestATraceOfSeveralSessionsGivesOneDocumentEach(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			runs, err := linesReader(t, append(tt.flags, "-gt", gt)...).load(tt.input, nil, io.Discard)
+			runs, err := linesReader(t, append(tt.flags, "-gt", gt)...).Load(tt.input, nil, io.Discard)
 			require.NoError(t, err)
 			var tasks []string
 			var calls []int
 			for _, r := range runs {
-				tasks = append(tasks, r.doc.Provenance.TaskName)
-				calls = append(calls, len(r.doc.Events))
-				assert.Equal(t, map[string]int{"pkg/a.go": 1}, r.grades, "the grades of every session's document")
+				tasks = append(tasks, r.Doc.Provenance.TaskName)
+				calls = append(calls, len(r.Doc.Events))
+				assert.Equal(t, map[string]int{"pkg/a.go": 1}, r.Grades, "the grades of every session's document")
 			}
 			assert.Equal(t, tt.tasks, tasks)
 			assert.Equal(t, tt.calls, calls)
 		})
 	}
 
-	_, err := linesReader(t, "-trace-id", "s7").load(file, nil, io.Discard)
+	_, err := linesReader(t, "-trace-id", "s7").Load(file, nil, io.Discard)
 	var mse *trace.MultiSessionError
 	require.ErrorAs(t, err, &mse)
 	assert.Equal(t, []string{"s1", "django-1"}, mse.IDs)
 
 	// One query per session in the TREC export.
 	r := linesReader(t, "-gt", gt)
-	runs, err := r.load(file, nil, io.Discard)
+	runs, err := r.Load(file, nil, io.Discard)
 	require.NoError(t, err)
 	var export metrics.TRECExport
 	for _, run := range runs {
-		res := metrics.Compute(run.doc, metrics.Options{Grades: run.grades})
+		res := metrics.Compute(run.Doc, metrics.Options{Grades: run.Grades})
 		require.NoError(t, export.Add(res.Provenance.TaskName, res, file))
 	}
 	assert.Equal(t, "eval/s1 Q0 pkg/a.go 1 2 agentretrieval\neval/s1 Q0 pkg/c.go 2 1 agentretrieval\ndjango-1 Q0 pkg/b.go 1 1 agentretrieval\n", export.Run.String())

@@ -15,7 +15,7 @@ import (
 // runTrecExport is the "trec-export" command.
 func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("trec-export", help("trec-export"), stderr)
-	tf := addTraceFlags(fs)
+	tf := cli.AddTraceFlags(fs)
 	includeWrites := fs.Bool("include-writes", false, "rank files the agent only wrote, at the write (default: a write is not retrieval)")
 	runFile := fs.String("o-run", "-", "write the run to `FILE` (- for standard output)")
 	qrelsFile := fs.String("o-qrels", "", "write the qrels to `FILE` (needs -gt)")
@@ -23,7 +23,7 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
-	defer tf.maxInput.Apply()()
+	defer tf.MaxInput.Apply()()
 	fail := failer("trec-export", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -33,13 +33,13 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if !slices.Contains(metrics.Views, v) {
 		return fail("-view %q: want surfaced or read", *view)
 	}
-	if *qrelsFile != "" && *tf.gt == "" {
+	if *qrelsFile != "" && *tf.GT == "" {
 		return fail("-o-qrels needs the ground truth: give -gt")
 	}
 	if *qrelsFile != "" && *qrelsFile == *runFile {
 		return fail("-o-run and -o-qrels name the same file %s", *runFile)
 	}
-	r, err := tf.reader("trec-export", stderr)
+	r, err := tf.Reader("trec-export", stderr)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -49,12 +49,12 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		if ctx.Err() != nil {
 			return fail("%v", ctx.Err())
 		}
-		loaded, err := r.load(name, stdin, stderr)
+		loaded, err := r.Load(name, stdin, stderr)
 		if err != nil {
 			return fail("%v", err)
 		}
 		for _, run := range loaded {
-			res := metrics.Compute(run.doc, metrics.Options{IncludeWrites: *includeWrites, Grades: run.grades, FoldCase: *tf.foldCase})
+			res := metrics.Compute(run.Doc, metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
 			qid := cmp.Or(res.Provenance.TaskName, "stdin")
 			if err := export.Add(qid, res, name); err != nil {
 				if errors.Is(err, metrics.ErrDuplicateQuery) {

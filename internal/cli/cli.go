@@ -1,7 +1,9 @@
 // Package cli is the frame of the retrievaltest command: the command table
 // and its dispatch, flag sets whose -h text fits a terminal, the exit codes
-// and the one way a command reports bad input. Commands themselves are
-// flag wiring around the library packages.
+// and the one way a command reports bad input, and the flag groups several
+// commands share (how traces are read and classified, which metrics are
+// computed) with what they resolve to. Commands themselves are flag wiring
+// around the library packages.
 package cli
 
 import (

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,46 +10,47 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
-	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// eventFlags are the flags that set how tool calls are classified and paths
+// EventFlags are the flags that set how tool calls are classified and paths
 // normalized, shared by every command that reads traces.
-type eventFlags struct {
-	profile, taxonomy, prefixes *string
-	foldCase                    *bool
-	maxInput                    *cli.MaxInput
+type EventFlags struct {
+	Profile, Taxonomy, Prefixes *string
+	FoldCase                    *bool
+	MaxInput                    *MaxInput
 }
 
-func addEventFlags(fs *flag.FlagSet) *eventFlags {
-	return &eventFlags{
-		profile:  fs.String("profile", "", "taxonomy profiles, comma-separated: "+strings.Join(events.ProfileNames(), ", ")+" (default: all)"),
-		taxonomy: fs.String("taxonomy", "", "a taxonomy `FILE` whose rules override the profiles"),
-		prefixes: fs.String("prefixes", "", "workspace path prefixes to strip, comma-separated (default: "+strings.Join(events.DefaultWorkspacePrefixes, ",")+")"),
-		foldCase: fs.Bool("fold-case", false, "compare paths case-insensitively"),
-		maxInput: cli.AddMaxInput(fs),
+// AddEventFlags defines -profile, -taxonomy, -prefixes, -fold-case and
+// -max-input-size on fs.
+func AddEventFlags(fs *flag.FlagSet) *EventFlags {
+	return &EventFlags{
+		Profile:  fs.String("profile", "", "taxonomy profiles, comma-separated: "+strings.Join(events.ProfileNames(), ", ")+" (default: all)"),
+		Taxonomy: fs.String("taxonomy", "", "a taxonomy `FILE` whose rules override the profiles"),
+		Prefixes: fs.String("prefixes", "", "workspace path prefixes to strip, comma-separated (default: "+strings.Join(events.DefaultWorkspacePrefixes, ",")+")"),
+		FoldCase: fs.Bool("fold-case", false, "compare paths case-insensitively"),
+		MaxInput: AddMaxInput(fs),
 	}
 }
 
-// options loads the taxonomy the flags name.
-func (f *eventFlags) options() (events.Options, error) {
+// Options loads the taxonomy the flags name.
+func (f *EventFlags) Options() (events.Options, error) {
 	var files []string
-	if *f.taxonomy != "" {
-		files = []string{*f.taxonomy}
+	if *f.Taxonomy != "" {
+		files = []string{*f.Taxonomy}
 	}
-	tax, err := events.LoadTaxonomy(cli.SplitList(*f.profile), files...)
-	opts := events.Options{Taxonomy: tax, Paths: events.PathNormalizer{FoldCase: *f.foldCase}}
-	if *f.prefixes != "" {
-		opts.Paths.Prefixes = strings.Split(*f.prefixes, ",")
+	tax, err := events.LoadTaxonomy(SplitList(*f.Profile), files...)
+	opts := events.Options{Taxonomy: tax, Paths: events.PathNormalizer{FoldCase: *f.FoldCase}}
+	if *f.Prefixes != "" {
+		opts.Paths.Prefixes = strings.Split(*f.Prefixes, ",")
 	}
 	return opts, err
 }
 
-// metricFlags are the metric options of the metrics and run-dir commands.
-type metricFlags struct {
+// MetricFlags are the metric options of the metrics and run-dir commands.
+type MetricFlags struct {
 	ks, lineBudgets    *string
 	level, fishing     *int
 	includeWrites      *bool
@@ -57,8 +58,9 @@ type metricFlags struct {
 	symbols, textTools *string
 }
 
-func addMetricFlags(fs *flag.FlagSet, ef *eventFlags) *metricFlags {
-	return &metricFlags{
+// AddMetricFlags defines the metric flags on fs; -fold-case is ef's.
+func AddMetricFlags(fs *flag.FlagSet, ef *EventFlags) *MetricFlags {
+	return &MetricFlags{
 		includeWrites: fs.Bool("include-writes", false, "rank files the agent only wrote, at the write (default: a write is not retrieval)"),
 		ks:            fs.String("k", "1,3,5,10", "cutoffs of the @k measures, comma-separated `LIST`"),
 		lineBudgets:   fs.String("line-budgets", "100,200,500,1000", "budgets N of line_recall@N, in lines read, comma-separated `LIST`"),
@@ -66,12 +68,12 @@ func addMetricFlags(fs *flag.FlagSet, ef *eventFlags) *metricFlags {
 		fishing:       fs.Int("fishing-min-run", 5, "index effectiveness: file-level calls in a row, with no semantic call between them, that count as fishing"),
 		symbols:       fs.String("symbols", "", "index symbol `FILE` (one identifier a line, or ctags): a text search for one of them is guessing"),
 		textTools:     fs.String("text-search-tools", "", "index effectiveness: tool names or globs, comma-separated, whose calls count as text searches for guessing (default: file-level code searches with a query, such as Grep, grep and rg; file-name searches such as Glob and find are not)"),
-		foldCase:      ef.foldCase,
+		foldCase:      ef.FoldCase,
 	}
 }
 
-// options checks the flags and loads the symbol file.
-func (f *metricFlags) options() (metrics.Options, error) {
+// Options checks the flags and loads the symbol file.
+func (f *MetricFlags) Options() (metrics.Options, error) {
 	opts := metrics.Options{Level: *f.level, IncludeWrites: *f.includeWrites, FoldCase: *f.foldCase,
 		Index: metrics.IndexOptions{FishingMinRun: *f.fishing}}
 	var err error
@@ -94,22 +96,25 @@ func (f *metricFlags) options() (metrics.Options, error) {
 			return opts, fmt.Errorf("-symbols: %v", err)
 		}
 	}
-	opts.Index.TextSearchTools = cli.SplitList(*f.textTools)
+	opts.Index.TextSearchTools = SplitList(*f.textTools)
 	return opts, nil
 }
 
-// traceFlags are the flags that turn a trace into retrieval-events
+// TraceFlags are the flags that turn a trace into retrieval-events
 // documents, shared by events, metrics and trec-export.
-type traceFlags struct {
-	*eventFlags
-	format, gt, cwd, task, config, traceID *string
+type TraceFlags struct {
+	*EventFlags
+	GT                                 *string
+	format, cwd, task, config, traceID *string
 }
 
-func addTraceFlags(fs *flag.FlagSet) *traceFlags {
-	return &traceFlags{
-		eventFlags: addEventFlags(fs),
+// AddTraceFlags defines the event flags and -format, -gt, -cwd, -task,
+// -config and -trace-id on fs.
+func AddTraceFlags(fs *flag.FlagSet) *TraceFlags {
+	return &TraceFlags{
+		EventFlags: AddEventFlags(fs),
 		format:     fs.String("format", "", "trace format: "+strings.Join(trace.DefaultRegistry().Names(), ", ")+" (default: detect; see \"retrievaltest formats\")"),
-		gt:         fs.String("gt", "", "ground truth `SPEC`: a ground-truth file (JSON, YAML or one path a line), a task folder, a unified diff or a SWE-bench instance"),
+		GT:         fs.String("gt", "", "ground truth `SPEC`: a ground-truth file (JSON, YAML or one path a line), a task folder, a unified diff or a SWE-bench instance"),
 		cwd:        fs.String("cwd", "", "working `DIR` of the agent, to make absolute paths relative (default: from the trace)"),
 		task:       fs.String("task", "", "task name for the provenance (default: the task the trace names, else the trace file name)"),
 		config:     fs.String("config", "", "configuration name for the provenance"),
@@ -117,32 +122,32 @@ func addTraceFlags(fs *flag.FlagSet) *traceFlags {
 	}
 }
 
-// traceReader is what the flags resolve to once: the taxonomy, the ground
+// TraceReader is what the flags resolve to once: the taxonomy, the ground
 // truth and the normalization options.
-type traceReader struct {
+type TraceReader struct {
 	opts  events.Options
 	truth *groundtruth.Truth
-	trace trace.Options // Format, SessionID and Registry (nil: the default)
+	Trace trace.Options // Format, SessionID and Registry (nil: the default)
 }
 
-// reader loads the taxonomy and the ground truth the flags name. A task
+// Reader loads the taxonomy and the ground truth the flags name. A task
 // folder with no ground truth is not an error: its results are
 // non-computable, and a warning says so.
-func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) {
-	opts, err := f.eventFlags.options()
+func (f *TraceFlags) Reader(cmd string, stderr io.Writer) (*TraceReader, error) {
+	opts, err := f.EventFlags.Options()
 	if err != nil {
 		return nil, err
 	}
 	opts.Paths.CWD = *f.cwd
 	opts.Provenance.ConfigName, opts.Provenance.TaskName = *f.config, *f.task
-	r := &traceReader{opts: opts, trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.maxInput.OrTrace(), MaxResultBytes: events.ResultBytesRead}}
-	if *f.gt != "" {
-		truth, err := groundtruth.Load(*f.gt)
+	r := &TraceReader{opts: opts, Trace: trace.Options{Format: *f.format, SessionID: *f.traceID, MaxInputSize: f.MaxInput.OrTrace(), MaxResultBytes: events.ResultBytesRead}}
+	if *f.GT != "" {
+		truth, err := groundtruth.Load(*f.GT)
 		switch {
 		case errors.Is(err, groundtruth.ErrNoGroundTruth):
 			fmt.Fprintf(stderr, "warning: retrievaltest %s: %v; the results are non-computable\n", cmd, err)
 		case err != nil:
-			return nil, fmt.Errorf("ground truth %s: %w", *f.gt, err)
+			return nil, fmt.Errorf("ground truth %s: %w", *f.GT, err)
 		default:
 			r.truth = truth
 			r.opts.GroundTruth = truth.Events()
@@ -151,17 +156,17 @@ func (f *traceFlags) reader(cmd string, stderr io.Writer) (*traceReader, error) 
 	return r, nil
 }
 
-// loadedRun is one session of a trace turned into a document, with the
+// LoadedRun is one session of a trace turned into a document, with the
 // grades of its ground truth under the document's spelling of the paths.
-type loadedRun struct {
-	doc    *events.Document
-	grades map[string]int
+type LoadedRun struct {
+	Doc    *events.Document
+	Grades map[string]int
 }
 
-// load reads and normalizes every session of one trace (a file, a folder,
+// Load reads and normalizes every session of one trace (a file, a folder,
 // or "-" for stdin), or the one -trace-id names. Errors name the file.
-func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*loadedRun, error) {
-	topts := r.trace
+func (r *TraceReader) Load(name string, stdin io.Reader, stderr io.Writer) ([]*LoadedRun, error) {
+	topts := r.Trace
 	topts.Source = name
 	var all []*trace.Session
 	var err error
@@ -174,7 +179,7 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 		return nil, err
 	}
 	docs := events.NormalizeAll(all, name, r.opts)
-	runs := make([]*loadedRun, len(all))
+	runs := make([]*LoadedRun, len(all))
 	for i, sess := range all {
 		for _, w := range sess.Warnings {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
@@ -182,36 +187,36 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 		if more := sess.WarningsSummary(); more != "" {
 			fmt.Fprintf(stderr, "warning: %s\n", more)
 		}
-		runs[i] = &loadedRun{doc: docs[i]}
+		runs[i] = &LoadedRun{Doc: docs[i]}
 		if r.truth != nil {
 			// Grades are keyed by the path as the document spells it, which
 			// is the ground-truth path normalized the way Normalize does it.
-			runs[i].grades = r.truth.Grades(r.opts.Paths.OrCWD(sess.CWD))
+			runs[i].Grades = r.truth.Grades(r.opts.Paths.OrCWD(sess.CWD))
 		}
 	}
 	return runs, nil
 }
 
-// eachRun loads every trace in turn and hands each of its runs to write,
+// EachRun loads every trace in turn and hands each of its runs to write,
 // which writes the command's output for it. A trace that cannot be read is
-// reported and skipped, and makes the exit status exitBadInput; an error
+// reported and skipped, and makes the exit status ExitBadInput; an error
 // from write stops everything.
-func (r *traceReader) eachRun(ctx context.Context, cmd string, names []string, stdin io.Reader, stderr io.Writer, write func(*loadedRun) error) int {
-	code := exitOK
+func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, stdin io.Reader, stderr io.Writer, write func(*LoadedRun) error) int {
+	code := ExitOK
 	for _, name := range names {
 		if ctx.Err() != nil {
-			return exitBadInput
+			return ExitBadInput
 		}
-		runs, err := r.load(name, stdin, stderr)
+		runs, err := r.Load(name, stdin, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
-			code = exitBadInput
+			code = ExitBadInput
 			continue
 		}
 		for _, run := range runs {
 			if err := write(run); err != nil {
 				fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
-				return exitBadInput
+				return ExitBadInput
 			}
 		}
 	}
