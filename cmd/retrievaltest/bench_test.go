@@ -48,7 +48,9 @@ func benchCommand(b *testing.B, data []byte, args ...string) {
 	}
 }
 
-func BenchmarkEventsRealShaped(b *testing.B)   { benchCommand(b, benchRealShaped(), "events", "FILE") }
-func BenchmarkEventsLargeResults(b *testing.B) { benchCommand(b, benchLargeResults(), "events", "FILE") }
-func BenchmarkMetricsRealShaped(b *testing.B)  { benchCommand(b, benchRealShaped(), "metrics", "FILE") }
-func BenchmarkCheckRealShaped(b *testing.B)    { benchCommand(b, benchRealShaped(), "check", "SCENARIO") }
+func BenchmarkEventsRealShaped(b *testing.B) { benchCommand(b, benchRealShaped(), "events", "FILE") }
+func BenchmarkEventsLargeResults(b *testing.B) {
+	benchCommand(b, benchLargeResults(), "events", "FILE")
+}
+func BenchmarkMetricsRealShaped(b *testing.B) { benchCommand(b, benchRealShaped(), "metrics", "FILE") }
+func BenchmarkCheckRealShaped(b *testing.B)   { benchCommand(b, benchRealShaped(), "check", "SCENARIO") }
