@@ -38,6 +38,7 @@ type claudeReader struct {
 
 	// Subagents of a session transcript.
 	tasks      []claudeTask
+	taskIndex  map[string]int    // Task call id → index in tasks
 	sideParent map[string]string // sidechain line uuid → parent Task call id
 
 	answer       string // last main-chain assistant text
@@ -69,6 +70,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		names:      map[string]string{},
 		msgIndex:   map[string]int{},
 		sideParent: map[string]string{},
+		taskIndex:  map[string]int{},
 	}
 	cr.name = cr.blockField
 	lr := newLineReader(r)
@@ -90,6 +92,15 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		return nil, fmt.Errorf("%s: not a %s trace: no line holds a JSON object (line %d: %s)", opts.Source, name, w.Line, w.Message)
 	}
 	cr.finish()
+	if opts.CallDone != nil {
+		// The calls whose result never came are done too.
+		for i := range cr.sess.Calls {
+			if !cr.sess.Calls[i].HasResult {
+				handOver(cr.sess, i, opts.CallDone)
+			}
+		}
+		cr.sess.streamed = true
+	}
 	return cr.sess, nil
 }
 
@@ -333,6 +344,9 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int, sub 
 		r.calls[id] = i
 	}
 	if !sub && (name == "Task" || name == "Agent") {
+		if id != "" {
+			r.taskIndex[id] = len(r.tasks)
+		}
 		r.tasks = append(r.tasks, claudeTask{id: id, prompt: r.taskPrompt(b.input)})
 	}
 }
@@ -384,10 +398,11 @@ func (r *claudeReader) user(n int, sub bool) {
 		c.Result = r.text(b.content)
 		c.HasResult = true
 		c.IsError = b.isError
-		for j := range r.tasks {
-			if r.tasks[j].id == c.ID {
-				r.tasks[j].done = true
-			}
+		if j, ok := r.taskIndex[c.ID]; ok {
+			r.tasks[j].done = true
+		}
+		if r.opts.CallDone != nil {
+			handOver(r.sess, idx, r.opts.CallDone)
 		}
 	}
 }

@@ -91,6 +91,18 @@ type Options struct {
 	// folder, in all. A larger input is an error, not read past the
 	// limit. Zero means DefaultMaxInputSize.
 	MaxInputSize int64
+	// CallDone, when set, is handed each tool call once the reader is done
+	// with it, so that a caller can take what it needs from the call's
+	// arguments and result as the trace is read instead of after. When it
+	// returns true the reader releases the call's Arguments and Result
+	// (they are empty in the session returned); the call's other fields
+	// stay. The Claude Code readers hand over a call when its result is
+	// read, in the order results come, and the calls left without one at
+	// the end of the input: a session of any size then holds one result
+	// at a time. Other readers hand over every call, in order, once the
+	// session is read. CallDone is called once per call, and may look at
+	// the session as read so far (its CWD may still be unknown).
+	CallDone func(s *Session, i int) (release bool)
 
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
@@ -420,8 +432,21 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	}
 	for _, s := range all {
 		finishSession(s, f, opts.Source)
+		if opts.CallDone != nil && !s.streamed {
+			for i := range s.Calls {
+				handOver(s, i, opts.CallDone)
+			}
+		}
 	}
 	return all, nil
+}
+
+// handOver gives call i to done and releases what done no longer needs.
+func handOver(s *Session, i int, done func(*Session, int) bool) {
+	if done(s, i) {
+		c := &s.Calls[i]
+		c.Arguments, c.Result = nil, ""
+	}
 }
 
 // recoverReader turns a reader's panic into an error naming the source.

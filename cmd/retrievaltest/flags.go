@@ -158,6 +158,9 @@ type loadedRun struct {
 func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*loadedRun, error) {
 	topts := r.trace
 	topts.Source = name
+	// Calls are normalized as they are read, and their results dropped.
+	stream := events.NewStream(r.opts)
+	topts.CallDone = stream.CallDone
 	var all []*trace.Session
 	var err error
 	if name == "-" {
@@ -168,7 +171,7 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 	if err != nil {
 		return nil, err
 	}
-	docs := events.NormalizeAll(all, name, r.opts)
+	docs := stream.NormalizeAll(all, name)
 	runs := make([]*loadedRun, len(all))
 	for i, sess := range all {
 		for _, w := range sess.Warnings {
