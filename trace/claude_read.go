@@ -41,6 +41,8 @@ type claudeReader struct {
 	taskIndex  map[string]int    // Task call id → index in tasks
 	sideParent map[string]string // sidechain line uuid → parent Task call id
 
+	bomLen int // length of the byte order mark cut from the line being read
+
 	answer       string // last main-chain assistant text
 	resultAnswer string
 	haveResult   bool
@@ -74,6 +76,14 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 	}
 	cr.name = cr.blockField
 	lr := newLineReader(r)
+	lr.compact = newClaudeCompactor(opts.MaxResultBytes)
+	cr.offsets = func(off int) int {
+		if lr.compacted {
+			// Cuts are placed in the line as read, byte order mark and all.
+			return lr.compact.original(off+cr.bomLen) - cr.bomLen
+		}
+		return off
+	}
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {
@@ -108,7 +118,11 @@ func (r *claudeReader) readLine(line []byte, n int) {
 	if n == 1 {
 		// Read detects past a byte order mark but hands the reader the
 		// stream as it is.
-		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		trimmed := bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		r.bomLen = len(line) - len(trimmed)
+		line = trimmed
+	} else {
+		r.bomLen = 0
 	}
 	if len(bytes.TrimLeft(line, " \t\r")) == 0 {
 		return
