@@ -1,5 +1,7 @@
 package trace
 
+import "github.com/agentretrieval/agentretrieval/internal/jsonscan"
+
 // Claude Code writes a tool's whole output into one line, twice (the
 // tool_result content and toolUseResult), so one `cat` of a log can make a
 // line of gigabytes. The Claude reader keeps at most MaxResultBytes of a
@@ -95,8 +97,29 @@ func (c *claudeCompactor) write(p []byte) {
 			continue
 		}
 		if c.dropping {
+			if c.esc == 0 {
+				// Plain content is dropped in bulk.
+				if n := jsonscan.PlainLen(p[i:]); n > 0 {
+					c.cuts[len(c.cuts)-1].n += n
+					i += n - 1
+					continue
+				}
+			}
 			c.drop(b)
 			continue
+		}
+		if c.esc == 0 && c.budget != 0 && !c.isKey {
+			// So is plain content kept, within the budget.
+			n := jsonscan.PlainLen(p[i:])
+			if c.budget > 0 {
+				n = min(n, c.budget)
+				c.budget -= n
+			}
+			if n > 0 {
+				c.out = append(c.out, p[i:i+n]...)
+				i += n - 1
+				continue
+			}
 		}
 		c.stringByte(b)
 	}

@@ -27,6 +27,12 @@ const (
 // string because of its max argument.
 func (s *Scanner) Truncated() bool { return s.truncated }
 
+// PlainLen returns the length of the longest prefix of b that holds no
+// quote, backslash or control character: inside a string literal, the
+// bytes that stand for themselves. Streaming readers use it to pass over
+// string content in bulk.
+func PlainLen(b []byte) int { return plainLen(b) }
+
 // plainLen returns the length of the longest prefix of b that holds no
 // quote, backslash or control character: the bytes of a string literal that
 // can be copied as they are. It tests eight bytes at a time.
