@@ -104,6 +104,10 @@ type Options struct {
 	// the session as read so far (its CWD may still be unknown).
 	CallDone func(s *Session, i int) (release bool)
 
+	// detectBuffer, when set, sizes the buffer detection reads through:
+	// the size of a small file, which bounds what there is to see.
+	detectBuffer int
+
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
 	budget *input.Budget
@@ -344,7 +348,11 @@ func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, opts, one)
+	// A small file needs no detection buffer of DetectSize: a run of
+	// thousands of small traces would spend its time clearing them.
+	o := *opts
+	o.detectBuffer = int(min(info.Size()+4096, DetectSize))
+	return readAll(f, &o, one)
 }
 
 // readDir reads a trace stored as a folder with the DirFormat that
@@ -393,7 +401,11 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	if opts.Source == "" {
 		opts.Source = "-"
 	}
-	br := bufio.NewReaderSize(r, DetectSize)
+	size := DetectSize
+	if opts.detectBuffer > 0 {
+		size = opts.detectBuffer
+	}
+	br := bufio.NewReaderSize(r, size)
 	prefix, perr := br.Peek(DetectSize)
 	if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("%s: %w", opts.Source, perr)
