@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -152,8 +153,10 @@ func changedFrom[T comparable](v, base T) T {
 // only record a command line, the JSON string itself. problems says what
 // of an object could not be decoded (trace.DecodeArguments).
 func decodeArguments(a json.RawMessage) (args map[string]any, raw string, problems []string) {
-	trimmed := strings.TrimSpace(string(a))
-	if trimmed == "" {
+	// Trimmed in place: arguments can be large (a Write's content), and
+	// a copy to a string and back would cost more than the decoding.
+	trimmed := bytes.TrimSpace(a)
+	if len(trimmed) == 0 {
 		return nil, "", nil
 	}
 	switch trimmed[0] {
@@ -162,7 +165,7 @@ func decodeArguments(a json.RawMessage) (args map[string]any, raw string, proble
 		return m, "", problems
 	case '"':
 		var s string
-		if json.Unmarshal([]byte(trimmed), &s) == nil {
+		if json.Unmarshal(trimmed, &s) == nil {
 			return nil, s, nil
 		}
 	}

@@ -38,8 +38,8 @@ type claudeReader struct {
 
 	// Subagents of a session transcript.
 	tasks      []claudeTask
-	taskIndex  map[string]int    // Task call id → index in tasks
-	sideParent map[string]string // sidechain line uuid → parent Task call id
+	taskIndex  map[string]int // Task call id → index in tasks
+	sideParent sideParents    // sidechain line uuid → parent Task call id
 
 	bomLen int // length of the byte order mark cut from the line being read
 
@@ -71,7 +71,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		calls:      map[string]int{},
 		names:      map[string]string{},
 		msgIndex:   map[string]int{},
-		sideParent: map[string]string{},
+		sideParent: sideParents{uuids: map[[16]byte]string{}, other: map[string]string{}},
 		taskIndex:  map[string]int{},
 	}
 	cr.name = cr.blockField
@@ -229,14 +229,14 @@ func (r *claudeReader) subagent() (bool, string) {
 	var parent string
 	if !l.parentUUID.set {
 		parent = r.matchTask(r.rootText())
-	} else if p, ok := r.sideParent[string(r.bytes(l.parentUUID))]; ok {
+	} else if p, ok := r.sideParent.get(r.bytes(l.parentUUID)); ok {
 		parent = p
 	} else {
 		// The line chains to one that was skipped or never written.
 		parent = r.openTask(false)
 	}
 	if uuid := r.bytes(l.uuid); len(uuid) > 0 {
-		r.sideParent[string(uuid)] = parent
+		r.sideParent.set(uuid, parent)
 	}
 	return true, parent
 }
@@ -530,4 +530,63 @@ func (r *claudeReader) notePrompt() {
 		return
 	}
 	r.sess.Prompt = text
+}
+
+// sideParents maps the uuid of each sidechain line to the Task call its
+// subagent belongs to. A session has tens of thousands of sidechain
+// lines; their uuids, in the canonical lowercase form Claude Code writes,
+// are kept as 16 bytes, any other string as it is.
+type sideParents struct {
+	uuids map[[16]byte]string
+	other map[string]string
+}
+
+func (m *sideParents) get(uuid []byte) (string, bool) {
+	if k, ok := parseUUID(uuid); ok {
+		p, ok := m.uuids[k]
+		return p, ok
+	}
+	p, ok := m.other[string(uuid)]
+	return p, ok
+}
+
+func (m *sideParents) set(uuid []byte, parent string) {
+	if k, ok := parseUUID(uuid); ok {
+		m.uuids[k] = parent
+		return
+	}
+	m.other[string(uuid)] = parent
+}
+
+// parseUUID reads a uuid written as 36 characters, lowercase hexadecimal
+// digits in groups of 8-4-4-4-12. Exactly one string reads to each value,
+// so the bytes stand for the string.
+func parseUUID(s []byte) ([16]byte, bool) {
+	var u [16]byte
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return u, false
+	}
+	j := 0
+	for i := 0; i < 36; i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			continue
+		}
+		h := lowerHex(s[i])
+		if h < 0 {
+			return u, false
+		}
+		u[j/2] |= byte(h) << (4 * (1 - j%2))
+		j++
+	}
+	return u, true
+}
+
+func lowerHex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return -1
 }
