@@ -333,8 +333,8 @@ func (s *Scanner) NextKey() ([]byte, bool) {
 // readKey reads the string at s.pos, returning it unescaped.
 func (s *Scanner) readKey() ([]byte, bool) {
 	start := s.pos + 1
-	n := plainLen(s.data[start:])
-	if end := start + n; end < len(s.data) && s.data[end] == '"' && utf8.Valid(s.data[start:end]) {
+	n, ascii := plainRun(s.data[start:])
+	if end := start + n; end < len(s.data) && s.data[end] == '"' && (ascii || utf8.Valid(s.data[start:end])) {
 		// Fast path: nothing to unescape or replace, return the input bytes.
 		s.pos = end + 1
 		return s.data[start:end], true

@@ -37,7 +37,15 @@ func PlainLen(b []byte) int { return plainLen(b) }
 // quote, backslash or control character: the bytes of a string literal that
 // can be copied as they are. It tests eight bytes at a time.
 func plainLen(b []byte) int {
+	n, _ := plainRun(b)
+	return n
+}
+
+// plainRun is plainLen that also reports whether the prefix is all ASCII,
+// which spares the decoder a UTF-8 check of it.
+func plainRun(b []byte) (int, bool) {
 	i := 0
+	var hi uint64 // the high bits of the words passed
 	for i+8 <= len(b) {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q := x ^ (lsb * '"')
@@ -45,21 +53,26 @@ func plainLen(b []byte) int {
 		// A byte is zero in q or bs where x holds a quote or backslash, and
 		// (x - 0x20) borrows into the high bit where x holds a byte < 0x20.
 		if ((q-lsb)&^q|(bs-lsb)&^bs|(x-lsb*0x20)&^x)&msb == 0 {
+			hi |= x
 			i += 8
 			continue
 		}
 		for end := i + 8; i < end; i++ {
-			if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-				return i
+			c := b[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i, hi&msb == 0
 			}
+			hi |= uint64(c)
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
+		c := b[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
 		}
+		hi |= uint64(c)
 	}
-	return i
+	return i, hi&msb == 0
 }
 
 // skipString consumes the string literal at s.pos, checking its escapes and
@@ -144,7 +157,7 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 			}
 			return truncate(dst, start, limit), true
 		}
-		n := plainLen(d[i:])
+		n, ascii := plainRun(d[i:])
 		if limit >= 0 && n > 0 && n > limit-len(dst)+utf8.UTFMax {
 			// Copy only what can be kept; the extra UTFMax bytes let
 			// truncate find the character boundary at the limit. (With
@@ -154,7 +167,11 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 			i += m
 			continue
 		}
-		dst = appendUTF8(dst, d[i:i+n])
+		if ascii {
+			dst = append(dst, d[i:i+n]...)
+		} else {
+			dst = appendUTF8(dst, d[i:i+n])
+		}
 		i += n
 		if i >= len(d) {
 			s.eof()
