@@ -99,8 +99,8 @@ type Options struct {
 	// stay. The Claude Code readers hand over a call when its result is
 	// read, in the order results come, and the calls left without one at
 	// the end of the input: a session of any size then holds one result
-	// at a time. Other readers hand over every call, in order, once the
-	// session is read. CallDone is called once per call, and may look at
+	// at a time. With other formats, Read, ReadAll, ReadFile and
+	// ReadFileAll hand over every call, in order, once the session is read. CallDone is called once per call, and may look at
 	// the session as read so far (its CWD may still be unknown).
 	CallDone func(s *Session, i int) (release bool)
 
