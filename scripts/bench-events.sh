@@ -65,7 +65,9 @@ measure() {
 		# check exits 1 when an expectation fails; that is a result.
 		[ $? -eq 1 ] && [ "$2" = check ] || { cat "$tmp/stderr" >&2; exit 1; }
 	}
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/time" >>"$tmp/$name.times"
+	# time puts "Command exited with non-zero status 1" on a line of its own
+	# before the figures.
+	tail -1 "$tmp/time" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' >>"$tmp/$name.times"
 }
 
 names=()
