@@ -205,14 +205,17 @@ func (d *Document) WriteJSON(w io.Writer) error {
 			bw.WriteString("[]")
 		default:
 			bw.WriteString("[")
+			var b []byte
 			for j := range d.Events {
 				if j > 0 {
 					bw.WriteString(",")
 				}
 				bw.WriteString("\n    ")
-				if err := value(&d.Events[j], "    "); err != nil {
+				var err error
+				if b, err = appendEvent(b[:0], &d.Events[j], "    "); err != nil {
 					return err
 				}
+				bw.Write(b)
 			}
 			bw.WriteString("\n  ]")
 		}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/agentretrieval/agentretrieval/internal/benchgen"
@@ -66,4 +67,27 @@ func TestWriteJSONWritesTheBytesOfOneIndentingEncoder(t *testing.T) {
 			assertWritesLikeOneEncoder(t, f, d)
 		}
 	}
+}
+
+func TestEventsEncodeAsEncodingJSONDoes(t *testing.T) {
+	// appendEvent writes each field by hand: a field added to Event must
+	// be added there too.
+	require.Equal(t, 20, reflect.TypeFor[Event]().NumField(), "Event changed: update appendEvent and this test")
+	tokens := int64(-12345)
+	strs := []string{"", "plain/path.go", `q"uote\back\u003c`, "<b>&amp;</b>", "tab\tnl\nctl\x01\x1f del\x7f", "naïve 日本 🙂", "bad \xff\xfe utf8", "line\u2028sep\u2029", "\\u0026 literal"}
+	var evs []Event
+	for i, s := range strs {
+		for _, sec := range []float64{0, -0.5, 1e-7, 123.456, 1e21, 3e-300, 12} {
+			sec := sec
+			evs = append(evs, Event{
+				StepIndex: i, ToolName: s, ToolCategory: Category(s), IsMCP: i%2 == 0, TargetFiles: []string{s, "x"},
+				HitsGroundTruth: true, CumulativeTokens: &tokens, ElapsedSeconds: &sec, ToolClass: Class(s), CallID: s,
+				Unclassified: true, IsError: i%3 == 0, IsSubagent: true, ParentCallID: s, FilesRead: []string{s},
+				FilesWritten: []string{s, s}, LineRanges: []LineRange{{Path: s, Start: 1, End: 2}, {Path: "y", Start: -3, End: 0}},
+				Symbols: []string{s}, Query: s, GroundTruthHits: []string{s},
+			})
+		}
+		evs = append(evs, Event{ToolName: s}, Event{ToolName: s, TargetFiles: []string{}, FilesRead: []string{}, LineRanges: []LineRange{}})
+	}
+	assertWritesLikeOneEncoder(t, "every field, every kind of string", &Document{SchemaVersion: SchemaVersion, Events: evs})
 }
