@@ -2,10 +2,12 @@
 # compare-outputs.sh [REF]
 #
 # Proves that the working tree writes the same documents as REF (default:
-# main): it builds retrievaltest from REF (through git archive, so no
+# the commit the branch forked from main, so that what main gained since
+# is not counted as a change): it builds retrievaltest from REF (through git archive, so no
 # checkout changes) and from the working tree, runs `events` and `metrics`
 # with both on every file under the repository's testdata folders and
-# under ../shared/samples (skipped when absent), and compares standard
+# under ../shared/samples (skipped when absent) and on generated sessions
+# (internal/benchgen), and compares standard
 # output, standard error and exit status byte for byte. Files that are not
 # traces go through the same comparison: both binaries must refuse them in
 # the same words.
@@ -13,8 +15,8 @@
 # Exit status: 0 when every output is identical, 1 otherwise.
 set -euo pipefail
 
-ref=${1:-main}
 root=$(git rev-parse --show-toplevel)
+ref=${1:-$(git -C "$root" merge-base HEAD main)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -33,6 +35,14 @@ if [ -d "$samples" ]; then
 else
 	echo "note: $samples is absent; comparing the testdata files only" >&2
 fi
+
+# Generated sessions too: a real-shaped one, one of large outputs, and one
+# line of 20 MB, which the Claude reader compacts as it streams in.
+for gen in real:8MB large:8MB single-line:20MB; do
+	(cd "$root" && go test ./internal/benchgen -count 1 -run TestWriteFile \
+		-benchgen.out="$tmp/generated-${gen%%:*}.jsonl" -benchgen.kind="${gen%%:*}" -benchgen.size="${gen#*:}" >/dev/null)
+	inputs+=("$tmp/generated-${gen%%:*}.jsonl")
+done
 
 compared=0
 differ=0
