@@ -606,7 +606,15 @@ func (c *collector) addRange(into map[string][]LineRange, p string, start, end i
 	}
 	k := c.n.Key(p)
 	c.nRanges++
-	into[k] = append(into[k], LineRange{Path: c.files[c.index[k]].Path, Start: start, End: end})
+	rs := into[k]
+	if n := len(rs); n > 0 && rs[n-1].Start <= start && start <= rs[n-1].End+1 {
+		// Numbered output gives one range per line: a range that
+		// continues the last one extends it. coalesce would merge the two
+		// anyway; the count above still sees every range.
+		rs[n-1].End = max(rs[n-1].End, end)
+		return
+	}
+	into[k] = append(rs, LineRange{Path: c.files[c.index[k]].Path, Start: start, End: end})
 }
 
 // setQuery keeps the first query; blanks inside it are meaningful ("def ").

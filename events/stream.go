@@ -55,10 +55,12 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 		ss.gtKeys = groundTruthKeys(normalizeGroundTruth(st.opts.GroundTruth, ss.paths).Files, ss.paths)
 		st.sessions[s] = ss
 	}
-	if n := len(s.Calls); len(ss.done) < n {
-		ss.events = append(ss.events, make([]Event, n-len(ss.events))...)
-		ss.warnings = append(ss.warnings, make([][]string, n-len(ss.warnings))...)
-		ss.done = append(ss.done, make([]bool, n-len(ss.done))...)
+	for len(ss.done) < len(s.Calls) {
+		// One call more at a time, mostly: appending grows the slices
+		// without a temporary one per call.
+		ss.events = append(ss.events, Event{})
+		ss.warnings = append(ss.warnings, nil)
+		ss.done = append(ss.done, false)
 	}
 	ss.events[i], ss.warnings[i] = callEvent(&s.Calls[i], ss.tax, ss.paths, ss.gtKeys)
 	ss.done[i] = true
