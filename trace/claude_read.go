@@ -566,20 +566,26 @@ func parseUUID(s []byte) ([16]byte, bool) {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return u, false
 	}
-	j := 0
-	for i := 0; i < 36; i++ {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			continue
-		}
-		h := lowerHex(s[i])
-		if h < 0 {
-			return u, false
-		}
-		u[j/2] |= byte(h) << (4 * (1 - j%2))
-		j++
+	var bad byte
+	for k, at := range uuidDigits {
+		hi, lo := hexValue[s[at]], hexValue[s[at+1]]
+		bad |= hi | lo
+		u[k] = hi<<4 | lo&0x0f
 	}
-	return u, true
+	return u, bad&0xf0 == 0
 }
+
+// uuidDigits are the offsets of the 16 digit pairs of a canonical uuid.
+var uuidDigits = [16]uint8{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34}
+
+// hexValue maps a lowercase hexadecimal digit to its value and every
+// other byte to 0xff.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(lowerHex(byte(i)))
+	}
+	return t
+}()
 
 func lowerHex(c byte) int {
 	switch {
