@@ -186,6 +186,12 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 			}
 			return dst, true
 		case c == '\\':
+			if i+1 < len(d) && simpleEscape[d[i+1]] {
+				// The common case, without the call.
+				dst = append(dst, unescaped[d[i+1]])
+				i += 2
+				continue
+			}
 			n := s.escapeLen(i)
 			if n == 0 {
 				return dst, false
@@ -232,6 +238,9 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 // simpleEscape marks the bytes that make a two-byte escape after a
 // backslash (\uXXXX is the other kind).
 var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// unescaped is the byte a two-byte escape stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // skipRest checks and skips a string literal from d[i] to its closing quote.
 func (s *Scanner) skipRest(i int) bool {
