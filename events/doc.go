@@ -65,6 +65,14 @@
 // window_size) reads line ± window. ExtractOrigins also says which ranges
 // came from the arguments and which from the result.
 //
+// # Streaming
+//
+// A Stream makes the same documents as Normalize while the trace is read:
+// its CallDone, given to trace.Options.CallDone, extracts each call as
+// soon as the reader has its result, and the reader then drops the
+// result and the arguments. Memory then follows the number of calls, not
+// the size of their outputs; the retrievaltest commands read this way.
+//
 // # Paths
 //
 // PathNormalizer makes paths comparable: absolute paths become relative to

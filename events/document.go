@@ -1,6 +1,8 @@
 package events
 
 import (
+	"bufio"
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -153,11 +155,73 @@ type Summary struct {
 }
 
 // WriteJSON writes the document as indented JSON followed by a newline.
+//
+// The bytes are those of a json.Encoder with two-space indentation and no
+// HTML escaping, but the events are encoded one at a time: a document of
+// a million events is not held a second time as text.
 func (d *Document) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(d)
+	// value writes v indented as a member of the top-level object (or an
+	// element of its events array, one level deeper).
+	value := func(v any, prefix string) error {
+		buf.Reset()
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		_, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
+		return err
+	}
+	fields := []struct {
+		name string
+		v    any
+	}{
+		{"schema_version", d.SchemaVersion},
+		{"provenance", d.Provenance},
+		{"coverage", d.Coverage},
+		{"ground_truth", d.GroundTruth},
+		{"events", nil},
+		{"summary", d.Summary},
+	}
+	bw.WriteString("{\n")
+	for i, f := range fields {
+		if i > 0 {
+			bw.WriteString(",\n")
+		}
+		fmt.Fprintf(bw, "  %q: ", f.name)
+		if f.name != "events" {
+			if err := value(f.v, "  "); err != nil {
+				return err
+			}
+			continue
+		}
+		switch {
+		case d.Events == nil:
+			bw.WriteString("null")
+		case len(d.Events) == 0:
+			bw.WriteString("[]")
+		default:
+			bw.WriteString("[")
+			var b []byte
+			for j := range d.Events {
+				if j > 0 {
+					bw.WriteString(",")
+				}
+				bw.WriteString("\n    ")
+				var err error
+				if b, err = appendEvent(b[:0], &d.Events[j], "    "); err != nil {
+					return err
+				}
+				bw.Write(b)
+			}
+			bw.WriteString("\n  ]")
+		}
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // ReadDocument decodes a retrieval-events document, rejecting schema

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -152,8 +153,10 @@ func changedFrom[T comparable](v, base T) T {
 // only record a command line, the JSON string itself. problems says what
 // of an object could not be decoded (trace.DecodeArguments).
 func decodeArguments(a json.RawMessage) (args map[string]any, raw string, problems []string) {
-	trimmed := strings.TrimSpace(string(a))
-	if trimmed == "" {
+	// Trimmed in place: arguments can be large (a Write's content), and
+	// a copy to a string and back would cost more than the decoding.
+	trimmed := bytes.TrimSpace(a)
+	if len(trimmed) == 0 {
 		return nil, "", nil
 	}
 	switch trimmed[0] {
@@ -162,7 +165,7 @@ func decodeArguments(a json.RawMessage) (args map[string]any, raw string, proble
 		return m, "", problems
 	case '"':
 		var s string
-		if json.Unmarshal([]byte(trimmed), &s) == nil {
+		if json.Unmarshal(trimmed, &s) == nil {
 			return nil, s, nil
 		}
 	}
@@ -603,7 +606,15 @@ func (c *collector) addRange(into map[string][]LineRange, p string, start, end i
 	}
 	k := c.n.Key(p)
 	c.nRanges++
-	into[k] = append(into[k], LineRange{Path: c.files[c.index[k]].Path, Start: start, End: end})
+	rs := into[k]
+	if n := len(rs); n > 0 && rs[n-1].Start <= start && start <= rs[n-1].End+1 {
+		// Numbered output gives one range per line: a range that
+		// continues the last one extends it. coalesce would merge the two
+		// anyway; the count above still sees every range.
+		rs[n-1].End = max(rs[n-1].End, end)
+		return
+	}
+	into[k] = append(rs, LineRange{Path: c.files[c.index[k]].Path, Start: start, End: end})
 }
 
 // setQuery keeps the first query; blanks inside it are meaningful ("def ").

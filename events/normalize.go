@@ -36,9 +36,13 @@ const Generator = "agentretrieval"
 // symbols and query the call revealed, and marked when it touches the
 // ground truth. A nil session yields a degraded document with no events.
 func Normalize(s *trace.Session, opts Options) *Document {
-	if s == nil {
-		return Degraded("no usable trace", opts)
-	}
+	return normalize(s, opts, nil)
+}
+
+// sessionRules returns the taxonomy and path normalizer of a session's
+// calls: the taxonomy with the profile of the agent that wrote it first,
+// and paths relative to its working directory unless opts names one.
+func sessionRules(s *trace.Session, opts Options) (*Taxonomy, PathNormalizer) {
 	tax := opts.Taxonomy
 	if tax == nil {
 		tax = DefaultTaxonomy()
@@ -48,6 +52,26 @@ func Normalize(s *trace.Session, opts Options) *Document {
 	if paths.CWD == "" {
 		paths.CWD = s.CWD
 	}
+	return tax, paths
+}
+
+// groundTruthKeys maps the comparison key of each ground-truth file to the
+// file as the document spells it.
+func groundTruthKeys(files []string, paths PathNormalizer) map[string]string {
+	gtKeys := make(map[string]string, len(files))
+	for _, f := range files {
+		gtKeys[paths.Key(f)] = f
+	}
+	return gtKeys
+}
+
+// normalize is Normalize taking the events of the calls in done from
+// there (a Stream made them as the trace was read).
+func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
+	if s == nil {
+		return Degraded("no usable trace", opts)
+	}
+	tax, paths := sessionRules(s, opts)
 	doc := newDocument(opts, paths)
 	doc.Provenance.Taxonomy = firstNonEmpty(doc.Provenance.Taxonomy, tax.Name())
 	doc.Provenance.TraceFile = firstNonEmpty(doc.Provenance.TraceFile, s.Source)
@@ -84,63 +108,32 @@ func Normalize(s *trace.Session, opts Options) *Document {
 		doc.Coverage.DegradedReason = &reason
 	}
 
-	gtKeys := make(map[string]string, len(doc.GroundTruth.Files))
-	for _, f := range doc.GroundTruth.Files {
-		gtKeys[paths.Key(f)] = f
-	}
+	gtKeys := groundTruthKeys(doc.GroundTruth.Files, paths)
 
 	// Problems with arguments are warnings of the document, kept and
 	// counted like a reader's.
 	argLog := &trace.Session{Source: s.Source}
-	doc.Events = make([]Event, 0, len(s.Calls))
+	doc.Events = make([]Event, len(s.Calls))
+	if done != nil && len(done.events) == len(s.Calls) {
+		doc.Events, done.events = done.events, nil // filled in place
+	}
 	for i := range s.Calls {
 		c := &s.Calls[i]
-		rule, known := tax.ClassifyCall(c)
-		ex := Extract(c, rule, paths)
-		for _, w := range ex.Warnings {
-			argLog.Warn(trace.Warning{Source: s.Source, Message: fmt.Sprintf("step %d (%s): %s", c.Index+1, c.Name, w)})
+		ev := &doc.Events[i]
+		var warnings []string
+		if done != nil && done.has(i) {
+			warnings = done.warnings[i]
+		} else {
+			*ev, warnings = callEvent(c, tax, paths, gtKeys)
 		}
-		ev := Event{
-			StepIndex:        c.Index,
-			ToolName:         c.Name,
-			ToolCategory:     rule.Category,
-			ToolClass:        rule.Class,
-			IsMCP:            rule.IsMCP(c.Name),
-			TargetFiles:      []string{},
-			CumulativeTokens: c.CumulativeTokens,
-			CallID:           c.ID,
-			Unclassified:     !known,
-			IsError:          c.IsError,
-			IsSubagent:       c.Subagent,
-			ParentCallID:     c.ParentID,
-			LineRanges:       ex.Ranges,
-			Symbols:          ex.Symbols,
-			Query:            ex.Query,
+		for _, w := range warnings {
+			argLog.Warn(trace.Warning{Source: s.Source, Message: w})
 		}
-		if ex.Category != "" {
-			ev.ToolCategory = ex.Category
-		}
-		if ex.Class != "" {
-			ev.ToolClass = ex.Class
-		}
+		ev.CumulativeTokens = c.CumulativeTokens
 		if !c.Time.IsZero() && !s.Start.IsZero() {
 			sec := c.Time.Sub(s.Start).Seconds()
 			ev.ElapsedSeconds = &sec
 		}
-		for _, f := range ex.Files {
-			ev.TargetFiles = append(ev.TargetFiles, f.Path)
-			if f.Read {
-				ev.FilesRead = append(ev.FilesRead, f.Path)
-			}
-			if f.Written {
-				ev.FilesWritten = append(ev.FilesWritten, f.Path)
-			}
-			if gt, ok := gtKeys[paths.Key(f.Path)]; ok {
-				ev.HitsGroundTruth = true
-				ev.GroundTruthHits = append(ev.GroundTruthHits, gt)
-			}
-		}
-		doc.Events = append(doc.Events, ev)
 	}
 	for _, w := range argLog.Warnings {
 		doc.Coverage.Warnings = append(doc.Coverage.Warnings, w.String())
@@ -154,6 +147,54 @@ func Normalize(s *trace.Session, opts Options) *Document {
 	}
 	doc.Summary = summarize(doc.Events, paths, gtKeys)
 	return doc
+}
+
+// callEvent makes the event of one call, all but its CumulativeTokens and
+// ElapsedSeconds (which need the whole session), and the warnings about
+// its arguments, each naming the call.
+func callEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer, gtKeys map[string]string) (Event, []string) {
+	rule, known := tax.ClassifyCall(c)
+	ex := Extract(c, rule, paths)
+	var warnings []string
+	for _, w := range ex.Warnings {
+		warnings = append(warnings, fmt.Sprintf("step %d (%s): %s", c.Index+1, c.Name, w))
+	}
+	ev := Event{
+		StepIndex:    c.Index,
+		ToolName:     c.Name,
+		ToolCategory: rule.Category,
+		ToolClass:    rule.Class,
+		IsMCP:        rule.IsMCP(c.Name),
+		TargetFiles:  []string{},
+		CallID:       c.ID,
+		Unclassified: !known,
+		IsError:      c.IsError,
+		IsSubagent:   c.Subagent,
+		ParentCallID: c.ParentID,
+		LineRanges:   ex.Ranges,
+		Symbols:      ex.Symbols,
+		Query:        ex.Query,
+	}
+	if ex.Category != "" {
+		ev.ToolCategory = ex.Category
+	}
+	if ex.Class != "" {
+		ev.ToolClass = ex.Class
+	}
+	for _, f := range ex.Files {
+		ev.TargetFiles = append(ev.TargetFiles, f.Path)
+		if f.Read {
+			ev.FilesRead = append(ev.FilesRead, f.Path)
+		}
+		if f.Written {
+			ev.FilesWritten = append(ev.FilesWritten, f.Path)
+		}
+		if gt, ok := gtKeys[paths.Key(f.Path)]; ok {
+			ev.HitsGroundTruth = true
+			ev.GroundTruthHits = append(ev.GroundTruthHits, gt)
+		}
+	}
+	return ev, warnings
 }
 
 // Degraded returns a document for a run with no usable trace: no events,

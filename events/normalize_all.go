@@ -17,13 +17,17 @@ import (
 // with the session's id (or its position, from 1) appended after a "/"
 // when the input held several sessions.
 func NormalizeAll(sessions []*trace.Session, input string, opts Options) []*Document {
+	return normalizeAll(sessions, input, opts, Normalize)
+}
+
+func normalizeAll(sessions []*trace.Session, input string, opts Options, normalize func(*trace.Session, Options) *Document) []*Document {
 	docs := make([]*Document, len(sessions))
 	for i, s := range sessions {
 		o := opts
 		if o.Provenance.TaskName == "" {
 			o.Provenance.TaskName = sessionTask(s, input, i, len(sessions))
 		}
-		docs[i] = Normalize(s, o)
+		docs[i] = normalize(s, o)
 	}
 	return docs
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -45,11 +46,38 @@ func ProfileNames() []string {
 
 // Profile returns the rules of a built-in profile.
 func Profile(name string) ([]Rule, error) {
+	if rules, ok := profileRules.Load(name); ok {
+		return cloneRules(rules.([]Rule)), nil
+	}
 	data, err := profileFS.ReadFile("profiles/" + name + ".yaml")
 	if err != nil {
 		return nil, fmt.Errorf("unknown taxonomy profile %q (built-in: %s)", name, strings.Join(ProfileNames(), ", "))
 	}
-	return ParseTaxonomy(name, data)
+	rules, err := ParseTaxonomy(name, data)
+	if err != nil {
+		return nil, err
+	}
+	profileRules.Store(name, cloneRules(rules))
+	return rules, nil
+}
+
+// profileRules holds the parsed rules of each built-in profile: every
+// document a run evaluates classifies with them, and parsing the YAML
+// again for each would cost more than the classification.
+var profileRules sync.Map
+
+// cloneRules copies rules deeply enough that changing the copy (a Cases
+// map, an MCP flag) leaves the original as it was.
+func cloneRules(rules []Rule) []Rule {
+	out := slices.Clone(rules)
+	for i := range out {
+		out[i].Cases = maps.Clone(out[i].Cases)
+		if out[i].MCP != nil {
+			mcp := *out[i].MCP
+			out[i].MCP = &mcp
+		}
+	}
+	return out
 }
 
 // A Taxonomy maps raw tool names to a category and a class. Rules are tried
@@ -76,13 +104,17 @@ func NewTaxonomy(rules ...Rule) (*Taxonomy, error) {
 
 // DefaultTaxonomy returns the taxonomy of every built-in profile, in the
 // order of ProfileNames.
-func DefaultTaxonomy() *Taxonomy {
+func DefaultTaxonomy() *Taxonomy { return defaultTaxonomy() }
+
+// defaultTaxonomy is built once: a Taxonomy is never changed after it is
+// made (Rules returns a copy), so every caller can share it.
+var defaultTaxonomy = sync.OnceValue(func() *Taxonomy {
 	t, err := LoadTaxonomy(nil)
 	if err != nil {
 		panic(err) // the embedded profiles are tested
 	}
 	return t
-}
+})
 
 // maxInput is the caller's override of the taxonomy file size limit.
 var maxInput input.Max
@@ -130,7 +162,7 @@ func LoadTaxonomy(profiles []string, files ...string) (*Taxonomy, error) {
 }
 
 // Rules returns the rules in priority order.
-func (t *Taxonomy) Rules() []Rule { return slices.Clone(t.rules) }
+func (t *Taxonomy) Rules() []Rule { return cloneRules(t.rules) }
 
 // Classify returns the first rule matching the tool name. For a name no rule
 // matches it returns an other/other rule and false. A rule that classifies

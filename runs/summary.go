@@ -9,10 +9,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
@@ -247,27 +245,7 @@ func Summarize(runID string, entries map[string][]TaskEntry) *Summary {
 // of a summary of hundreds of tasks, and each metric's is independent of
 // the others, so the result is the same whatever the order.
 func aggregateAll(byMetric map[string][]float64) map[string]metrics.Stats {
-	names := slices.Sorted(maps.Keys(byMetric))
-	stats := make([]metrics.Stats, len(names))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(names)) {
-		wg.Go(func() {
-			for i := range next {
-				stats[i] = metrics.Aggregate(byMetric[names[i]])
-			}
-		})
-	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	out := make(map[string]metrics.Stats, len(names))
-	for i, n := range names {
-		out[n] = stats[i]
-	}
-	return out
+	return metrics.AggregateAll(byMetric)
 }
 
 // Config returns the summary of the named configuration, or nil.

@@ -26,7 +26,7 @@ func DecodeArguments(raw json.RawMessage) (args map[string]any, problems []strin
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, nil
 	}
-	if json.Unmarshal(raw, &args) == nil {
+	if args, ok := decodeArgumentsFast(raw); ok {
 		return args, nil
 	}
 	// The slow path, for arguments encoding/json refuses.

@@ -3,12 +3,11 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agentretrieval/agentretrieval/internal/benchgen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -69,84 +68,32 @@ var claudeCodeLines = []string{
 	"}",
 }
 
-// claudeGenerateSession writes a Claude Code session of at least size
-// bytes: turns of an assistant message (text and tool_use lines repeating
-// the usage) and a user tool_result whose output is repeated in
-// toolUseResult, as Claude Code writes them; every fifth turn is in a
-// subagent sidechain. Outputs range from a few hundred bytes to a few
-// hundred kilobytes.
-func claudeGenerateSession(size int) []byte {
-	rng := rand.New(rand.NewPCG(1, 2))
-	var buf bytes.Buffer
-	buf.Grow(size + 1<<20)
-	var out strings.Builder
-	parent := any(nil)
-	for turn := 0; buf.Len() < size; turn++ {
-		side := turn%5 == 4
-		msgID := fmt.Sprintf("msg_%06d", turn)
-		callID := fmt.Sprintf("toolu_%06d", turn)
-		ts := fmt.Sprintf("2025-09-07T10:%02d:%02d.%03dZ", turn/60%60, turn%60, turn%1000)
-		usage := map[string]any{"input_tokens": 4, "cache_creation_input_tokens": 300 + turn%97, "cache_read_input_tokens": 20000 + turn, "output_tokens": 1,
-			"cache_creation": map[string]any{"ephemeral_5m_input_tokens": 300, "ephemeral_1h_input_tokens": 0}, "service_tier": "standard"}
-		line := func(uuid string, typ string, msg any, extra map[string]any) {
-			m := map[string]any{"parentUuid": parent, "isSidechain": side, "userType": "external", "cwd": "/workspace",
-				"sessionId": "bench-session", "version": "1.0.108", "gitBranch": "main", "type": typ, "message": msg, "uuid": uuid, "timestamp": ts}
-			for k, v := range extra {
-				m[k] = v
-			}
-			claudeJSONLine(&buf, m)
-			parent = uuid
-		}
+// claudeBenchSession is the large-result session of over 100 MB; the
+// real-shaped one is claudeRealBenchSession.
+var (
+	claudeBenchSession     = sync.OnceValue(func() []byte { return benchgen.LargeResults(100 << 20) })
+	claudeRealBenchSession = sync.OnceValue(func() []byte { return benchgen.RealShaped(100 << 20) })
+)
 
-		// The output of a Read (numbered lines) or a Bash command.
-		out.Reset()
-		n := 5 + rng.IntN(60)
-		if rng.IntN(10) == 0 {
-			n = 2000 + rng.IntN(4000)
+func TestClaudeRealShapedSessionIsReadCompletely(t *testing.T) {
+	t.Parallel()
+	data := benchgen.RealShaped(2 << 20)
+	s := readGenerated(t, data, "claude-code")
+	require.Len(t, s.Calls, bytes.Count(data, []byte(`"type":"tool_result"`)))
+	sub := 0
+	for i, c := range s.Calls {
+		assert.True(t, c.HasResult, "call %d", i)
+		if c.Subagent {
+			sub++
+			assert.NotEmpty(t, c.ParentID, "call %d names the Task call that started its subagent", i)
 		}
-		for i := 1; i <= n; i++ {
-			if turn%2 == 0 {
-				fmt.Fprintf(&out, "%6d→", i)
-			}
-			out.WriteString(claudeCodeLines[rng.IntN(len(claudeCodeLines))])
-			out.WriteByte('\n')
-		}
-		output := out.String()
-		name, input := "Read", map[string]any{"file_path": fmt.Sprintf("/workspace/internal/pkg%d/file%d.go", turn%17, turn%101)}
-		toolUseResult := map[string]any{"type": "text", "file": map[string]any{"filePath": input["file_path"], "content": output, "numLines": n, "startLine": 1, "totalLines": n}}
-		if turn%2 == 1 {
-			name, input = "Bash", map[string]any{"command": fmt.Sprintf("go test ./internal/pkg%d/... 2>&1 | head -%d", turn%17, n), "description": "Run the package tests"}
-			toolUseResult = map[string]any{"stdout": output, "stderr": "", "interrupted": false, "isImage": false}
-		}
-
-		assistant := func(content any, out int) map[string]any {
-			u := claudeCloneMap(usage)
-			u["output_tokens"] = out
-			return map[string]any{"id": msgID, "type": "message", "role": "assistant", "model": "claude-sonnet-4-20250514",
-				"content": []any{content}, "stop_reason": nil, "stop_sequence": nil, "usage": u}
-		}
-		line(fmt.Sprintf("a%06d-1", turn), "assistant", assistant(map[string]any{"type": "text", "text": "Let me look at the \"handler\" code next."}, 1), map[string]any{"requestId": "req_" + msgID})
-		line(fmt.Sprintf("a%06d-2", turn), "assistant", assistant(map[string]any{"type": "tool_use", "id": callID, "name": name, "input": input}, 80), map[string]any{"requestId": "req_" + msgID})
-		line(fmt.Sprintf("u%06d", turn), "user", map[string]any{"role": "user", "content": []any{
-			map[string]any{"tool_use_id": callID, "type": "tool_result", "content": output},
-		}}, map[string]any{"toolUseResult": toolUseResult})
 	}
-	return buf.Bytes()
+	assert.Greater(t, sub, len(s.Calls)*3/4, "most calls are subagent calls")
 }
-
-func claudeCloneMap(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-var claudeBenchSession = sync.OnceValue(func() []byte { return claudeGenerateSession(100 << 20) })
 
 func TestClaudeGeneratedSessionIsReadCompletely(t *testing.T) {
 	t.Parallel()
-	data := claudeGenerateSession(2 << 20)
+	data := benchgen.LargeResults(2 << 20)
 	s := readGenerated(t, data, "claude-code")
 	turns := bytes.Count(data, []byte(`"type":"tool_result"`))
 	require.Len(t, s.Calls, turns)
@@ -161,6 +108,19 @@ func TestClaudeGeneratedSessionIsReadCompletely(t *testing.T) {
 // baseline the other readers' are compared with on a loaded machine.
 func BenchmarkClaudeCodeRead(b *testing.B) {
 	benchRead(b, ClaudeCode{}, claudeBenchSession(), Options{Source: "bench"}, -1)
+}
+
+// BenchmarkClaudeCodeReadRealShaped reads a real-shaped session of over
+// 100 MB (many small lines, mostly sidechains) keeping what the events
+// command keeps of each result.
+func BenchmarkClaudeCodeReadRealShaped(b *testing.B) {
+	benchRead(b, ClaudeCode{}, claudeRealBenchSession(), Options{Source: "bench", MaxResultBytes: 8<<20 + 1}, -1)
+}
+
+// BenchmarkClaudeCodeReadLargeResults reads the large-result session
+// keeping what the events command keeps of each result.
+func BenchmarkClaudeCodeReadLargeResults(b *testing.B) {
+	benchRead(b, ClaudeCode{}, claudeBenchSession(), Options{Source: "bench", MaxResultBytes: 8<<20 + 1}, -1)
 }
 
 // BenchmarkClaudeCodeReadMaxResultBytes reads the same session keeping at

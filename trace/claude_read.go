@@ -38,7 +38,10 @@ type claudeReader struct {
 
 	// Subagents of a session transcript.
 	tasks      []claudeTask
-	sideParent map[string]string // sidechain line uuid → parent Task call id
+	taskIndex  map[string]int // Task call id → index in tasks
+	sideParent sideParents    // sidechain line uuid → parent Task call id
+
+	bomLen int // length of the byte order mark cut from the line being read
 
 	answer       string // last main-chain assistant text
 	resultAnswer string
@@ -68,10 +71,19 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		calls:      map[string]int{},
 		names:      map[string]string{},
 		msgIndex:   map[string]int{},
-		sideParent: map[string]string{},
+		sideParent: sideParents{uuids: map[[16]byte]string{}, other: map[string]string{}},
+		taskIndex:  map[string]int{},
 	}
 	cr.name = cr.blockField
 	lr := newLineReader(r)
+	lr.compact = newClaudeCompactor(opts.MaxResultBytes)
+	cr.offsets = func(off int) int {
+		if lr.compacted {
+			// Cuts are placed in the line as read, byte order mark and all.
+			return lr.compact.original(off+cr.bomLen) - cr.bomLen
+		}
+		return off
+	}
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {
@@ -90,6 +102,15 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		return nil, fmt.Errorf("%s: not a %s trace: no line holds a JSON object (line %d: %s)", opts.Source, name, w.Line, w.Message)
 	}
 	cr.finish()
+	if opts.CallDone != nil {
+		// The calls whose result never came are done too.
+		for i := range cr.sess.Calls {
+			if !cr.sess.Calls[i].HasResult {
+				handOver(cr.sess, i, opts.CallDone)
+			}
+		}
+		cr.sess.streamed = true
+	}
 	return cr.sess, nil
 }
 
@@ -97,7 +118,11 @@ func (r *claudeReader) readLine(line []byte, n int) {
 	if n == 1 {
 		// Read detects past a byte order mark but hands the reader the
 		// stream as it is.
-		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		trimmed := bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		r.bomLen = len(line) - len(trimmed)
+		line = trimmed
+	} else {
+		r.bomLen = 0
 	}
 	if len(bytes.TrimLeft(line, " \t\r")) == 0 {
 		return
@@ -204,14 +229,14 @@ func (r *claudeReader) subagent() (bool, string) {
 	var parent string
 	if !l.parentUUID.set {
 		parent = r.matchTask(r.rootText())
-	} else if p, ok := r.sideParent[string(r.bytes(l.parentUUID))]; ok {
+	} else if p, ok := r.sideParent.get(r.bytes(l.parentUUID)); ok {
 		parent = p
 	} else {
 		// The line chains to one that was skipped or never written.
 		parent = r.openTask(false)
 	}
 	if uuid := r.bytes(l.uuid); len(uuid) > 0 {
-		r.sideParent[string(uuid)] = parent
+		r.sideParent.set(uuid, parent)
 	}
 	return true, parent
 }
@@ -333,6 +358,9 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int, sub 
 		r.calls[id] = i
 	}
 	if !sub && (name == "Task" || name == "Agent") {
+		if id != "" {
+			r.taskIndex[id] = len(r.tasks)
+		}
 		r.tasks = append(r.tasks, claudeTask{id: id, prompt: r.taskPrompt(b.input)})
 	}
 }
@@ -384,10 +412,11 @@ func (r *claudeReader) user(n int, sub bool) {
 		c.Result = r.text(b.content)
 		c.HasResult = true
 		c.IsError = b.isError
-		for j := range r.tasks {
-			if r.tasks[j].id == c.ID {
-				r.tasks[j].done = true
-			}
+		if j, ok := r.taskIndex[c.ID]; ok {
+			r.tasks[j].done = true
+		}
+		if r.opts.CallDone != nil {
+			handOver(r.sess, idx, r.opts.CallDone)
 		}
 	}
 }
@@ -501,4 +530,69 @@ func (r *claudeReader) notePrompt() {
 		return
 	}
 	r.sess.Prompt = text
+}
+
+// sideParents maps the uuid of each sidechain line to the Task call its
+// subagent belongs to. A session has tens of thousands of sidechain
+// lines; their uuids, in the canonical lowercase form Claude Code writes,
+// are kept as 16 bytes, any other string as it is.
+type sideParents struct {
+	uuids map[[16]byte]string
+	other map[string]string
+}
+
+func (m *sideParents) get(uuid []byte) (string, bool) {
+	if k, ok := parseUUID(uuid); ok {
+		p, ok := m.uuids[k]
+		return p, ok
+	}
+	p, ok := m.other[string(uuid)]
+	return p, ok
+}
+
+func (m *sideParents) set(uuid []byte, parent string) {
+	if k, ok := parseUUID(uuid); ok {
+		m.uuids[k] = parent
+		return
+	}
+	m.other[string(uuid)] = parent
+}
+
+// parseUUID reads a uuid written as 36 characters, lowercase hexadecimal
+// digits in groups of 8-4-4-4-12. Exactly one string reads to each value,
+// so the bytes stand for the string.
+func parseUUID(s []byte) ([16]byte, bool) {
+	var u [16]byte
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return u, false
+	}
+	var bad byte
+	for k, at := range uuidDigits {
+		hi, lo := hexValue[s[at]], hexValue[s[at+1]]
+		bad |= hi | lo
+		u[k] = hi<<4 | lo&0x0f
+	}
+	return u, bad&0xf0 == 0
+}
+
+// uuidDigits are the offsets of the 16 digit pairs of a canonical uuid.
+var uuidDigits = [16]uint8{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34}
+
+// hexValue maps a lowercase hexadecimal digit to its value and every
+// other byte to 0xff.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(lowerHex(byte(i)))
+	}
+	return t
+}()
+
+func lowerHex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return -1
 }

@@ -100,6 +100,22 @@ type Options struct {
 	// HTTPTimeout bounds the whole GET of a URL, body included; zero means
 	// DefaultHTTPTimeout.
 	HTTPTimeout time.Duration
+	// CallDone, when set, is handed each tool call once the reader is done
+	// with it, so that a caller can take what it needs from the call's
+	// arguments and result as the trace is read instead of after. When it
+	// returns true the reader releases the call's Arguments and Result
+	// (they are empty in the session returned); the call's other fields
+	// stay. The Claude Code readers hand over a call when its result is
+	// read, in the order results come, and the calls left without one at
+	// the end of the input: a session of any size then holds one result
+	// at a time. With other formats, Read, ReadAll, ReadFile and
+	// ReadFileAll hand over every call, in order, once the session is read. CallDone is called once per call, and may look at
+	// the session as read so far (its CWD may still be unknown).
+	CallDone func(s *Session, i int) (release bool)
+
+	// detectBuffer, when set, sizes the buffer detection reads through:
+	// the size of a small file, which bounds what there is to see.
+	detectBuffer int
 
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
@@ -355,7 +371,11 @@ func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, opts, one)
+	// A small file needs no detection buffer of DetectSize: a run of
+	// thousands of small traces would spend its time clearing them.
+	o := *opts
+	o.detectBuffer = int(min(info.Size()+4096, DetectSize))
+	return readAll(f, &o, one)
 }
 
 // readDir reads a trace stored as a folder with the DirFormat that
@@ -404,7 +424,11 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	if opts.Source == "" {
 		opts.Source = "-"
 	}
-	br := bufio.NewReaderSize(r, DetectSize)
+	size := DetectSize
+	if opts.detectBuffer > 0 {
+		size = opts.detectBuffer
+	}
+	br := bufio.NewReaderSize(r, size)
 	prefix, perr := br.Peek(DetectSize)
 	if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("%s: %w", opts.Source, perr)
@@ -443,8 +467,21 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	}
 	for _, s := range all {
 		finishSession(s, f, opts.Source)
+		if opts.CallDone != nil && !s.streamed {
+			for i := range s.Calls {
+				handOver(s, i, opts.CallDone)
+			}
+		}
 	}
 	return all, nil
+}
+
+// handOver gives call i to done and releases what done no longer needs.
+func handOver(s *Session, i int, done func(*Session, int) bool) {
+	if done(s, i) {
+		c := &s.Calls[i]
+		c.Arguments, c.Result = nil, ""
+	}
 }
 
 // recoverReader turns a reader's panic into an error naming the source.

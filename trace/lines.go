@@ -12,6 +12,12 @@ type lineReader struct {
 	r    *bufio.Reader
 	buf  []byte
 	line int // 1-based number of the line last returned
+
+	// compact, when set, takes over a line once it is longer than
+	// claudeLongLine; compacted tells whether it did for the line last
+	// returned.
+	compact   *claudeCompactor
+	compacted bool
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -27,14 +33,43 @@ func newLineReader(r io.Reader) *lineReader {
 // after the last line; a final line without a newline is still returned.
 func (lr *lineReader) next() ([]byte, int, error) {
 	lr.buf = lr.buf[:0]
+	lr.compacted = false
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
+		if lr.compacted {
+			lr.compact.write(chunk)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil && err != io.EOF {
+				return nil, lr.line, err
+			}
+			lr.line++
+			out := bytes.TrimSuffix(lr.compact.out, []byte{'\n'})
+			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, nil
+		}
 		if err == bufio.ErrBufferFull {
 			lr.buf = append(lr.buf, chunk...)
+			if lr.compact != nil && len(lr.buf) > claudeLongLine {
+				// From here on the line goes through the compactor.
+				lr.compacted = true
+				lr.compact.reset()
+				lr.compact.write(lr.buf)
+				lr.buf = nil // not held while the rest streams by
+			}
 			continue
 		}
 		if err != nil && err != io.EOF {
 			return nil, lr.line, err
+		}
+		if lr.compact != nil && len(lr.buf)+len(chunk) > claudeLongLine {
+			lr.compacted = true
+			lr.compact.reset()
+			lr.compact.write(lr.buf)
+			lr.compact.write(chunk)
+			lr.line++
+			out := bytes.TrimSuffix(lr.compact.out, []byte{'\n'})
+			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, nil
 		}
 		var out []byte
 		if len(lr.buf) == 0 {

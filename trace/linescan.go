@@ -37,6 +37,9 @@ type lineScan struct {
 	// name, when set, gives the name a field has in an error (Claude
 	// numbers the content block it is in).
 	name func(field string) string
+	// offsets, when set, maps an offset in the line scanned to the
+	// offset in the input line (Claude compacts long lines).
+	offsets func(int) int
 }
 
 func (s *lineScan) reset(line []byte) {
@@ -164,7 +167,11 @@ func (s *lineScan) lineProblem(line []byte, err error) (msg string, object, cut 
 	var te *jsonscan.TypeError
 	switch {
 	case se != nil:
-		return fmt.Sprintf("invalid JSON: %v; line skipped", err), false, se.Offset >= len(line)
+		cut := se.Offset >= len(line)
+		if s.offsets != nil {
+			se.Offset = s.offsets(se.Offset)
+		}
+		return fmt.Sprintf("invalid JSON: %v; line skipped", err), false, cut
 	case errors.As(err, &te):
 		return fmt.Sprintf("expected a JSON object, found %s; line skipped", te.Found), false, false
 	}

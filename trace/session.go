@@ -64,6 +64,10 @@ type Session struct {
 	// are counted, not kept, so a trace of millions of malformed lines costs
 	// neither memory nor a message per line. WarningsSummary says it in words.
 	WarningsDropped int `json:"warnings_dropped,omitempty"`
+
+	// streamed is set by readers that hand calls to Options.CallDone
+	// themselves, as they read.
+	streamed bool
 }
 
 // MaxWarnings is how many warnings a session keeps. Later ones are only

@@ -168,6 +168,9 @@ type LoadedRun struct {
 func (r *TraceReader) Load(name string, stdin io.Reader, stderr io.Writer) ([]*LoadedRun, error) {
 	topts := r.Trace
 	topts.Source = name
+	// Calls are normalized as they are read, and their results dropped.
+	stream := events.NewStream(r.opts)
+	topts.CallDone = stream.CallDone
 	var all []*trace.Session
 	var err error
 	if name == "-" {
@@ -178,7 +181,7 @@ func (r *TraceReader) Load(name string, stdin io.Reader, stderr io.Writer) ([]*L
 	if err != nil {
 		return nil, err
 	}
-	docs := events.NormalizeAll(all, name, r.opts)
+	docs := stream.NormalizeAll(all, name)
 	runs := make([]*LoadedRun, len(all))
 	for i, sess := range all {
 		for _, w := range sess.Warnings {

@@ -90,12 +90,17 @@ type SyntaxError struct {
 	// malformed lines asks for few of them.
 	char     byte
 	expected string
+	// depth is set for nesting past MaxDepth.
+	depth bool
 }
 
 // Error describes the problem and, for an unexpected byte, its offset.
 func (e *SyntaxError) Error() string {
 	if e.expected != "" {
 		return fmt.Sprintf("invalid character %s at offset %d (expected %s)", quoteByte(e.char), e.Offset, e.expected)
+	}
+	if e.depth {
+		return fmt.Sprintf("exceeded max depth of %d at offset %d", MaxDepth, e.Offset)
 	}
 	return e.msg
 }
@@ -158,8 +163,10 @@ func (s *Scanner) Fail(err error) {
 	}
 }
 
-func (s *Scanner) syntax(format string, args ...any) {
-	s.Fail(&SyntaxError{Offset: s.pos, msg: fmt.Sprintf(format, args...)})
+// tooDeep records nesting past MaxDepth at s.pos. The message is made
+// when asked for, from the offset, which a caller may have moved.
+func (s *Scanner) tooDeep() {
+	s.Fail(&SyntaxError{Offset: s.pos, depth: true})
 }
 
 // eof records an unexpected end of input and returns false.
@@ -262,7 +269,7 @@ func (s *Scanner) Array() bool {
 
 func (s *Scanner) enter() bool {
 	if s.depth >= MaxDepth {
-		s.syntax("exceeded max depth of %d at offset %d", MaxDepth, s.pos)
+		s.tooDeep()
 		return false
 	}
 	s.depth++
@@ -326,8 +333,8 @@ func (s *Scanner) NextKey() ([]byte, bool) {
 // readKey reads the string at s.pos, returning it unescaped.
 func (s *Scanner) readKey() ([]byte, bool) {
 	start := s.pos + 1
-	n := plainLen(s.data[start:])
-	if end := start + n; end < len(s.data) && s.data[end] == '"' && utf8.Valid(s.data[start:end]) {
+	n, ascii := plainRun(s.data[start:])
+	if end := start + n; end < len(s.data) && s.data[end] == '"' && (ascii || utf8.Valid(s.data[start:end])) {
 		// Fast path: nothing to unescape or replace, return the input bytes.
 		s.pos = end + 1
 		return s.data[start:end], true
@@ -521,7 +528,7 @@ func (s *Scanner) skip() bool {
 		switch c := s.ws(); c {
 		case '{':
 			if s.depth+top >= MaxDepth {
-				s.syntax("exceeded max depth of %d at offset %d", MaxDepth, s.pos)
+				s.tooDeep()
 				return false
 			}
 			s.stack[top/64] |= 1 << (top % 64)
@@ -541,7 +548,7 @@ func (s *Scanner) skip() bool {
 			}
 		case '[':
 			if s.depth+top >= MaxDepth {
-				s.syntax("exceeded max depth of %d at offset %d", MaxDepth, s.pos)
+				s.tooDeep()
 				return false
 			}
 			s.stack[top/64] &^= 1 << (top % 64)

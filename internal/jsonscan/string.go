@@ -27,11 +27,25 @@ const (
 // string because of its max argument.
 func (s *Scanner) Truncated() bool { return s.truncated }
 
+// PlainLen returns the length of the longest prefix of b that holds no
+// quote, backslash or control character: inside a string literal, the
+// bytes that stand for themselves. Streaming readers use it to pass over
+// string content in bulk.
+func PlainLen(b []byte) int { return plainLen(b) }
+
 // plainLen returns the length of the longest prefix of b that holds no
 // quote, backslash or control character: the bytes of a string literal that
 // can be copied as they are. It tests eight bytes at a time.
 func plainLen(b []byte) int {
+	n, _ := plainRun(b)
+	return n
+}
+
+// plainRun is plainLen that also reports whether the prefix is all ASCII,
+// which spares the decoder a UTF-8 check of it.
+func plainRun(b []byte) (int, bool) {
 	i := 0
+	var hi uint64 // the high bits of the words passed
 	for i+8 <= len(b) {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q := x ^ (lsb * '"')
@@ -39,21 +53,26 @@ func plainLen(b []byte) int {
 		// A byte is zero in q or bs where x holds a quote or backslash, and
 		// (x - 0x20) borrows into the high bit where x holds a byte < 0x20.
 		if ((q-lsb)&^q|(bs-lsb)&^bs|(x-lsb*0x20)&^x)&msb == 0 {
+			hi |= x
 			i += 8
 			continue
 		}
 		for end := i + 8; i < end; i++ {
-			if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-				return i
+			c := b[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i, hi&msb == 0
 			}
+			hi |= uint64(c)
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
+		c := b[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
 		}
+		hi |= uint64(c)
 	}
-	return i
+	return i, hi&msb == 0
 }
 
 // skipString consumes the string literal at s.pos, checking its escapes and
@@ -138,7 +157,7 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 			}
 			return truncate(dst, start, limit), true
 		}
-		n := plainLen(d[i:])
+		n, ascii := plainRun(d[i:])
 		if limit >= 0 && n > 0 && n > limit-len(dst)+utf8.UTFMax {
 			// Copy only what can be kept; the extra UTFMax bytes let
 			// truncate find the character boundary at the limit. (With
@@ -148,7 +167,11 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 			i += m
 			continue
 		}
-		dst = appendUTF8(dst, d[i:i+n])
+		if ascii {
+			dst = append(dst, d[i:i+n]...)
+		} else {
+			dst = appendUTF8(dst, d[i:i+n])
+		}
 		i += n
 		if i >= len(d) {
 			s.eof()
@@ -163,6 +186,12 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 			}
 			return dst, true
 		case c == '\\':
+			if i+1 < len(d) && simpleEscape[d[i+1]] {
+				// The common case, without the call.
+				dst = append(dst, unescaped[d[i+1]])
+				i += 2
+				continue
+			}
 			n := s.escapeLen(i)
 			if n == 0 {
 				return dst, false
@@ -206,6 +235,13 @@ func (s *Scanner) appendString(dst []byte, max int) ([]byte, bool) {
 	}
 }
 
+// simpleEscape marks the bytes that make a two-byte escape after a
+// backslash (\uXXXX is the other kind).
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// unescaped is the byte a two-byte escape stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
 // skipRest checks and skips a string literal from d[i] to its closing quote.
 func (s *Scanner) skipRest(i int) bool {
 	d := s.data
@@ -219,6 +255,10 @@ func (s *Scanner) skipRest(i int) bool {
 			s.pos = i + 1
 			return true
 		case c == '\\':
+			if i+1 < len(d) && simpleEscape[d[i+1]] {
+				i += 2 // the common case, without the call
+				continue
+			}
 			n := s.escapeLen(i)
 			if n == 0 {
 				return false

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentretrieval/agentretrieval/internal/benchgen"
+)
+
+// The end-to-end benchmarks run a command on a generated session of over
+// 100 MB written to a file: read, classify, extract and write, as a user
+// runs it. MB/s is against the size of the file.
+var (
+	benchRealShaped   = sync.OnceValue(func() []byte { return benchgen.RealShaped(100 << 20) })
+	benchLargeResults = sync.OnceValue(func() []byte { return benchgen.LargeResults(100 << 20) })
+)
+
+// benchCommand runs the command args with FILE replaced by the path of the
+// generated session (and SCENARIO by a scenario that names it).
+func benchCommand(b *testing.B, data []byte, args ...string) {
+	dir := b.TempDir()
+	file := filepath.Join(dir, "session.jsonl")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	scenario := filepath.Join(dir, "bench.yaml")
+	yaml := "name: bench\ntrace: session.jsonl\nexpectations:\n  - type: patterns\n    forbid: [fishing]\n"
+	if err := os.WriteFile(scenario, []byte(yaml), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for i, a := range args {
+		args[i] = strings.NewReplacer("FILE", file, "SCENARIO", scenario).Replace(a)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var stderr bytes.Buffer
+		// check exits 1 when the agent fished: the report is still made.
+		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code == exitBadInput {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	}
+}
+
+func BenchmarkEventsRealShaped(b *testing.B) { benchCommand(b, benchRealShaped(), "events", "FILE") }
+func BenchmarkEventsLargeResults(b *testing.B) {
+	benchCommand(b, benchLargeResults(), "events", "FILE")
+}
+func BenchmarkMetricsRealShaped(b *testing.B) { benchCommand(b, benchRealShaped(), "metrics", "FILE") }
+func BenchmarkCheckRealShaped(b *testing.B)   { benchCommand(b, benchRealShaped(), "check", "SCENARIO") }

@@ -1,0 +1,32 @@
+package events_test
+
+import (
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// A Stream extracts each call while the trace is read; the session keeps
+// no result, and the document is the one Normalize would make.
+func ExampleStream() {
+	session := strings.Join([]string{
+		`{"type":"assistant","sessionId":"s1","cwd":"/repo","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/repo/auth/token.go"}}]}}`,
+		`{"type":"user","sessionId":"s1","cwd":"/repo","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"     1→package auth\n     2→\n     3→func Validate() {}"}]}}`,
+	}, "\n")
+	stream := events.NewStream(events.Options{})
+	sess, err := trace.Read(strings.NewReader(session), trace.Options{CallDone: stream.CallDone})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("result kept: %q\n", sess.Calls[0].Result)
+	doc := stream.Normalize(sess)
+	for _, ev := range doc.Events {
+		fmt.Println(ev.ToolName, ev.TargetFiles, ev.LineRanges)
+	}
+	// Output:
+	// result kept: ""
+	// Read [auth/token.go] [{auth/token.go 1 3}]
+}
