@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"io"
 	"strings"
 
@@ -22,12 +23,18 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return code
 	}
 	defer maxInput.apply()()
+	st, stderr := blobio.NewStage(maxInput.orTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("compare", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fail("no run folder or summary given")
 	}
-	summary, err := runs.ReadSummaries(fs.Args()...)
+	names, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	summary, err := runs.ReadSummaries(names...)
 	if err != nil {
 		return fail("%v", err)
 	}

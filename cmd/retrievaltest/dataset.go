@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"io"
 
 	"github.com/agentretrieval/agentretrieval/dataset"
@@ -29,6 +30,8 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	st, stderr := blobio.NewStage(0, stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("dataset", stderr)
 	if validate {
 		if fs.NArg() != 1 {
@@ -41,7 +44,11 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		rep.WriteText(stdout)
 		return map[bool]int{true: exitFailed, false: exitOK}[len(rep.Problems) > 0]
 	}
-	c.Traces, c.Warn = fs.Args(), func(w string) { fmt.Fprintln(stderr, "warning:", w) }
+	traces, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	c.Traces, c.Warn = traces, func(w string) { fmt.Fprintln(stderr, "warning:", w) }
 	res, err := dataset.Generate(ctx, c)
 	if err != nil {
 		return fail("%v", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -118,6 +119,7 @@ type traceReader struct {
 	opts  events.Options
 	truth *groundtruth.Truth
 	trace trace.Options // Format, SessionID and Registry (nil: the default)
+	stage blobio.Stage  // local copies of traces named by bucket URL
 }
 
 // reader loads the taxonomy and the ground truth the flags name. A task
@@ -155,18 +157,21 @@ type loadedRun struct {
 
 // load reads and normalizes every session of one trace (a file, a folder,
 // or "-" for stdin), or the one -trace-id names. Errors name the file.
-func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*loadedRun, error) {
+func (r *traceReader) load(ctx context.Context, name string, stdin io.Reader, stderr io.Writer) ([]*loadedRun, error) {
+	r.stage.Limit = r.trace.MaxInputSize
+	local, err := r.stage.Input(ctx, name)
 	topts := r.trace
-	topts.Source = name
+	topts.Source = r.stage.Name(local) // a URL without its query
 	var all []*trace.Session
-	var err error
-	if name == "-" {
+	switch {
+	case err != nil:
+	case name == "-":
 		all, err = trace.ReadAll(input.LimitReader(stdin, name, topts.MaxInputSize), topts)
-	} else {
-		all, err = trace.ReadFileAll(name, topts)
+	default:
+		all, err = trace.ReadFileAll(local, topts)
 	}
 	if err != nil {
-		return nil, err
+		return nil, r.stage.Err(err)
 	}
 	docs := events.NormalizeAll(all, name, r.opts)
 	runs := make([]*loadedRun, len(all))
@@ -192,12 +197,13 @@ func (r *traceReader) load(name string, stdin io.Reader, stderr io.Writer) ([]*l
 // reported and skipped, and makes the exit status exitBadInput; an error
 // from write stops everything.
 func (r *traceReader) eachRun(ctx context.Context, cmd string, names []string, stdin io.Reader, stderr io.Writer, write func(*loadedRun) error) int {
+	defer r.stage.Close()
 	code := exitOK
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return exitBadInput
 		}
-		runs, err := r.load(name, stdin, stderr)
+		runs, err := r.load(ctx, name, stdin, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
 			code = exitBadInput

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
@@ -23,6 +24,8 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	defer maxInput.apply()()
+	st, stderr := blobio.NewStage(maxInput.orTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("merge", stderr)
 	if *out == "" {
 		fs.Usage()
@@ -32,7 +35,14 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fs.Usage()
 		return fail("no shard folder or file given")
 	}
-	summary, err := runs.MergeShardFiles(*out, fs.Args()...)
+	shards, err := st.Inputs(ctx, fs.Args()...)
+	if err == nil {
+		*out, err = st.Output(*out)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	summary, err := runs.MergeShardFiles(*out, shards...)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -41,6 +51,9 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	htmlFile := filepath.Join(*out, htmlreport.RunReportFile)
 	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: *out}) }); err != nil {
+		return fail("%v", err)
+	}
+	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
 		return fail("%v", err)
 	}
 	trials, comp, non, deg := summary.Totals()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"io"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,8 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return code
 	}
 	defer maxInput.apply()()
+	st, stderr := blobio.NewStage(maxInput.orTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("report", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -38,7 +41,11 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fail("-max-regression %v", err)
 	}
-	summary, err := runs.ReadSummaries(fs.Args()...)
+	names, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	summary, err := runs.ReadSummaries(names...)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -54,7 +61,7 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if *htmlFile != "" {
 		dir := "" // the artifacts the coverage curves are drawn from are beside the summary
-		if p, err := runs.FindSummary(fs.Arg(0)); err == nil {
+		if p, err := runs.FindSummary(names[0]); err == nil {
 			dir = filepath.Dir(p)
 		}
 		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: dir}) }); err != nil {

@@ -43,12 +43,13 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		return fail("%v", err)
 	}
 
+	defer r.stage.Close()
 	export := metrics.TRECExport{View: v}
 	for _, name := range fs.Args() {
 		if ctx.Err() != nil {
 			return fail("%v", ctx.Err())
 		}
-		loaded, err := r.load(name, stdin, stderr)
+		loaded, err := r.load(ctx, name, stdin, stderr)
 		if err != nil {
 			return fail("%v", err)
 		}
