@@ -14,6 +14,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	gocloud.dev v0.49.0
 	golang.org/x/net v0.62.0
+	golang.org/x/oauth2 v0.37.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
@@ -109,7 +110,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e // indirect
-	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect

@@ -45,7 +45,8 @@ import (
 )
 
 // Schemes are the URL schemes read as buckets. The drivers that open them
-// are linked in by drivers.go (S3) and drivers_cloud.go (GCS, Azure).
+// are linked in by drivers.go (S3) and drivers_cloud.go (GCS and Azure,
+// left out by the s3only build tag).
 var Schemes = []string{"s3", "gs", "azblob"}
 
 // ErrNotFound is matched by the error for a URL that names neither an
@@ -111,6 +112,17 @@ func parse(raw string) (location, error) {
 func (l location) object(key string) string { return l.root + "/" + key }
 
 func (l location) open(ctx context.Context) (*blob.Bucket, error) {
+	scheme, _, _ := strings.Cut(l.root, "://")
+	if !slices.Contains(linked, scheme) {
+		return nil, fmt.Errorf("%s: this binary was built with -tags s3only, without the %s:// driver; build it without the tag", l.name, scheme)
+	}
+	if check := precheck[scheme]; check != nil {
+		_, query, _ := strings.Cut(l.bucket, "?")
+		q, _ := url.ParseQuery(query) // parsed once already
+		if err := check(ctx, q); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.name, err)
+		}
+	}
 	b, err := blob.OpenBucket(ctx, l.bucket)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", l.name, err)

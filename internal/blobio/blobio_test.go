@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -306,4 +307,21 @@ func TestKeepChoosesTheObjectsCopiedAndMakesTheFoldersOfTheOthers(t *testing.T) 
 	assert.FileExists(t, filepath.Join(local, "t1", "result.json"))
 	assert.DirExists(t, filepath.Join(local, "t1", "agent"))
 	assert.NoFileExists(t, filepath.Join(local, "t1", "agent", "trajectory.json"))
+}
+
+func TestEverySchemeHasItsDriverOrSaysWhichTagLeftItOut(t *testing.T) {
+	for _, scheme := range Schemes {
+		loc, err := parse(scheme + "://bucket/key")
+		require.NoError(t, err)
+		_, err = loc.open(context.Background())
+		if slices.Contains(linked, scheme) {
+			if err != nil { // opening checks no credentials for most drivers; a missing one must not be the driver
+				assert.NotContains(t, err.Error(), "no driver registered", scheme)
+			}
+			continue
+		}
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "-tags s3only", scheme)
+	}
+	assert.Contains(t, linked, "s3", "S3 is in every build")
 }
