@@ -119,12 +119,23 @@ func TestTraceCommandsReadATraceInABucket(t *testing.T) {
 	srv.Put(t, "a/"+filepath.Base(exampleTrace), data)
 	url := srv.URL("a/" + filepath.Base(exampleTrace))
 
+	// A trajectory that names no task: its file name does.
+	untitled := filepath.Join(miniRun, baseCfg, "2026-01-15__10-00-00", "fix-auth__a1b2c3", runs.TrajectoryFile)
+	data, err = os.ReadFile(untitled)
+	require.NoError(t, err)
+	srv.Put(t, "b/trajectory.json", data)
+
 	for _, cmd := range []string{"events", "metrics"} {
-		code, want, stderr := runCLI(t, nil, cmd, "-gt", exampleGT, exampleTrace)
+		code, want, stderr := runCLI(t, nil, cmd, "-gt", exampleGT, exampleTrace, untitled)
 		require.Equal(t, exitOK, code, stderr)
-		code, got, stderr := runCLI(t, nil, cmd, "-gt", exampleGT, url)
+		// The query as a user types it, slashes unescaped.
+		typed := "s3://traces/b/trajectory.json?region=us-east-1&use_path_style=true&disable_https=true&endpoint=" + srv.Endpoint
+		code, got, stderr := runCLI(t, nil, cmd, "-gt", exampleGT, url, typed)
 		require.Equal(t, exitOK, code, stderr)
-		assert.Equal(t, strings.ReplaceAll(want, exampleTrace, "s3://traces/a/"+filepath.Base(exampleTrace)), got, cmd)
+		want = strings.ReplaceAll(want, exampleTrace, "s3://traces/a/"+filepath.Base(exampleTrace))
+		want = strings.ReplaceAll(want, untitled, "s3://traces/b/trajectory.json")
+		assert.Equal(t, want, got, cmd)
+		assert.Contains(t, got, `"task_name": "trajectory"`, "the task is named after the object, not the URL's query")
 	}
 	code, got, stderr := runCLI(t, nil, "trec-export", "-gt", exampleGT, url)
 	require.Equal(t, exitOK, code, stderr)

@@ -173,7 +173,7 @@ func (r *traceReader) load(ctx context.Context, name string, stdin io.Reader, st
 	if err != nil {
 		return nil, r.stage.Err(err)
 	}
-	docs := events.NormalizeAll(all, name, r.opts)
+	docs := events.NormalizeAll(all, topts.Source, r.opts)
 	runs := make([]*loadedRun, len(all))
 	for i, sess := range all {
 		for _, w := range sess.Warnings {

@@ -56,7 +56,7 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		for _, run := range loaded {
 			res := metrics.Compute(run.doc, metrics.Options{IncludeWrites: *includeWrites, Grades: run.grades, FoldCase: *tf.foldCase})
 			qid := cmp.Or(res.Provenance.TaskName, "stdin")
-			if err := export.Add(qid, res, name); err != nil {
+			if err := export.Add(qid, res, run.doc.Provenance.TraceFile); err != nil {
 				if errors.Is(err, metrics.ErrDuplicateQuery) {
 					return fail("%v: give each its own -task, or export them separately", err)
 				}
