@@ -183,3 +183,17 @@ func TestAnOutputThatCannotBeUploadedIsBadInputAndLeavesNoSummary(t *testing.T) 
 	assert.Contains(t, stderr, "s3://bench/out/"+baseCfg+"/fix-auth")
 	assert.NotContains(t, srv.Keys(t, "out/"), "out/"+runs.SummaryFile)
 }
+
+func TestViewNamesATraceInABucketByItsURL(t *testing.T) {
+	srv := blobtest.Start(t, "traces", nil)
+	data, err := os.ReadFile(exampleTrace)
+	require.NoError(t, err)
+	srv.Put(t, "a/"+filepath.Base(exampleTrace), data)
+	page := filepath.Join(t.TempDir(), "v.html")
+	code, _, stderr := runCLI(t, nil, "view", "-o", page, srv.URL("a/"+filepath.Base(exampleTrace)))
+	require.Equal(t, exitOK, code, stderr)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "s3://traces/a/"+filepath.Base(exampleTrace))
+	assert.NotContains(t, string(html), "retrievaltest-bucket-", "the page never names the local copy")
+}

@@ -32,7 +32,7 @@ func runView(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return fail("%v", err)
 	}
-	measured, err := htmlreport.Load(names, htmlreport.LoadOptions{GroundTruth: *gt, Format: *format,
+	measured, err := htmlreport.Load(names, htmlreport.LoadOptions{GroundTruth: *gt, Format: *format, Name: st.Name,
 		Warn: func(w string) { fmt.Fprintf(stderr, "warning: %s\n", w) }})
 	if err != nil {
 		return fail("%v", err)
