@@ -232,6 +232,9 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 	if loc.key == "" {
 		base = path.Base(loc.name) // the whole bucket: its name
 	}
+	if !filepath.IsLocal(base) {
+		return "", fmt.Errorf("%s: a key ending in %q cannot be copied to a file", loc.name, base)
+	}
 	local := filepath.Join(tmp, base)
 	if loc.key != "" {
 		attrs, err := b.Attributes(ctx, loc.key)

@@ -127,6 +127,11 @@ func TestAKeyThatLeadsOutOfThePrefixIsRefused(t *testing.T) {
 	_, err := s.Input(context.Background(), srv.URL("run"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"run/../escape" cannot be a file under the prefix`)
+
+	srv.Put(t, "run/..", []byte("x"))
+	_, err = s.Input(context.Background(), srv.URL("run/.."))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `a key ending in ".." cannot be copied to a file`)
 }
 
 // failing answers every request with 500 Internal Server Error.
