@@ -55,6 +55,10 @@ type Options struct {
 	// warnings are also in each TaskEntry. A warning about the run's
 	// folders (a symbolic link loop) comes first, with a nil trial.
 	Warn func(t *Trial, warning string)
+	// NamePath, when set, says how the summary's reasons name a folder of
+	// GroundTruthRoot: a command that copied the root from a bucket names
+	// the bucket URL rather than the copy, which is gone once it ends.
+	NamePath func(path string) string
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes
 	// its partial summary instead of the run summary.
@@ -270,6 +274,10 @@ func (e *evaluator) truth(task string) *truthOnce {
 	e.mu.Unlock()
 	to.once.Do(func() {
 		root := e.opts.GroundTruthRoot
+		name := e.opts.NamePath
+		if name == nil {
+			name = func(p string) string { return p }
+		}
 		if root == "" {
 			to.reason = "no ground-truth root given (-gt-root)"
 			return
@@ -285,16 +293,16 @@ func (e *evaluator) truth(task string) *truthOnce {
 			truth, err := groundtruth.Load(dir)
 			switch {
 			case errors.Is(err, groundtruth.ErrNoGroundTruth):
-				to.reason = fmt.Sprintf("the task folder %s has no ground truth", dir)
+				to.reason = fmt.Sprintf("the task folder %s has no ground truth", name(dir))
 			case err != nil:
-				to.reason = fmt.Sprintf("the ground truth in %s could not be read", dir)
-				to.warn = err.Error()
+				to.reason = fmt.Sprintf("the ground truth in %s could not be read", name(dir))
+				to.warn = strings.ReplaceAll(err.Error(), dir, name(dir))
 			default:
 				to.truth = truth
 			}
 			return
 		}
-		to.reason = fmt.Sprintf("no task folder for %q under %s", task, root)
+		to.reason = fmt.Sprintf("no task folder for %q under %s", task, name(root))
 	})
 	return to
 }

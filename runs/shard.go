@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -47,6 +48,16 @@ func ShardOf(rel string, n int) int {
 // Contains reports whether the trial at rel (Trial.Rel) is in the shard.
 func (s Shard) Contains(rel string) bool { return ShardOf(rel, s.N) == s.K }
 
+// Needs reports whether evaluating the shard reads the run's file at rel
+// (slash-separated, relative to the run): every file but the traces in the
+// agent/ folders of other shards' trials. A command that copies a run from
+// a bucket copies only those; it must still make the agent/ folders, which
+// tell Walk a trial folder.
+func (s Shard) Needs(rel string) bool {
+	trial, _, ok := strings.Cut(rel, "/agent/")
+	return !ok || s.Contains(trial)
+}
+
 // String is "K/N", as ParseShard reads it.
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 
@@ -54,6 +65,15 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 // run_retrieval_summary.shard-K-of-N.json.
 func (s Shard) FileName() string {
 	return fmt.Sprintf("%s.shard-%d-of-%d.json", strings.TrimSuffix(SummaryFile, ".json"), s.K, s.N)
+}
+
+// IsSummaryFile reports whether the slash-separated path names a run
+// summary or a shard's partial summary: the files that say the other
+// files of an output folder are complete, so an upload writes them last.
+func IsSummaryFile(rel string) bool {
+	base := path.Base(rel)
+	stem := strings.TrimSuffix(SummaryFile, ".json")
+	return base == SummaryFile || strings.HasPrefix(base, stem+".shard-") && strings.HasSuffix(base, ".json")
 }
 
 // Check says what is wrong with a shard: N out of 1..MaxShards, or K out

@@ -368,3 +368,66 @@ func TestResolveShardTellsTheFlagsApart(t *testing.T) {
 		})
 	}
 }
+
+func TestAShardNeedsEveryFileButOtherShardsTraces(t *testing.T) {
+	t.Parallel()
+	trials, err := Walk(miniRun)
+	require.NoError(t, err)
+	s := Shard{K: 1, N: 2}
+	mine, theirs := 0, 0
+	for _, tr := range trials {
+		in := s.Contains(tr.Rel)
+		if in {
+			mine++
+		} else {
+			theirs++
+		}
+		assert.True(t, s.Needs(tr.Rel+"/result.json"), "every result.json")
+		assert.Equal(t, in, s.Needs(tr.Rel+"/"+TrajectoryFile), tr.Rel)
+		assert.Equal(t, in, s.Needs(tr.Rel+"/"+TranscriptFile), tr.Rel)
+	}
+	require.Positive(t, mine)
+	require.Positive(t, theirs)
+	assert.True(t, s.Needs(baseCfg+"/2026-01-15__10-00-00/result.json"), "a batch's result.json")
+	assert.True(t, s.Needs("agent/notes.txt"), "a file at the run's root")
+}
+
+// A shard evaluated on a copy of the run that holds only what Needs
+// chooses (and the agent/ folders) writes what it writes on the whole run.
+func TestAShardReadsOnlyTheFilesItNeeds(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	part := filepath.Join(tmp, "mini")
+	s := Shard{K: 2, N: 3}
+	require.NoError(t, filepath.WalkDir(miniRun, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(miniRun, p)
+		dst := filepath.Join(part, rel)
+		require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
+		if !s.Needs(filepath.ToSlash(rel)) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		return os.WriteFile(dst, data, 0o644)
+	}))
+	wholeOut, partOut := filepath.Join(tmp, "whole"), filepath.Join(tmp, "part")
+	_, err := EvaluateShard(context.Background(), miniRun, s, Options{GroundTruthRoot: miniGT, Out: wholeOut})
+	require.NoError(t, err)
+	_, err = EvaluateShard(context.Background(), part, s, Options{GroundTruthRoot: miniGT, Out: partOut})
+	require.NoError(t, err)
+	require.NoError(t, filepath.WalkDir(wholeOut, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(wholeOut, p)
+		want, err := os.ReadFile(p)
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(partOut, rel))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), rel)
+		return nil
+	}))
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
+
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/runs"
@@ -23,12 +25,18 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return code
 	}
 	defer maxInput.Apply()()
+	st, stderr := blobio.NewStage(maxInput.OrTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("compare", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fail("no run folder or summary given")
 	}
-	summary, err := runs.ReadSummaries(fs.Args()...)
+	names, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	summary, err := runs.ReadSummaries(names...)
 	if err != nil {
 		return fail("%v", err)
 	}

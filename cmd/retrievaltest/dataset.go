@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
+
 	"github.com/agentretrieval/agentretrieval/dataset"
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
@@ -30,6 +32,8 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
+	st, stderr := blobio.NewStage(0, stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("dataset", stderr)
 	if validate {
 		if fs.NArg() != 1 {
@@ -42,7 +46,11 @@ func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		rep.WriteText(stdout)
 		return map[bool]int{true: exitFailed, false: exitOK}[len(rep.Problems) > 0]
 	}
-	c.Traces, c.Warn = fs.Args(), func(w string) { fmt.Fprintln(stderr, "warning:", w) }
+	traces, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	c.Traces, c.Warn = traces, func(w string) { fmt.Fprintln(stderr, "warning:", w) }
 	res, err := dataset.Generate(ctx, c)
 	if err != nil {
 		return fail("%v", err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
@@ -24,6 +25,8 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	defer maxInput.Apply()()
+	st, stderr := blobio.NewStage(maxInput.OrTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("merge", stderr)
 	if *out == "" {
 		fs.Usage()
@@ -33,7 +36,14 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fs.Usage()
 		return fail("no shard folder or file given")
 	}
-	summary, err := runs.MergeShardFiles(*out, fs.Args()...)
+	shards, err := st.Inputs(ctx, fs.Args()...)
+	if err == nil {
+		*out, err = st.Output(*out)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	summary, err := runs.MergeShardFiles(*out, shards...)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -42,6 +52,9 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	htmlFile := filepath.Join(*out, htmlreport.RunReportFile)
 	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: *out}) }); err != nil {
+		return fail("%v", err)
+	}
+	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
 		return fail("%v", err)
 	}
 	trials, comp, non, deg := summary.Totals()

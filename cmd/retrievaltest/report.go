@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
+
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
@@ -27,6 +29,8 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return code
 	}
 	defer maxInput.Apply()()
+	st, stderr := blobio.NewStage(maxInput.OrTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("report", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -39,7 +43,11 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fail("-max-regression %v", err)
 	}
-	summary, err := runs.ReadSummaries(fs.Args()...)
+	names, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	summary, err := runs.ReadSummaries(names...)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -55,7 +63,7 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if *htmlFile != "" {
 		dir := "" // the artifacts the coverage curves are drawn from are beside the summary
-		if p, err := runs.FindSummary(fs.Arg(0)); err == nil {
+		if p, err := runs.FindSummary(names[0]); err == nil {
 			dir = filepath.Dir(p)
 		}
 		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: dir}) }); err != nil {

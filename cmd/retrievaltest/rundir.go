@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
@@ -34,6 +35,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return code
 	}
 	defer ef.MaxInput.Apply()()
+	st, stderr := blobio.NewStage(ef.MaxInput.OrTrace(), stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("run-dir", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -50,7 +53,16 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fail("%v", err)
 	}
-	runDir := fs.Arg(0)
+	if *gtRoot, err = st.Input(ctx, *gtRoot); err != nil {
+		return fail("%v", err)
+	}
+	if sharded {
+		st.Keep = shard.Needs // a shard copies only its own trials' traces
+	}
+	runDir, err := st.Input(ctx, fs.Arg(0), runs.OutDir)
+	if err != nil {
+		return fail("%v", err)
+	}
 	if *gtRoot != "" {
 		if info, err := os.Stat(*gtRoot); err != nil || !info.IsDir() {
 			return fail("-gt-root %s: not a folder", *gtRoot)
@@ -58,6 +70,12 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	eopts, err := ef.Options()
 	if err != nil {
+		return fail("%v", err)
+	}
+	if *out == "" {
+		*out = blobio.Join(fs.Arg(0), runs.OutDir)
+	}
+	if *out, err = st.Output(*out); err != nil {
 		return fail("%v", err)
 	}
 	opts := runs.Options{
@@ -68,6 +86,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Events:          eopts,
 		Metrics:         mopts,
 		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.MaxInput.OrTrace()},
+		NamePath:        st.Name,
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
 				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)
@@ -76,14 +95,11 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			fmt.Fprintf(stderr, "warning: %s: %s\n", t.Rel, w)
 		},
 	}
-	if opts.Out == "" {
-		opts.Out = filepath.Join(runDir, runs.OutDir)
-	}
 	if *gtRoot == "" {
 		fmt.Fprintln(stderr, "warning: retrievaltest run-dir: no -gt-root: every task is non-computable")
 	}
 	if sharded {
-		return runShard(ctx, runDir, shard, shardFrom, opts, stderr)
+		return runShard(ctx, runDir, shard, shardFrom, opts, st, stderr)
 	}
 
 	summary, err := runs.Evaluate(ctx, runDir, opts)
@@ -101,6 +117,9 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: opts.Out}) }); err != nil {
 		return fail("%v", err)
 	}
+	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
+		return fail("%v", err)
+	}
 	trials, comp, non, deg := summary.Totals()
 	failed := len(summary.FailedEntries())
 	fmt.Fprintf(stderr, "retrievaltest run-dir: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s and %s\n",
@@ -115,7 +134,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 }
 
 // runShard evaluates one shard of the run and reports what it wrote.
-func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, stderr io.Writer) int {
+func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, st *blobio.Stage, stderr io.Writer) int {
 	fail := failer("run-dir", stderr)
 	s, err := runs.EvaluateShard(ctx, runDir, shard, opts)
 	if errors.Is(err, context.Canceled) {
@@ -124,6 +143,9 @@ func runShard(ctx context.Context, runDir string, shard runs.Shard, from string,
 	if s == nil {
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
+	}
+	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
+		return fail("%v", err)
 	}
 	trials, comp, non, deg, failed := s.Totals()
 	fmt.Fprintf(stderr, "retrievaltest run-dir: shard %d of %d (%s): %d of the run's %d trial(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",

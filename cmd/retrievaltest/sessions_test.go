@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -120,7 +121,7 @@ func TestATraceOfSeveralSessionsGivesOneDocumentEach(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			runs, err := linesReader(t, append(tt.flags, "-gt", gt)...).Load(tt.input, nil, io.Discard)
+			runs, err := linesReader(t, append(tt.flags, "-gt", gt)...).Load(context.Background(), tt.input, nil, io.Discard)
 			require.NoError(t, err)
 			var tasks []string
 			var calls []int
@@ -134,14 +135,14 @@ func TestATraceOfSeveralSessionsGivesOneDocumentEach(t *testing.T) {
 		})
 	}
 
-	_, err := linesReader(t, "-trace-id", "s7").Load(file, nil, io.Discard)
+	_, err := linesReader(t, "-trace-id", "s7").Load(context.Background(), file, nil, io.Discard)
 	var mse *trace.MultiSessionError
 	require.ErrorAs(t, err, &mse)
 	assert.Equal(t, []string{"s1", "django-1"}, mse.IDs)
 
 	// One query per session in the TREC export.
 	r := linesReader(t, "-gt", gt)
-	runs, err := r.Load(file, nil, io.Discard)
+	runs, err := r.Load(context.Background(), file, nil, io.Discard)
 	require.NoError(t, err)
 	var export metrics.TRECExport
 	for _, run := range runs {

@@ -44,19 +44,20 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		return fail("%v", err)
 	}
 
+	defer r.Close()
 	export := metrics.TRECExport{View: v}
 	for _, name := range fs.Args() {
 		if ctx.Err() != nil {
 			return fail("%v", ctx.Err())
 		}
-		loaded, err := r.Load(name, stdin, stderr)
+		loaded, err := r.Load(ctx, name, stdin, stderr)
 		if err != nil {
 			return fail("%v", err)
 		}
 		for _, run := range loaded {
 			res := metrics.Compute(run.Doc, metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
 			qid := cmp.Or(res.Provenance.TaskName, "stdin")
-			if err := export.Add(qid, res, name); err != nil {
+			if err := export.Add(qid, res, run.Doc.Provenance.TraceFile); err != nil {
 				if errors.Is(err, metrics.ErrDuplicateQuery) {
 					return fail("%v: give each its own -task, or export them separately", err)
 				}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
+
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 )
@@ -21,12 +23,18 @@ func runView(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
+	st, stderr := blobio.NewStage(0, stderr) // bucket URLs
+	defer st.Close()
 	fail := failer("view", stderr)
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fail("no trace given")
 	}
-	measured, err := htmlreport.Load(fs.Args(), htmlreport.LoadOptions{GroundTruth: *gt, Format: *format,
+	names, err := st.Inputs(ctx, fs.Args()...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	measured, err := htmlreport.Load(names, htmlreport.LoadOptions{GroundTruth: *gt, Format: *format, Name: st.Name,
 		Warn: func(w string) { fmt.Fprintf(stderr, "warning: %s\n", w) }})
 	if err != nil {
 		return fail("%v", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -128,6 +129,7 @@ type TraceReader struct {
 	opts  events.Options
 	truth *groundtruth.Truth
 	Trace trace.Options // Format, SessionID and Registry (nil: the default)
+	stage blobio.Stage  // local copies of traces named by bucket URL
 }
 
 // Reader loads the taxonomy and the ground truth the flags name. A task
@@ -165,23 +167,26 @@ type LoadedRun struct {
 
 // Load reads and normalizes every session of one trace (a file, a folder,
 // or "-" for stdin), or the one -trace-id names. Errors name the file.
-func (r *TraceReader) Load(name string, stdin io.Reader, stderr io.Writer) ([]*LoadedRun, error) {
+func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, stderr io.Writer) ([]*LoadedRun, error) {
+	r.stage.Limit = r.Trace.MaxInputSize
+	local, err := r.stage.Input(ctx, name)
 	topts := r.Trace
-	topts.Source = name
+	topts.Source = r.stage.Name(local) // a URL without its query
 	// Calls are normalized as they are read, and their results dropped.
 	stream := events.NewStream(r.opts)
 	topts.CallDone = stream.CallDone
 	var all []*trace.Session
-	var err error
-	if name == "-" {
+	switch {
+	case err != nil:
+	case name == "-":
 		all, err = trace.ReadAll(input.LimitReader(stdin, name, topts.MaxInputSize), topts)
-	} else {
-		all, err = trace.ReadFileAll(name, topts)
+	default:
+		all, err = trace.ReadFileAll(local, topts)
 	}
 	if err != nil {
-		return nil, err
+		return nil, r.stage.Err(err)
 	}
-	docs := stream.NormalizeAll(all, name)
+	docs := stream.NormalizeAll(all, topts.Source)
 	runs := make([]*LoadedRun, len(all))
 	for i, sess := range all {
 		for _, w := range sess.Warnings {
@@ -205,12 +210,13 @@ func (r *TraceReader) Load(name string, stdin io.Reader, stderr io.Writer) ([]*L
 // reported and skipped, and makes the exit status ExitBadInput; an error
 // from write stops everything.
 func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, stdin io.Reader, stderr io.Writer, write func(*LoadedRun) error) int {
+	defer r.stage.Close()
 	code := ExitOK
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return ExitBadInput
 		}
-		runs, err := r.Load(name, stdin, stderr)
+		runs, err := r.Load(ctx, name, stdin, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
 			code = ExitBadInput
@@ -225,3 +231,6 @@ func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, s
 	}
 	return code
 }
+
+// Close removes the local copies of traces read from buckets.
+func (r *TraceReader) Close() error { return r.stage.Close() }

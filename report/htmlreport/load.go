@@ -26,6 +26,9 @@ type LoadOptions struct {
 	// Warn receives each warning (a skipped trace line, a ground truth
 	// with no file); nil drops them.
 	Warn func(string)
+	// Name, when set, says how the page and the errors name a trace path:
+	// a command that copied a trace from a bucket names the URL.
+	Name func(path string) string
 }
 
 // Load reads each trace (a file, or a folder for the formats stored as
@@ -54,8 +57,12 @@ func Load(paths []string, opts LoadOptions) ([]*expectations.Run, error) {
 		return nil, err
 	}
 	var out []*expectations.Run
-	for _, path := range paths {
-		sessions, err := trace.ReadFileAll(path, trace.Options{Format: opts.Format, Source: path, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead})
+	for _, file := range paths {
+		path := file
+		if opts.Name != nil {
+			path = opts.Name(file)
+		}
+		sessions, err := trace.ReadFileAll(file, trace.Options{Format: opts.Format, Source: path, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead})
 		if err != nil {
 			return nil, err
 		}

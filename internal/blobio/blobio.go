@@ -1,0 +1,495 @@
+// Package blobio lets the commands read their inputs from, and write their
+// outputs to, object storage buckets named by URL (s3://, gs://, azblob://)
+// through gocloud.dev/blob, with the credentials of each cloud's usual
+// environment.
+//
+// A bucket input is copied to a local temporary folder (a Stage) before it
+// is read, and a bucket output is written to a local folder that is then
+// uploaded. The run, trace and merge code works on os paths (walking
+// folders, following symbolic links, checking with os.SameFile, writing
+// atomically) and bounds every file by its kind; copying keeps all of that
+// code and its checks as they are, for the price of disk space the size of
+// the input. The copy is bounded too: an object larger than the stage's
+// limit is refused before it is read, and a read that goes past it fails.
+//
+// A URL is the bucket URL gocloud opens, with the key (an object, or a
+// prefix that holds objects as a folder holds files) as its path:
+//
+//	s3://bucket/runs/2026-01-15?region=eu-west-1
+//	gs://bucket/runs/2026-01-15
+//	azblob://container/runs/2026-01-15
+//
+// The query holds the driver's options (for S3: region, endpoint,
+// use_path_style, disable_https, profile, …); it applies to the bucket and
+// is left out of messages.
+package blobio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/agentretrieval/agentretrieval/internal/input"
+)
+
+// Schemes are the URL schemes read as buckets. The drivers that open them
+// are linked in by drivers.go (S3) and drivers_cloud.go (GCS and Azure,
+// left out by the s3only build tag).
+var Schemes = []string{"s3", "gs", "azblob"}
+
+// ErrNotFound is matched by the error for a URL that names neither an
+// object nor a prefix holding one.
+var ErrNotFound = errors.New("no such object, and no object under it")
+
+// IsURL reports whether name is a bucket URL rather than a path.
+func IsURL(name string) bool {
+	scheme, _, ok := strings.Cut(name, "://")
+	return ok && slices.Contains(Schemes, scheme)
+}
+
+// Join appends a slash-separated elem to a path or to a URL's key,
+// keeping the URL's query.
+func Join(name, elem string) string {
+	if !IsURL(name) {
+		return filepath.Join(name, filepath.FromSlash(elem))
+	}
+	u, err := url.Parse(name)
+	if err != nil {
+		return name + "/" + elem // parse reports the error later
+	}
+	u.Path = path.Join("/", u.Path, elem)
+	return u.String()
+}
+
+// location is a parsed URL: what gocloud opens, the key, and the name
+// messages use.
+type location struct {
+	bucket, key, name string
+	root              string // scheme://bucket
+}
+
+func parse(raw string) (location, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return location{}, fmt.Errorf("bucket URL %q: %v", raw, err)
+	}
+	if u.Host == "" {
+		return location{}, fmt.Errorf("bucket URL %q: no bucket name after %s://", raw, u.Scheme)
+	}
+	key := strings.Trim(u.Path, "/")
+	root := u.Scheme + "://" + u.Host
+	loc := location{bucket: root, key: key, name: root, root: root}
+	q := u.Query()
+	if u.Scheme == "s3" && !q.Has("response_checksum_validation") {
+		// The AWS SDK validates a download's checksum when the response
+		// has one, and otherwise logs a line to standard error, for every
+		// object (those uploaded without a checksum, every object of
+		// most S3-compatible services); those lines would drown the
+		// tool's messages. Lengths are still checked, and the URL can ask
+		// for when_supported.
+		q.Set("response_checksum_validation", "when_required")
+	}
+	loc.bucket += "?" + q.Encode()
+	if key != "" {
+		loc.name += "/" + key
+	}
+	return loc, nil
+}
+
+// object names one object of the location in messages.
+func (l location) object(key string) string { return l.root + "/" + key }
+
+func (l location) open(ctx context.Context) (*blob.Bucket, error) {
+	scheme, _, _ := strings.Cut(l.root, "://")
+	if !slices.Contains(linked, scheme) {
+		return nil, fmt.Errorf("%s: this binary was built with -tags s3only, without the %s:// driver; build it without the tag", l.name, scheme)
+	}
+	if check := precheck[scheme]; check != nil {
+		_, query, _ := strings.Cut(l.bucket, "?")
+		q, _ := url.ParseQuery(query) // parsed once already
+		if err := check(ctx, q); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.name, err)
+		}
+	}
+	b, err := blob.OpenBucket(ctx, l.bucket)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.name, err)
+	}
+	return b, nil
+}
+
+// A Stage holds the local copies of bucket inputs, and the local folders
+// whose files go to buckets, under one temporary folder that Close
+// removes. Its zero value is ready to use; it is safe for concurrent use.
+type Stage struct {
+	// Limit bounds each object copied; zero or less means
+	// input.TraceLimit, the largest default limit of an input.
+	Limit int64
+	// Keep, when set, chooses the objects of a prefix that Input copies,
+	// by their slash-separated path relative to the prefix; for the
+	// others it only makes their folder.
+	Keep func(rel string) bool
+
+	mu    sync.Mutex
+	dir   string
+	names []staged // local copies and the URLs they stand for
+	outs  []staged // local output folders and their URLs
+}
+
+// NewStage returns a Stage with the limit, and w wrapped by its Writer.
+func NewStage(limit int64, w io.Writer) (*Stage, io.Writer) {
+	s := &Stage{Limit: limit}
+	return s, s.Writer(w)
+}
+
+type staged struct {
+	local string
+	loc   location
+}
+
+// tempDir makes a new folder under the stage's temporary folder.
+func (s *Stage) tempDir() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir == "" {
+		dir, err := os.MkdirTemp("", "retrievaltest-bucket-")
+		if err != nil {
+			return "", err
+		}
+		s.dir = dir
+	}
+	return os.MkdirTemp(s.dir, "")
+}
+
+func (s *Stage) remember(list *[]staged, local string, loc location) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	*list = append(*list, staged{local, loc})
+}
+
+// Close removes the local copies and output folders.
+func (s *Stage) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.dir)
+	s.dir, s.names, s.outs = "", nil, nil
+	return err
+}
+
+// Inputs is Input for each name, in order.
+func (s *Stage) Inputs(ctx context.Context, names ...string) ([]string, error) {
+	out := make([]string, len(names))
+	for i, name := range names {
+		local, err := s.Input(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = local
+	}
+	return out, nil
+}
+
+// Input returns name itself when it is a path. For a bucket URL it copies
+// the object the URL names to a local file of the same base name, or, when
+// there is no such object, every object under the URL's key (as a folder)
+// to a local folder of the same base name, and returns the local path.
+// Objects under a first-level folder named in skip are not copied. An
+// error names the URL: one that names no object is ErrNotFound, one
+// larger than the limit an *input.TooLargeError.
+func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string, error) {
+	if !IsURL(name) {
+		return name, nil
+	}
+	loc, err := parse(name)
+	if err != nil {
+		return "", err
+	}
+	b, err := loc.open(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer b.Close()
+	tmp, err := s.tempDir()
+	if err != nil {
+		return "", err
+	}
+	base := path.Base(loc.key)
+	if loc.key == "" {
+		base = path.Base(loc.name) // the whole bucket: its name
+	}
+	if !filepath.IsLocal(base) {
+		return "", fmt.Errorf("%s: a key ending in %q cannot be copied to a file", loc.name, base)
+	}
+	local := filepath.Join(tmp, base)
+	if loc.key != "" {
+		attrs, err := b.Attributes(ctx, loc.key)
+		switch {
+		case err == nil:
+			if err := s.get(ctx, b, loc, loc.key, attrs.Size, local); err != nil {
+				return "", err
+			}
+			s.remember(&s.names, local, loc)
+			return local, nil
+		case gcerrors.Code(err) != gcerrors.NotFound:
+			return "", fmt.Errorf("%s: %w", loc.name, err)
+		}
+	}
+	prefix := loc.key
+	if prefix != "" {
+		prefix += "/"
+	}
+	n := 0
+	it := b.List(&blob.ListOptions{Prefix: prefix})
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: listing: %w", loc.name, err)
+		}
+		rel := strings.TrimPrefix(obj.Key, prefix)
+		if obj.IsDir || rel == "" || strings.HasSuffix(rel, "/") {
+			continue // a folder marker, as consoles create
+		}
+		if first, _, _ := strings.Cut(rel, "/"); slices.Contains(skip, first) {
+			continue
+		}
+		if !filepath.IsLocal(filepath.FromSlash(rel)) || strings.Contains(rel, "\\") {
+			return "", fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, obj.Key)
+		}
+		dst := filepath.Join(local, filepath.FromSlash(rel))
+		n++
+		if s.Keep != nil && !s.Keep(rel) {
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if err := s.get(ctx, b, loc, obj.Key, obj.Size, dst); err != nil {
+			return "", err
+		}
+	}
+	if n == 0 {
+		return "", fmt.Errorf("%s: %w", loc.name, ErrNotFound)
+	}
+	s.remember(&s.names, local, loc)
+	return local, nil
+}
+
+// get copies one object to a new local file, bounded by the stage's limit.
+func (s *Stage) get(ctx context.Context, b *blob.Bucket, loc location, key string, size int64, dst string) (err error) {
+	name := loc.object(key)
+	limit := input.Or(s.Limit, input.TraceLimit)
+	if size > limit {
+		return &input.TooLargeError{Path: name, Limit: limit}
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	r, err := b.NewReader(ctx, key, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer r.Close()
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	if _, err := io.Copy(f, input.LimitReader(r, name, limit)); err != nil {
+		if errors.Is(err, input.ErrTooLarge) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// Output returns name itself when it is a path. For a bucket URL it
+// returns a new empty local folder whose files Commit uploads under the
+// URL's key.
+func (s *Stage) Output(name string) (string, error) {
+	if !IsURL(name) {
+		return name, nil
+	}
+	loc, err := parse(name)
+	if err != nil {
+		return "", err
+	}
+	tmp, err := s.tempDir()
+	if err != nil {
+		return "", err
+	}
+	local := filepath.Join(tmp, "out")
+	if err := os.Mkdir(local, 0o755); err != nil {
+		return "", err
+	}
+	s.remember(&s.names, local, loc)
+	s.remember(&s.outs, local, loc)
+	return local, nil
+}
+
+// Commit uploads the files of every output folder, each to one object
+// whose key is the folder's URL key joined with the file's relative path.
+// Files are uploaded in lexical order, except that those for which last
+// returns true (given the slash-separated relative path) go after all the
+// others: a summary that says the rest is complete is written only when
+// the rest is.
+//
+// Each object is written in one upload that the service commits only when
+// it completes; on an error the upload is aborted (its context canceled),
+// so a failed or killed upload leaves the object as it was, never half
+// written. Commit stops at the first error, which names the object.
+func (s *Stage) Commit(ctx context.Context, last func(rel string) bool) error {
+	s.mu.Lock()
+	outs := slices.Clone(s.outs)
+	s.mu.Unlock()
+	for _, o := range outs {
+		if err := put(ctx, o, last); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func put(ctx context.Context, o staged, last func(string) bool) error {
+	var first, final []string
+	err := filepath.WalkDir(o.local, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(o.local, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if last != nil && last(rel) {
+			final = append(final, rel)
+		} else {
+			first = append(first, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b, err := o.loc.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	for _, rel := range append(first, final...) {
+		key := path.Join(o.loc.key, rel)
+		f, err := os.Open(filepath.Join(o.local, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		err = upload(ctx, b, key, f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.loc.object(key), err)
+		}
+	}
+	return nil
+}
+
+// upload writes r to one object, aborting on any error from r or from
+// the service.
+func upload(ctx context.Context, b *blob.Bucket, key string, r io.Reader) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := b.NewWriter(ctx, key, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		cancel() // before Close: the object is not committed
+		_ = w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// Writer returns a writer to w that names the URLs instead of their local
+// copies, so that messages about a copied input or an output folder name
+// what the user gave. Each Write is rewritten whole, so each message must
+// be written in one call, as fmt.Fprintf does.
+func (s *Stage) Writer(w io.Writer) io.Writer { return &renamer{w: w, s: s} }
+
+type renamer struct {
+	w io.Writer
+	s *Stage
+}
+
+func (r *renamer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, r.s.rename(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Name is the URL a local path of the stage stands for, or the path
+// itself.
+func (s *Stage) Name(local string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.names {
+		if local == n.local {
+			return n.loc.name
+		}
+		if rel, ok := strings.CutPrefix(local, n.local+string(filepath.Separator)); ok {
+			return n.loc.name + "/" + filepath.ToSlash(rel)
+		}
+	}
+	return local
+}
+
+// rename replaces the local copies in text by the URLs they stand for.
+func (s *Stage) rename(text string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.names {
+		text = strings.ReplaceAll(text, n.local, n.loc.name)
+	}
+	return text
+}
+
+// Err is err with the URLs instead of their local copies in its message;
+// errors.Is and errors.As see err.
+func (s *Stage) Err(err error) error {
+	if err == nil {
+		return nil
+	}
+	if msg := s.rename(err.Error()); msg != err.Error() {
+		return &renamedError{msg: msg, err: err}
+	}
+	return err
+}
+
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
