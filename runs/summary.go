@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -382,6 +383,21 @@ func (s *Summary) FailedEntries() []TaskEntry {
 		}
 	}
 	return out
+}
+
+// FailedError joins one error per trial that could not be evaluated,
+// naming the trial (config/batch/trial) and wrapping ErrTrialFailed, or is
+// nil when there is none.
+func (s *Summary) FailedError() error {
+	var errs []error
+	for _, c := range s.Configs {
+		for _, e := range c.Entries {
+			if e.Status == Failed {
+				errs = append(errs, fmt.Errorf("%s: %w: %s", path.Join(c.Config, e.Batch, e.Trial), ErrTrialFailed, e.Reason))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Totals counts the trials of every configuration: all of them, and the

@@ -134,3 +134,19 @@ func TestReadSummaryRejectsAnotherMajorVersion(t *testing.T) {
 	_, err := ReadSummary(path)
 	require.ErrorIs(t, err, ErrSummaryVersion)
 }
+
+func TestFailedErrorNamesEachFailedTrial(t *testing.T) {
+	t.Parallel()
+	s := &Summary{Configs: []*ConfigSummary{
+		{Config: "base", Entries: []TaskEntry{{Task: "a", Trial: "a__1", Batch: "b1", Status: Computable}}},
+		{Config: "mcp", Entries: []TaskEntry{
+			{Task: "a", Trial: "a__2", Batch: "b1", Status: Failed, Reason: "result.json cannot be read"},
+			{Task: "c", Trial: "c__3", Batch: "b1", Status: Failed, Reason: "bad task name"},
+		}},
+	}}
+	err := s.FailedError()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrTrialFailed)
+	assert.Equal(t, "mcp/b1/a__2: trial failed: result.json cannot be read\nmcp/b1/c__3: trial failed: bad task name", err.Error())
+	assert.NoError(t, (&Summary{Configs: s.Configs[:1]}).FailedError(), "no failed trial, no error")
+}

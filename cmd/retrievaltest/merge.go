@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
-	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
 
@@ -47,29 +43,13 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(*columns)); err != nil {
+	if err := writeRun(ctx, "merge", summary, *out, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
-	htmlFile := filepath.Join(*out, htmlreport.RunReportFile)
-	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: *out}) }); err != nil {
-		return fail("%v", err)
-	}
-	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
-		return fail("%v", err)
-	}
-	trials, comp, non, deg := summary.Totals()
-	fmt.Fprintf(stderr, "retrievaltest merge: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s and %s\n",
-		trials, len(summary.Configs), comp, non, deg, len(summary.FailedEntries()), htmlFile, filepath.Join(*out, runs.SummaryFile))
-	if len(summary.FailedEntries()) > 0 {
+	if err := summary.FailedError(); err != nil {
 		// As run-dir does for the whole run: the summary is written, and
 		// the run still ends in error.
-		for _, c := range summary.Configs {
-			for _, e := range c.Entries {
-				if e.Status == runs.Failed {
-					fmt.Fprintf(stderr, "retrievaltest merge: %s: %v: %s\n", path.Join(c.Config, e.Batch, e.Trial), runs.ErrTrialFailed, e.Reason)
-				}
-			}
-		}
+		cli.PrintErrors(stderr, "retrievaltest merge", err)
 		return exitBadInput
 	}
 	return exitOK

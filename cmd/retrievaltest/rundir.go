@@ -110,20 +110,9 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
-	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(*columns)); err != nil {
+	if err := writeRun(ctx, "run-dir", summary, opts.Out, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
-	htmlFile := filepath.Join(opts.Out, htmlreport.RunReportFile)
-	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: opts.Out}) }); err != nil {
-		return fail("%v", err)
-	}
-	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
-		return fail("%v", err)
-	}
-	trials, comp, non, deg := summary.Totals()
-	failed := len(summary.FailedEntries())
-	fmt.Fprintf(stderr, "retrievaltest run-dir: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s and %s\n",
-		trials, len(summary.Configs), comp, non, deg, failed, htmlFile, filepath.Join(opts.Out, runs.SummaryFile))
 	if err != nil {
 		// Some trials could not be evaluated: the others are in the
 		// summary, and the run still ends in error.
@@ -131,6 +120,26 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitBadInput
 	}
 	return exitOK
+}
+
+// writeRun writes what run-dir and merge show of a whole run: the table on
+// stdout, report.html beside the summary, the uploads of a bucket output,
+// and a line of counts on stderr.
+func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, columns string, st *blobio.Stage, stdout, stderr io.Writer) error {
+	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(columns)); err != nil {
+		return err
+	}
+	htmlFile := filepath.Join(out, htmlreport.RunReportFile)
+	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: out}) }); err != nil {
+		return err
+	}
+	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
+		return err
+	}
+	trials, comp, non, deg := summary.Totals()
+	fmt.Fprintf(stderr, "retrievaltest %s: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s and %s\n",
+		cmd, trials, len(summary.Configs), comp, non, deg, len(summary.FailedEntries()), st.Name(htmlFile), st.Name(filepath.Join(out, runs.SummaryFile)))
+	return nil
 }
 
 // runShard evaluates one shard of the run and reports what it wrote.
