@@ -53,20 +53,7 @@ func TestClaudeReadsA64MBLine(t *testing.T) {
 }
 
 // claudeCodeLines are source lines for generated Read and Bash outputs.
-var claudeCodeLines = []string{
-	`func (s *Server) handle(w http.ResponseWriter, r *http.Request) {`,
-	"\tif err := json.NewDecoder(r.Body).Decode(&req); err != nil {",
-	"\t\thttp.Error(w, fmt.Sprintf(\"bad request: %v\", err), http.StatusBadRequest)",
-	"\t\treturn",
-	"\t}",
-	`	path := strings.ReplaceAll(req.Path, "\\", "/") // Windows paths`,
-	`	log.Printf("served %q in %s", path, time.Since(start))`,
-	"// Résumé: «naïve» caching → see 日本語のドキュメント 🙂",
-	`	re := regexp.MustCompile(` + "`^[a-z]+\\d{2,}$`" + `)`,
-	"",
-	`	return &Config{Name: "default", Retries: 3, Tags: []string{"a", "b"}}`,
-	"}",
-}
+var claudeCodeLines = benchgen.CodeLines
 
 // claudeBenchSession is the large-result session of over 100 MB; the
 // real-shaped one is claudeRealBenchSession.

@@ -104,10 +104,10 @@ func (c *countingWriter) line(v any) {
 	}
 }
 
-// codeLines are source lines for generated Read and Bash outputs, with
+// CodeLines are source lines for generated Read and Bash outputs, with
 // every kind of escape JSON strings meet: quotes, backslashes, tabs and
 // non-ASCII text.
-var codeLines = []string{
+var CodeLines = []string{
 	`func (s *Server) handle(w http.ResponseWriter, r *http.Request) {`,
 	"\tif err := json.NewDecoder(r.Body).Decode(&req); err != nil {",
 	"\t\thttp.Error(w, fmt.Sprintf(\"bad request: %v\", err), http.StatusBadRequest)",
@@ -159,7 +159,7 @@ func writeLargeResults(w *bufio.Writer, size int64) error {
 			if turn%2 == 0 {
 				fmt.Fprintf(&out, "%6d→", i)
 			}
-			out.WriteString(codeLines[rng.IntN(len(codeLines))])
+			out.WriteString(CodeLines[rng.IntN(len(CodeLines))])
 			out.WriteByte('\n')
 		}
 		output := out.String()
@@ -202,7 +202,7 @@ func writeSingleLine(w *bufio.Writer, size int64) error {
 	io.WriteString(c, `{"type":"user","sessionId":"big","cwd":"/workspace","uuid":"u1","parentUuid":"a1","isSidechain":false,"timestamp":"2025-09-07T10:00:01.000Z","message":{"role":"user","content":[{"tool_use_id":"toolu_big","type":"tool_result","content":"`)
 	var chunk []byte
 	for i := 0; len(chunk) < 64<<10; i++ {
-		q, _ := json.Marshal(fmt.Sprintf("internal/pkg%d/file%d.go:%d:%s\n", i%17, i%101, i, codeLines[i%len(codeLines)]))
+		q, _ := json.Marshal(fmt.Sprintf("internal/pkg%d/file%d.go:%d:%s\n", i%17, i%101, i, CodeLines[i%len(CodeLines)]))
 		chunk = append(chunk, q[1:len(q)-1]...)
 	}
 	for c.n < size && c.err == nil {

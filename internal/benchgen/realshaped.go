@@ -216,7 +216,7 @@ func (g *real) code(n int, numbered bool) string {
 		if numbered {
 			fmt.Fprintf(&g.out, "%6d→", i)
 		}
-		g.out.WriteString(codeLines[g.rng.IntN(len(codeLines))])
+		g.out.WriteString(CodeLines[g.rng.IntN(len(CodeLines))])
 		g.out.WriteByte('\n')
 	}
 	return g.out.String()
