@@ -366,18 +366,11 @@ func (e *evaluator) process(t *Trial) trialResult {
 	m := metrics.Compute(doc, mopts)
 
 	dir := filepath.Join(e.opts.Out, t.Config)
-	// The two artifacts are written at the same time: most of a write
-	// is waiting for the disk to sync the file.
-	var eventsErr error
-	var wrote sync.WaitGroup
-	wrote.Go(func() { _, eventsErr = writeTaskEvents(&e.written, dir, t.Name, doc) })
-	_, metricsErr := writeTaskMetrics(&e.written, dir, t.Name, m)
-	wrote.Wait()
-	if eventsErr != nil {
-		return failedResult(t, eventsErr.Error())
+	if _, err := writeTaskEvents(&e.written, dir, t.Name, doc); err != nil {
+		return failedResult(t, err.Error())
 	}
-	if metricsErr != nil {
-		return failedResult(t, metricsErr.Error())
+	if _, err := writeTaskMetrics(&e.written, dir, t.Name, m); err != nil {
+		return failedResult(t, err.Error())
 	}
 	entry := EntryOf(t.Name, t.Task, m)
 	entry.Trial, entry.Batch, entry.Reward = t.Folder, t.Batch, t.Reward
