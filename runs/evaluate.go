@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -80,6 +81,14 @@ type Options struct {
 // ground truth non-computable: both are named in the summary, never
 // scored. Trials are processed in parallel; the artifacts, the summary and
 // the order of the warnings do not depend on the order they finish in.
+//
+// Every artifact is written atomically, its content synced before it is
+// renamed into place, so no artifact is ever seen half written. The
+// folders the artifacts are renamed into are synced once each after the
+// last trial (an atomicfile.Batch), not after every artifact, and the
+// summary is written after that: once Evaluate returns, every artifact
+// and the summary are durable, and a summary on disk is never durable
+// before the artifacts it names.
 //
 // Evaluate returns an error, and no summary, for a run folder that
 // cannot be read or holds no trial, a bad output folder, a canceled ctx,
@@ -176,6 +185,9 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	}
 	close(next)
 	wg.Wait()
+	// The artifacts' folders are synced once each, here, not after every
+	// artifact; the summary that names the artifacts is written after.
+	e.written.Sync()
 	if canceled {
 		return nil, ctx.Err()
 	}
@@ -245,6 +257,9 @@ type evaluator struct {
 
 	mu     sync.Mutex
 	truths map[string]*truthOnce
+
+	// written holds the artifacts' folders until Evaluate syncs them.
+	written atomicfile.Batch
 }
 
 // truthOnce loads one task's ground truth once, whichever worker asks
@@ -359,10 +374,10 @@ func (e *evaluator) process(t *Trial) trialResult {
 	m := metrics.Compute(doc, mopts)
 
 	dir := filepath.Join(e.opts.Out, t.Config)
-	if _, err := WriteTaskEvents(dir, t.Name, doc); err != nil {
+	if _, err := writeTaskEvents(&e.written, dir, t.Name, doc); err != nil {
 		return failedResult(t, err.Error())
 	}
-	if _, err := WriteTaskMetrics(dir, t.Name, m); err != nil {
+	if _, err := writeTaskMetrics(&e.written, dir, t.Name, m); err != nil {
 		return failedResult(t, err.Error())
 	}
 	entry := EntryOf(t.Name, t.Task, m)

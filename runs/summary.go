@@ -35,8 +35,13 @@ const (
 // WriteTaskEvents writes a retrieval-events document to
 // dir/{name}.retrieval_events.json atomically and returns the path.
 func WriteTaskEvents(dir, name string, d *events.Document) (string, error) {
+	return writeTaskEvents(nil, dir, name, d)
+}
+
+// writeTaskEvents is WriteTaskEvents through a batch (nil: none).
+func writeTaskEvents(b *atomicfile.Batch, dir, name string, d *events.Document) (string, error) {
 	path := filepath.Join(dir, name+EventsSuffix)
-	return path, writeArtifact(path, d.WriteJSON)
+	return path, writeArtifactIn(b, path, d.WriteJSON)
 }
 
 // WriteTaskMetrics writes the per-task artifact {name}.retrieval_metrics.json
@@ -46,18 +51,29 @@ func WriteTaskEvents(dir, name string, d *events.Document) (string, error) {
 // relevance, utilization, error taxonomy, calibration slices, index
 // effectiveness).
 func WriteTaskMetrics(dir, name string, r *metrics.Result) (string, error) {
+	return writeTaskMetrics(nil, dir, name, r)
+}
+
+// writeTaskMetrics is WriteTaskMetrics through a batch (nil: none).
+func writeTaskMetrics(b *atomicfile.Batch, dir, name string, r *metrics.Result) (string, error) {
 	path := filepath.Join(dir, name+MetricsSuffix)
-	return path, writeArtifact(path, r.WriteJSON)
+	return path, writeArtifactIn(b, path, r.WriteJSON)
 }
 
 // writeArtifact replaces the file at path atomically. A symbolic link
 // there is refused, not written through: an artifact stays in its
 // folder.
 func writeArtifact(path string, write func(io.Writer) error) error {
+	return writeArtifactIn(nil, path, write)
+}
+
+// writeArtifactIn is writeArtifact through a batch, which syncs the
+// folder later (nil: at once).
+func writeArtifactIn(b *atomicfile.Batch, path string, write func(io.Writer) error) error {
 	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
 		return fmt.Errorf("%s is a symbolic link; an artifact is not written through one (remove it)", path)
 	}
-	return atomicfile.Write(path, write)
+	return b.Write(path, write)
 }
 
 // SummarySchemaVersion is the version of run_retrieval_summary.json. Minor

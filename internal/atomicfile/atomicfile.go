@@ -56,7 +56,13 @@ const StaleAfter = time.Minute
 // the file. On any error the temporary file is removed and the file is
 // left as it was. Every error is prefixed with path; an error from write
 // is wrapped. The folder must exist.
-func Write(path string, write func(io.Writer) error) (err error) {
+func Write(path string, write func(io.Writer) error) error {
+	return writeFile(path, write, nil)
+}
+
+// writeFile is Write; with a batch, the folder is synced by the batch's
+// Sync instead of after the rename.
+func writeFile(path string, write func(io.Writer) error, b *Batch) (err error) {
 	target, mode, direct, err := resolve(path)
 	if err != nil {
 		return err
@@ -103,8 +109,66 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		return pathError(path, err)
 	}
 	done = true
-	syncDir(dir)
+	if b != nil {
+		b.touched(dir)
+	} else {
+		syncDir(dir)
+	}
 	return nil
+}
+
+// A Batch writes many files as Write does, each through a temporary file
+// that is synced before it is renamed over the target, but syncs each
+// folder it renamed files into once, in Sync, instead of after every
+// rename. A program writing thousands of files into a few folders spares
+// a folder sync per file.
+//
+// What a batch keeps: a reader, or a crash, never sees a half-written
+// file, since every file's content is on disk before its rename; and once
+// Sync returns every file written through the batch is durable. What it
+// gives up: after a crash before Sync, a file written through the batch
+// may be missing, or be the version it replaced, as if its write had not
+// happened. A program that writes a file telling that the batch is
+// complete (a summary, an index) calls Sync first and writes that file
+// last, so the file is never durable before the files it names.
+//
+// A Batch is safe for use by several goroutines at once. The zero value
+// is ready to use; a nil *Batch writes as Write does.
+type Batch struct {
+	mu   sync.Mutex
+	dirs map[string]struct{}
+}
+
+// Write writes the file at path as the package's Write does, leaving the
+// sync of its folder to Sync.
+func (b *Batch) Write(path string, write func(io.Writer) error) error {
+	return writeFile(path, write, b)
+}
+
+// Sync syncs, once each, the folders files were renamed into since the
+// last Sync, making those renames durable where the platform allows
+// syncing a folder (see syncDir).
+func (b *Batch) Sync() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	dirs := b.dirs
+	b.dirs = nil
+	b.mu.Unlock()
+	for dir := range dirs {
+		syncDir(dir)
+	}
+}
+
+// touched records that a file was renamed into dir.
+func (b *Batch) touched(dir string) {
+	b.mu.Lock()
+	if b.dirs == nil {
+		b.dirs = map[string]struct{}{}
+	}
+	b.dirs[dir] = struct{}{}
+	b.mu.Unlock()
 }
 
 // WriteBytes writes data to path atomically (see Write).

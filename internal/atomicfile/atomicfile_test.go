@@ -219,3 +219,52 @@ func assertOnlyEntries(t *testing.T, dir string, names ...string) {
 	}
 	assert.ElementsMatch(t, names, got)
 }
+
+func TestABatchWritesFilesAsWriteDoesAndSyncsEachFolderOnce(t *testing.T) {
+	t.Parallel()
+	a, b := t.TempDir(), t.TempDir()
+	var batch Batch
+	require.NoError(t, os.WriteFile(filepath.Join(a, "old.json"), []byte("old"), 0o644))
+	for _, p := range []string{filepath.Join(a, "1.json"), filepath.Join(a, "old.json"), filepath.Join(b, "2.json")} {
+		require.NoError(t, batch.Write(p, func(w io.Writer) error {
+			_, err := io.WriteString(w, filepath.Base(p))
+			return err
+		}))
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, filepath.Base(p), string(data), "the file is in place before Sync")
+	}
+	assert.Len(t, batch.dirs, 2, "two folders wait for their sync, once each")
+	batch.Sync()
+	assert.Empty(t, batch.dirs, "Sync forgets the folders it synced")
+	assertOnlyEntries(t, a, "1.json", "old.json")
+	assertOnlyEntries(t, b, "2.json")
+}
+
+func TestABatchLeavesTheOldFileOnError(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.json")
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
+	var batch Batch
+	err := batch.Write(path, func(w io.Writer) error { return assert.AnError })
+	require.ErrorIs(t, err, assert.AnError)
+	assert.Empty(t, batch.dirs, "nothing was renamed, so no folder waits")
+	data, _ := os.ReadFile(path)
+	assert.Equal(t, "old", string(data))
+	assertOnlyEntries(t, dir, "f.json")
+}
+
+func TestANilBatchWritesAndSyncsAtOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "f.json")
+	var batch *Batch
+	require.NoError(t, batch.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, "x")
+		return err
+	}))
+	batch.Sync()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "x", string(data))
+}
