@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
 )
 
 // maxNameBytes bounds the part of a file name taken from a request.
@@ -104,7 +106,7 @@ func (fs *fileSet) append(name string, data []byte) error {
 	fs.written[name] = true
 	fs.mu.Unlock()
 	if first {
-		syncDir(fs.dir)
+		atomicfile.SyncDir(fs.dir)
 	}
 	return nil
 }
@@ -119,15 +121,4 @@ func (fs *fileSet) paths() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// syncDir makes a new file's name durable where the platform allows
-// syncing a folder (Windows does not; the data itself is synced anyway).
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
 }

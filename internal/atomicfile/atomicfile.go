@@ -112,7 +112,7 @@ func writeFile(path string, write func(io.Writer) error, b *Batch) (err error) {
 	if b != nil {
 		b.touched(dir)
 	} else {
-		syncDir(dir)
+		SyncDir(dir)
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func (b *Batch) Write(path string, write func(io.Writer) error) error {
 
 // Sync syncs, once each, the folders files were renamed into since the
 // last Sync, making those renames durable where the platform allows
-// syncing a folder (see syncDir).
+// syncing a folder (see SyncDir).
 func (b *Batch) Sync() {
 	if b == nil {
 		return
@@ -157,7 +157,7 @@ func (b *Batch) Sync() {
 	b.dirs = nil
 	b.mu.Unlock()
 	for dir := range dirs {
-		syncDir(dir)
+		SyncDir(dir)
 	}
 }
 
@@ -345,9 +345,10 @@ func scanTemps(dir string) []string {
 	}
 }
 
-// syncDir makes the rename durable where the platform allows syncing a
-// folder; where it does not (Windows), the rename is still atomic.
-func syncDir(dir string) {
+// SyncDir makes the names created or renamed in dir durable, where the
+// platform allows syncing a folder; where it does not (Windows), a rename
+// is still atomic and a file's data is synced on its own.
+func SyncDir(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return
