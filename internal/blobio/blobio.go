@@ -46,7 +46,7 @@ import (
 
 // Schemes are the URL schemes read as buckets. The drivers that open them
 // are linked in by drivers.go (S3) and drivers_cloud.go (GCS and Azure,
-// left out by the s3only build tag).
+// linked in by the allclouds build tag).
 var Schemes = []string{"s3", "gs", "azblob"}
 
 // ErrNotFound is matched by the error for a URL that names neither an
@@ -114,7 +114,7 @@ func (l location) object(key string) string { return l.root + "/" + key }
 func (l location) open(ctx context.Context) (*blob.Bucket, error) {
 	scheme, _, _ := strings.Cut(l.root, "://")
 	if !slices.Contains(linked, scheme) {
-		return nil, fmt.Errorf("%s: this binary was built with -tags s3only, without the %s:// driver; build it without the tag", l.name, scheme)
+		return nil, fmt.Errorf("%s: this binary was built without the %s:// driver; build it with -tags allclouds (go install -tags allclouds github.com/agentretrieval/agentretrieval/cmd/retrievaltest@latest)", l.name, scheme)
 	}
 	if check := precheck[scheme]; check != nil {
 		_, query, _ := strings.Cut(l.bucket, "?")

@@ -326,7 +326,7 @@ func TestEverySchemeHasItsDriverOrSaysWhichTagLeftItOut(t *testing.T) {
 			continue
 		}
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "-tags s3only", scheme)
+		assert.Contains(t, err.Error(), "-tags allclouds", scheme)
 	}
 	assert.Contains(t, linked, "s3", "S3 is in every build")
 }

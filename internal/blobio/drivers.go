@@ -10,7 +10,7 @@ import (
 )
 
 // linked are the schemes whose driver is in the binary; drivers_cloud.go
-// adds gs and azblob unless the build has the s3only tag.
+// adds gs and azblob when the build has the allclouds tag.
 var linked = []string{"s3"}
 
 // precheck holds, by scheme, a check made before a bucket is opened.

@@ -1,4 +1,4 @@
-//go:build !s3only
+//go:build allclouds
 
 package blobio
 
