@@ -172,8 +172,10 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 	local, err := r.stage.Input(ctx, name)
 	topts := r.Trace
 	topts.Source = r.stage.Name(local) // a URL without its query
-	// Calls are normalized as they are read, and their results dropped.
-	stream := events.NewStream(r.opts)
+	// Calls are normalized as they are read, on a second goroutine when
+	// there is a second CPU, and their results dropped.
+	stream := events.NewConcurrentStream(r.opts)
+	defer stream.Wait() // when the read fails
 	topts.CallDone = stream.CallDone
 	var all []*trace.Session
 	switch {
