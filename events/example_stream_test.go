@@ -39,8 +39,10 @@ func ExampleNewConcurrentStream() {
 		`{"type":"user","sessionId":"s1","cwd":"/repo","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"/repo/auth/token.go"}]}}`,
 	}, "\n")
 	stream := events.NewConcurrentStream(events.Options{})
-	defer stream.Wait() // when the read fails and Normalize is not called
 	sess, err := trace.Read(strings.NewReader(session), trace.Options{CallDone: stream.CallDone})
+	if werr := stream.Wait(); err == nil {
+		err = werr // extraction failed
+	}
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -61,9 +62,10 @@ func NewStream(opts Options) *Stream {
 // run Go code (runtime.GOMAXPROCS), normalizes the calls on a goroutine of
 // its own while the reader reads on. Calls are normalized one after the
 // other, in the order they are handed over, so the documents are those of
-// NewStream. Normalize and NormalizeAll wait for the calls handed over;
-// when they are not called (the read failed), call Wait so the goroutine
-// ends. With one CPU it is NewStream.
+// NewStream. Call Wait once the read is over, whether it failed or not:
+// it ends the goroutine and reports a call whose extraction failed (a
+// bug; on one goroutine, the reader would report it as its own failure).
+// With one CPU it is NewStream.
 func NewConcurrentStream(opts Options) *Stream {
 	st := NewStream(opts)
 	if runtime.GOMAXPROCS(0) > 1 {
@@ -98,25 +100,42 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 	return true
 }
 
-// Wait returns once every call handed over is normalized. Normalize and
-// NormalizeAll call it.
-func (st *Stream) Wait() {
+// Wait returns once every call handed over is normalized. The error says
+// which call's extraction panicked on the Stream's goroutine, if one did;
+// the documents of that read cannot be made then.
+func (st *Stream) Wait() error {
+	if st.pipe == nil {
+		return nil
+	}
+	st.pipe.wait()
+	if f := st.pipe.failed; f != nil {
+		return fmt.Errorf("extracting step %d (%s) failed: %v", f.call.Index+1, f.call.Name, f.panic)
+	}
+	return nil
+}
+
+// mustWait waits for the calls handed over, and panics, as extracting the
+// call did, when one failed.
+func (st *Stream) mustWait() {
 	if st.pipe != nil {
 		st.pipe.wait()
+		if f := st.pipe.failed; f != nil {
+			panic(f.panic)
+		}
 	}
 }
 
 // Normalize is Normalize, with the Stream's options, for a session read
 // with CallDone: the calls it handed over keep the events made then.
 func (st *Stream) Normalize(s *trace.Session) *Document {
-	st.Wait()
+	st.mustWait()
 	return normalize(s, st.opts, st.take(s))
 }
 
 // NormalizeAll is NormalizeAll, with the Stream's options, for sessions
 // read with CallDone.
 func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Document {
-	st.Wait()
+	st.mustWait()
 	return normalizeAll(sessions, input, st.opts, func(s *trace.Session, o Options) *Document {
 		return normalize(s, o, st.take(s))
 	})
@@ -151,12 +170,21 @@ type streamPipe struct {
 	jobs  chan []streamJob
 	free  chan []streamJob
 	done  sync.WaitGroup
+	// failed is the first call whose extraction panicked; read it once
+	// wait has returned.
+	failed *streamFailure
+}
+
+type streamFailure struct {
+	call  trace.ToolCall
+	panic any
 }
 
 func (p *streamPipe) send(j streamJob) {
 	if p.jobs == nil {
 		p.jobs = make(chan []streamJob, 4)
 		p.free = make(chan []streamJob, 6)
+		p.failed = nil // a failure of the last read is reported
 		p.done.Add(1)
 		go p.work(p.jobs, p.free)
 	}
@@ -179,7 +207,9 @@ func (p *streamPipe) work(jobs <-chan []streamJob, free chan<- []streamJob) {
 	for batch := range jobs {
 		for k := range batch {
 			j := &batch[k]
-			j.ss.make(&j.call, j.i, j.n)
+			if p.failed == nil {
+				p.make(j)
+			}
 			*j = streamJob{} // the result and arguments can go
 		}
 		select {
@@ -187,6 +217,17 @@ func (p *streamPipe) work(jobs <-chan []streamJob, free chan<- []streamJob) {
 		default:
 		}
 	}
+}
+
+// make makes the event of j's call; a panic is recorded, and the calls
+// after it are only drained, so the reader is never left blocked.
+func (p *streamPipe) make(j *streamJob) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.failed = &streamFailure{call: j.call, panic: v}
+		}
+	}()
+	j.ss.make(&j.call, j.i, j.n)
 }
 
 // wait sends what is left, ends the worker and waits for it. The next

@@ -115,7 +115,7 @@ func TestAConcurrentStreamServesOneReadAfterAnother(t *testing.T) {
 	require.NoError(t, err)
 	want := NormalizeAll(all, "s", Options{})
 	st := concurrentStream(Options{})
-	st.Wait() // nothing handed over yet
+	require.NoError(t, st.Wait()) // nothing handed over yet
 
 	// A read that fails after some calls were handed over: Wait ends the
 	// worker, and the events made are forgotten with the sessions.
@@ -127,7 +127,7 @@ func TestAConcurrentStreamServesOneReadAfterAnother(t *testing.T) {
 	}})
 	require.Error(t, err)
 	require.Greater(t, handed, streamBatch)
-	st.Wait()
+	require.NoError(t, st.Wait())
 	st.sessions = map[*trace.Session]*streamSession{}
 
 	for round := range 2 {
@@ -147,4 +147,23 @@ func TestAConcurrentStreamServesOneReadAfterAnother(t *testing.T) {
 func TestAConcurrentStreamWithOneCPUNormalizesInCallDone(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	assert.Nil(t, NewConcurrentStream(Options{}).pipe)
+}
+
+func TestAConcurrentStreamReportsACallWhoseExtractionPanicked(t *testing.T) {
+	st := concurrentStream(Options{})
+	s := &trace.Session{CWD: "/w", Calls: []trace.ToolCall{{Index: 0, Name: "Read"}, {Index: 1, Name: "Grep"}}}
+	// A session without a taxonomy makes extraction panic, as a bug would.
+	st.sessions[s] = &streamSession{}
+	assert.True(t, st.CallDone(s, 0))
+	assert.True(t, st.CallDone(s, 1))
+	err := st.Wait()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "extracting step 1 (Read) failed")
+	assert.Panics(t, func() { st.Normalize(s) })
+
+	// The next read starts afresh.
+	sess, err := trace.Read(strings.NewReader(`{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/w/a.go"}}]}}`), trace.Options{CallDone: st.CallDone})
+	require.NoError(t, err)
+	require.NoError(t, st.Wait())
+	assert.Equal(t, []string{"a.go"}, st.Normalize(sess).Events[0].TargetFiles)
 }

@@ -175,7 +175,6 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 	// Calls are normalized as they are read, on a second goroutine when
 	// there is a second CPU, and their results dropped.
 	stream := events.NewConcurrentStream(r.opts)
-	defer stream.Wait() // when the read fails
 	topts.CallDone = stream.CallDone
 	var all []*trace.Session
 	switch {
@@ -184,6 +183,9 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 		all, err = trace.ReadAll(input.LimitReader(stdin, name, topts.MaxInputSize), topts)
 	default:
 		all, err = trace.ReadFileAll(local, topts)
+	}
+	if werr := stream.Wait(); err == nil && werr != nil {
+		err = fmt.Errorf("%s: %w", topts.Source, werr)
 	}
 	if err != nil {
 		return nil, r.stage.Err(err)
