@@ -72,6 +72,8 @@
 // soon as the reader has its result, and the reader then drops the
 // result and the arguments. Memory then follows the number of calls, not
 // the size of their outputs; the retrievaltest commands read this way.
+// NewConcurrentStream extracts on a second goroutine, in order, while the
+// reader parses the next lines, when GOMAXPROCS allows it.
 //
 // # Paths
 //

@@ -30,3 +30,26 @@ func ExampleStream() {
 	// result kept: ""
 	// Read [auth/token.go] [{auth/token.go 1 3}]
 }
+
+// A concurrent Stream extracts on a goroutine of its own while the reader
+// goes on; Normalize waits for it, and the document is the same.
+func ExampleNewConcurrentStream() {
+	session := strings.Join([]string{
+		`{"type":"assistant","sessionId":"s1","cwd":"/repo","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Grep","input":{"pattern":"Validate","path":"/repo/auth"}}]}}`,
+		`{"type":"user","sessionId":"s1","cwd":"/repo","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"/repo/auth/token.go"}]}}`,
+	}, "\n")
+	stream := events.NewConcurrentStream(events.Options{})
+	sess, err := trace.Read(strings.NewReader(session), trace.Options{CallDone: stream.CallDone})
+	if werr := stream.Wait(); err == nil {
+		err = werr // extraction failed
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	doc := stream.Normalize(sess)
+	for _, ev := range doc.Events {
+		fmt.Println(ev.ToolName, ev.ToolCategory, ev.TargetFiles)
+	}
+	// Output:
+	// Grep code_search [auth/token.go]
+}

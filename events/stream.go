@@ -1,6 +1,10 @@
 package events
 
 import (
+	"fmt"
+	"runtime"
+	"sync"
+
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -18,6 +22,7 @@ import (
 type Stream struct {
 	opts     Options
 	sessions map[*trace.Session]*streamSession
+	pipe     *streamPipe // nil: calls are normalized inside CallDone
 }
 
 // streamSession holds the events made so far for one session, by call
@@ -34,9 +39,39 @@ type streamSession struct {
 
 func (ss *streamSession) has(i int) bool { return i < len(ss.done) && ss.done[i] }
 
+// make makes the event of call c, number i of a session that has n calls
+// so far.
+func (ss *streamSession) make(c *trace.ToolCall, i, n int) {
+	for len(ss.done) < n {
+		// One call more at a time, mostly: appending grows the slices
+		// without a temporary one per call.
+		ss.events = append(ss.events, Event{})
+		ss.warnings = append(ss.warnings, nil)
+		ss.done = append(ss.done, false)
+	}
+	ss.events[i], ss.warnings[i] = callEvent(c, ss.tax, ss.paths, ss.gtKeys)
+	ss.done[i] = true
+}
+
 // NewStream returns a Stream that normalizes with opts, as Normalize does.
 func NewStream(opts Options) *Stream {
 	return &Stream{opts: opts, sessions: map[*trace.Session]*streamSession{}}
+}
+
+// NewConcurrentStream returns a Stream that, when more than one CPU may
+// run Go code (runtime.GOMAXPROCS), normalizes the calls on a goroutine of
+// its own while the reader reads on. Calls are normalized one after the
+// other, in the order they are handed over, so the documents are those of
+// NewStream. Call Wait once the read is over, whether it failed or not:
+// it ends the goroutine and reports a call whose extraction failed (a
+// bug; on one goroutine, the reader would report it as its own failure).
+// With one CPU it is NewStream.
+func NewConcurrentStream(opts Options) *Stream {
+	st := NewStream(opts)
+	if runtime.GOMAXPROCS(0) > 1 {
+		st.pipe = &streamPipe{}
+	}
+	return st
 }
 
 // CallDone makes the event of call i of s and reports whether the reader
@@ -55,27 +90,52 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 		ss.gtKeys = groundTruthKeys(normalizeGroundTruth(st.opts.GroundTruth, ss.paths).Files, ss.paths)
 		st.sessions[s] = ss
 	}
-	for len(ss.done) < len(s.Calls) {
-		// One call more at a time, mostly: appending grows the slices
-		// without a temporary one per call.
-		ss.events = append(ss.events, Event{})
-		ss.warnings = append(ss.warnings, nil)
-		ss.done = append(ss.done, false)
+	if st.pipe != nil {
+		// The worker gets its own copy of the call: the reader may
+		// release the session's references to arguments and result.
+		st.pipe.send(streamJob{ss: ss, i: i, n: len(s.Calls), call: s.Calls[i]})
+		return true
 	}
-	ss.events[i], ss.warnings[i] = callEvent(&s.Calls[i], ss.tax, ss.paths, ss.gtKeys)
-	ss.done[i] = true
+	ss.make(&s.Calls[i], i, len(s.Calls))
 	return true
+}
+
+// Wait returns once every call handed over is normalized. The error says
+// which call's extraction panicked on the Stream's goroutine, if one did;
+// the documents of that read cannot be made then.
+func (st *Stream) Wait() error {
+	if st.pipe == nil {
+		return nil
+	}
+	st.pipe.wait()
+	if f := st.pipe.failed; f != nil {
+		return fmt.Errorf("extracting step %d (%s) failed: %v", f.call.Index+1, f.call.Name, f.panic)
+	}
+	return nil
+}
+
+// mustWait waits for the calls handed over, and panics, as extracting the
+// call did, when one failed.
+func (st *Stream) mustWait() {
+	if st.pipe != nil {
+		st.pipe.wait()
+		if f := st.pipe.failed; f != nil {
+			panic(f.panic)
+		}
+	}
 }
 
 // Normalize is Normalize, with the Stream's options, for a session read
 // with CallDone: the calls it handed over keep the events made then.
 func (st *Stream) Normalize(s *trace.Session) *Document {
+	st.mustWait()
 	return normalize(s, st.opts, st.take(s))
 }
 
 // NormalizeAll is NormalizeAll, with the Stream's options, for sessions
 // read with CallDone.
 func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Document {
+	st.mustWait()
 	return normalizeAll(sessions, input, st.opts, func(s *trace.Session, o Options) *Document {
 		return normalize(s, o, st.take(s))
 	})
@@ -86,4 +146,101 @@ func (st *Stream) take(s *trace.Session) *streamSession {
 	ss := st.sessions[s]
 	delete(st.sessions, s)
 	return ss
+}
+
+// A streamJob is one call for the worker: its own copy of the call, and
+// the session's number of calls when it was handed over.
+type streamJob struct {
+	ss   *streamSession
+	i, n int
+	call trace.ToolCall
+}
+
+// streamBatch is how many calls go to the worker at a time: one channel
+// operation (and at most one wake-up) per call would cost about as much as
+// the smaller calls' extraction.
+const streamBatch = 64
+
+// streamPipe hands calls to one worker goroutine in batches, over a
+// bounded channel, so the reader runs at most a few batches ahead and the
+// calls are normalized in order. The worker alone touches the events of
+// a streamSession until wait returns.
+type streamPipe struct {
+	batch []streamJob
+	jobs  chan []streamJob
+	free  chan []streamJob
+	done  sync.WaitGroup
+	// failed is the first call whose extraction panicked; read it once
+	// wait has returned.
+	failed *streamFailure
+}
+
+type streamFailure struct {
+	call  trace.ToolCall
+	panic any
+}
+
+func (p *streamPipe) send(j streamJob) {
+	if p.jobs == nil {
+		p.jobs = make(chan []streamJob, 4)
+		p.free = make(chan []streamJob, 6)
+		p.failed = nil // a failure of the last read is reported
+		p.done.Add(1)
+		go p.work(p.jobs, p.free)
+	}
+	if p.batch == nil {
+		select {
+		case p.batch = <-p.free:
+		default:
+			p.batch = make([]streamJob, 0, streamBatch)
+		}
+	}
+	p.batch = append(p.batch, j)
+	if len(p.batch) == streamBatch {
+		p.jobs <- p.batch
+		p.batch = nil
+	}
+}
+
+func (p *streamPipe) work(jobs <-chan []streamJob, free chan<- []streamJob) {
+	defer p.done.Done()
+	for batch := range jobs {
+		for k := range batch {
+			j := &batch[k]
+			if p.failed == nil {
+				p.make(j)
+			}
+			*j = streamJob{} // the result and arguments can go
+		}
+		select {
+		case free <- batch[:0]:
+		default:
+		}
+	}
+}
+
+// make makes the event of j's call; a panic is recorded, and the calls
+// after it are only drained, so the reader is never left blocked.
+func (p *streamPipe) make(j *streamJob) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.failed = &streamFailure{call: j.call, panic: v}
+		}
+	}()
+	j.ss.make(&j.call, j.i, j.n)
+}
+
+// wait sends what is left, ends the worker and waits for it. The next
+// send starts another.
+func (p *streamPipe) wait() {
+	if p.jobs == nil {
+		return
+	}
+	if len(p.batch) > 0 {
+		p.jobs <- p.batch
+	}
+	p.batch = nil
+	close(p.jobs)
+	p.done.Wait()
+	p.jobs, p.free = nil, nil
 }

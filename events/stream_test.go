@@ -2,11 +2,15 @@ package events
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/agentretrieval/agentretrieval/internal/benchgen"
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -14,8 +18,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// assertStreamMatchesNormalize reads data twice, once keeping every result
-// and once through a Stream, and checks that the documents are the same.
+// concurrentStream is NewConcurrentStream with its worker goroutine
+// whatever GOMAXPROCS is.
+func concurrentStream(opts Options) *Stream {
+	st := NewStream(opts)
+	st.pipe = &streamPipe{}
+	return st
+}
+
+// assertStreamMatchesNormalize reads data three times, once keeping every
+// result, once through a Stream and once through a concurrent Stream, and
+// checks that the documents are the same.
 func assertStreamMatchesNormalize(t *testing.T, name string, read func(trace.Options) ([]*trace.Session, error), opts Options) {
 	t.Helper()
 	all, err := read(trace.Options{Source: name})
@@ -23,8 +36,12 @@ func assertStreamMatchesNormalize(t *testing.T, name string, read func(trace.Opt
 		return // not a trace
 	}
 	want := NormalizeAll(all, name, opts)
+	assertStreamMakes(t, name, "one goroutine", NewStream(opts), read, want)
+	assertStreamMakes(t, name, "concurrent", concurrentStream(opts), read, want)
+}
 
-	st := NewStream(opts)
+func assertStreamMakes(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document) {
+	t.Helper()
 	released := 0
 	streamed, err := read(trace.Options{Source: name, CallDone: func(s *trace.Session, i int) bool {
 		ok := st.CallDone(s, i)
@@ -33,14 +50,14 @@ func assertStreamMatchesNormalize(t *testing.T, name string, read func(trace.Opt
 		}
 		return ok
 	}})
-	require.NoError(t, err, name)
+	require.NoError(t, err, name, kind)
 	got := st.NormalizeAll(streamed, name)
-	require.Len(t, got, len(want), name)
+	require.Len(t, got, len(want), name, kind)
 	for i := range want {
 		var w, g bytes.Buffer
 		require.NoError(t, want[i].WriteJSON(&w))
 		require.NoError(t, got[i].WriteJSON(&g))
-		assert.Equal(t, w.String(), g.String(), name)
+		assert.Equal(t, w.String(), g.String(), "%s (%s)", name, kind)
 	}
 	calls, holding := 0, 0
 	for _, s := range streamed {
@@ -51,7 +68,7 @@ func assertStreamMatchesNormalize(t *testing.T, name string, read func(trace.Opt
 			}
 		}
 	}
-	assert.LessOrEqual(t, holding, calls-released, "%s: released calls keep neither result nor arguments", name)
+	assert.LessOrEqual(t, holding, calls-released, "%s (%s): released calls keep neither result nor arguments", name, kind)
 }
 
 func fromBytes(data []byte) func(trace.Options) ([]*trace.Session, error) {
@@ -88,4 +105,65 @@ func TestAStreamMakesTheDocumentsNormalizeMakes(t *testing.T) {
 		}
 		assertStreamMatchesNormalize(t, f, func(o trace.Options) ([]*trace.Session, error) { return trace.ReadFileAll(f, o) }, Options{})
 	}
+}
+
+func TestAConcurrentStreamServesOneReadAfterAnother(t *testing.T) {
+	// Past the 1 MiB the reader takes to detect the format, with hundreds
+	// of calls: several batches.
+	data := benchgen.RealShaped(4 << 20)
+	all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "s"})
+	require.NoError(t, err)
+	want := NormalizeAll(all, "s", Options{})
+	st := concurrentStream(Options{})
+	require.NoError(t, st.Wait()) // nothing handed over yet
+
+	// A read that fails after some calls were handed over: Wait ends the
+	// worker, and the events made are forgotten with the sessions.
+	broken := io.MultiReader(bytes.NewReader(data[:len(data)/2]), iotest.ErrReader(errors.New("disk gone")))
+	handed := 0
+	_, err = trace.Read(broken, trace.Options{Source: "s", CallDone: func(s *trace.Session, i int) bool {
+		handed++
+		return st.CallDone(s, i)
+	}})
+	require.Error(t, err)
+	require.Greater(t, handed, streamBatch)
+	require.NoError(t, st.Wait())
+	st.sessions = map[*trace.Session]*streamSession{}
+
+	for round := range 2 {
+		read, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "s", CallDone: st.CallDone})
+		require.NoError(t, err)
+		got := st.NormalizeAll(read, "s")
+		require.Len(t, got, len(want))
+		for i := range want {
+			var w, g bytes.Buffer
+			require.NoError(t, want[i].WriteJSON(&w))
+			require.NoError(t, got[i].WriteJSON(&g))
+			assert.Equal(t, w.String(), g.String(), "round %d", round)
+		}
+	}
+}
+
+func TestAConcurrentStreamWithOneCPUNormalizesInCallDone(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	assert.Nil(t, NewConcurrentStream(Options{}).pipe)
+}
+
+func TestAConcurrentStreamReportsACallWhoseExtractionPanicked(t *testing.T) {
+	st := concurrentStream(Options{})
+	s := &trace.Session{CWD: "/w", Calls: []trace.ToolCall{{Index: 0, Name: "Read"}, {Index: 1, Name: "Grep"}}}
+	// A session without a taxonomy makes extraction panic, as a bug would.
+	st.sessions[s] = &streamSession{}
+	assert.True(t, st.CallDone(s, 0))
+	assert.True(t, st.CallDone(s, 1))
+	err := st.Wait()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "extracting step 1 (Read) failed")
+	assert.Panics(t, func() { st.Normalize(s) })
+
+	// The next read starts afresh.
+	sess, err := trace.Read(strings.NewReader(`{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/w/a.go"}}]}}`), trace.Options{CallDone: st.CallDone})
+	require.NoError(t, err)
+	require.NoError(t, st.Wait())
+	assert.Equal(t, []string{"a.go"}, st.Normalize(sess).Events[0].TargetFiles)
 }

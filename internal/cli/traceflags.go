@@ -172,8 +172,9 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 	local, err := r.stage.Input(ctx, name)
 	topts := r.Trace
 	topts.Source = r.stage.Name(local) // a URL without its query
-	// Calls are normalized as they are read, and their results dropped.
-	stream := events.NewStream(r.opts)
+	// Calls are normalized as they are read, on a second goroutine when
+	// there is a second CPU, and their results dropped.
+	stream := events.NewConcurrentStream(r.opts)
 	topts.CallDone = stream.CallDone
 	var all []*trace.Session
 	switch {
@@ -182,6 +183,9 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 		all, err = trace.ReadAll(input.LimitReader(stdin, name, topts.MaxInputSize), topts)
 	default:
 		all, err = trace.ReadFileAll(local, topts)
+	}
+	if werr := stream.Wait(); err == nil && werr != nil {
+		err = fmt.Errorf("%s: %w", topts.Source, werr)
 	}
 	if err != nil {
 		return nil, r.stage.Err(err)
