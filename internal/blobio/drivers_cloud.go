@@ -39,6 +39,11 @@ func azureAccount(_ context.Context, q url.Values) error {
 	return fmt.Errorf("no Azure storage account: set AZURE_STORAGE_ACCOUNT (with AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or an Azure identity) or AZURE_STORAGE_CONNECTION_STRING")
 }
 
+// findGoogleCredentials is google.FindDefaultCredentials. Tests replace
+// it: where no credentials are set it asks the GCE metadata server, over
+// the network, whether the machine is a Google Cloud instance.
+var findGoogleCredentials = google.FindDefaultCredentials
+
 // gcsCredentials looks for Google's default credentials before the driver
 // does: without them, the driver prints a warning to standard output,
 // which would corrupt a command's JSON, and goes on to fail later with a
@@ -47,7 +52,7 @@ func gcsCredentials(ctx context.Context, q url.Values) error {
 	if q.Get("anonymous") == "true" || os.Getenv("STORAGE_EMULATOR_HOST") != "" || os.Getenv("STORAGE_EMULATOR_HOST_GRPC") != "" {
 		return nil
 	}
-	if _, err := google.FindDefaultCredentials(ctx, "https://www.googleapis.com/auth/cloud-platform"); err != nil {
+	if _, err := findGoogleCredentials(ctx, "https://www.googleapis.com/auth/cloud-platform"); err != nil {
 		return fmt.Errorf("no Google Cloud credentials (set GOOGLE_APPLICATION_CREDENTIALS, or run gcloud auth application-default login): %w", err)
 	}
 	return nil

@@ -142,6 +142,21 @@ func TestReportsInBrowser(t *testing.T) {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// The pages are files and need no network; the browser's own
+		// lookups and connections (updates, metrics, safe browsing,
+		// reachability checks) are kept off the network: no name
+		// resolves, and any connection goes to a loopback port where
+		// nothing listens.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
+		chromedp.ProxyServer("http://127.0.0.1:9"),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("disable-features", "MediaRouter,OptimizationHints,Translate,NetworkTimeServiceQuerying"),
 		chromedp.UserDataDir(filepath.Join(dir, "profile")),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
