@@ -266,7 +266,7 @@ func (c *claudeCompactor) drop(b byte) {
 				ok = false
 			}
 		default:
-			ok = unhex(b) >= 0
+			ok = jsonscan.Unhex(b) >= 0
 			c.esc--
 		}
 		if !ok {
@@ -300,16 +300,4 @@ func (c *claudeCompactor) giveUp() {
 	c.out = append(c.out, c.escBuf...)
 	c.escBuf = c.escBuf[:0]
 	c.given = true
-}
-
-func unhex(b byte) int {
-	switch {
-	case '0' <= b && b <= '9':
-		return int(b - '0')
-	case 'a' <= b && b <= 'f':
-		return int(b-'a') + 10
-	case 'A' <= b && b <= 'F':
-		return int(b-'A') + 10
-	}
-	return -1
 }

@@ -124,7 +124,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 
 // writeRun writes what run-dir and merge show of a whole run: the table on
 // stdout, report.html beside the summary, the uploads of a bucket output,
-// and a line of counts on stderr.
+// and a line of counts on stderr (the stage's writer, which names a bucket
+// output by its URL).
 func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, columns string, st *blobio.Stage, stdout, stderr io.Writer) error {
 	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(columns)); err != nil {
 		return err
@@ -138,7 +139,7 @@ func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, colum
 	}
 	trials, comp, non, deg := summary.Totals()
 	fmt.Fprintf(stderr, "retrievaltest %s: %d trial(s) in %d configuration(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s and %s\n",
-		cmd, trials, len(summary.Configs), comp, non, deg, len(summary.FailedEntries()), st.Name(htmlFile), st.Name(filepath.Join(out, runs.SummaryFile)))
+		cmd, trials, len(summary.Configs), comp, non, deg, len(summary.FailedEntries()), htmlFile, filepath.Join(out, runs.SummaryFile))
 	return nil
 }
 

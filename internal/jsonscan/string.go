@@ -96,7 +96,7 @@ func (s *Scanner) escapeLen(i int) int {
 				s.eof()
 				return 0
 			}
-			if unhex(d[j]) < 0 {
+			if Unhex(d[j]) < 0 {
 				s.pos = j
 				s.invalid("hexadecimal digit in \\u escape")
 				return 0
@@ -109,7 +109,8 @@ func (s *Scanner) escapeLen(i int) int {
 	return 0
 }
 
-func unhex(c byte) rune {
+// Unhex is the value of the hexadecimal digit c, or -1 when c is not one.
+func Unhex(c byte) rune {
 	switch {
 	case '0' <= c && c <= '9':
 		return rune(c - '0')
@@ -128,7 +129,7 @@ func u4(d []byte, i int) rune {
 	}
 	var r rune
 	for _, c := range d[i+2 : i+6] {
-		h := unhex(c)
+		h := Unhex(c)
 		if h < 0 {
 			return -1
 		}
