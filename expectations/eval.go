@@ -27,6 +27,9 @@ type EvalOptions struct {
 	// to); "" means a new folder in the temporary folder, kept afterwards
 	// so that the report's trace paths can be opened.
 	RecordDir string
+	// KeepResults keeps the calls' results in each Run's session (see
+	// MeasureOptions.KeepResults).
+	KeepResults bool
 }
 
 // Evaluate measures every run of the scenario and checks every
@@ -62,6 +65,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		MaxInputSize: opts.MaxInputSize,
 		// A format is forced by the scenario's key.
 		FormatSetting: "format: NAME",
+		KeepResults:   opts.KeepResults,
 	}
 	runs := make([]*Run, 0, len(s.Traces))
 	for i, t := range s.Traces {

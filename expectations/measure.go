@@ -25,6 +25,12 @@ type MeasureOptions struct {
 	// MaxInputSize bounds, in bytes, the trace file (trace.Options's
 	// field of the same name); zero means trace.DefaultMaxInputSize.
 	MaxInputSize int64
+	// KeepResults keeps the calls' results in Run.Session, for a report
+	// that shows them (an HTML report's timeline). Without it a result is
+	// dropped once its call's event is made: expectations read events,
+	// arguments and the answer, not results, and a session then holds one
+	// result at a time, whatever its size.
+	KeepResults bool
 	// FormatSetting is how the user forces a format where the trace was
 	// named, for the suggestion of a trace in no known format (see
 	// trace.FormatError.Setting); "" means the -format flag.
@@ -54,20 +60,6 @@ type Run struct {
 // analysis with opts.Symbols; an expectation that needs other options
 // measures again from Run.Document.
 func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
-	// Extraction reads the first events.ResultBytesRead of a result: the
-	// rest need not be kept.
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead})
-	var multi *trace.MultiSessionError
-	if errors.As(err, &multi) && multi.Want == "" {
-		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
-	}
-	var fe *trace.FormatError
-	if errors.As(err, &fe) && opts.FormatSetting != "" {
-		fe.Setting = opts.FormatSetting
-	}
-	if err != nil {
-		return nil, traceError(traceFile, err)
-	}
 	var files []string
 	if opts.Taxonomy != "" {
 		files = append(files, opts.Taxonomy)
@@ -81,7 +73,43 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	if opts.Truth != nil {
 		eopts.GroundTruth = opts.Truth.Events()
 	}
-	doc := events.Normalize(sess, eopts)
+
+	// Each call's event is made as the reader finishes the call, on a
+	// second goroutine, and its result is then dropped (see KeepResults).
+	// The arguments stay: call expectations match them.
+	stream := events.NewConcurrentStream(eopts)
+	keepArguments := func(s *trace.Session, i int) bool {
+		if stream.CallDone(s, i) && !opts.KeepResults {
+			s.Calls[i].Result = ""
+		}
+		return false
+	}
+	// Extraction reads the first events.ResultBytesRead of a result: the
+	// rest need not be kept.
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: keepArguments})
+	if werr := stream.Wait(); werr != nil && err == nil {
+		err = werr
+	}
+	var multi *trace.MultiSessionError
+	if errors.As(err, &multi) && multi.Want == "" {
+		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
+	}
+	var fe *trace.FormatError
+	if errors.As(err, &fe) && opts.FormatSetting != "" {
+		fe.Setting = opts.FormatSetting
+	}
+	if err != nil {
+		return nil, traceError(traceFile, err)
+	}
+	doc := stream.Normalize(sess)
+	if !opts.KeepResults {
+		// The calls the reader kept whole (a format read whole, or a
+		// session whose working directory came late) lose their results
+		// too: a Run has results only when asked.
+		for i := range sess.Calls {
+			sess.Calls[i].Result = ""
+		}
+	}
 	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}
 	if opts.Truth != nil {
 		// Grades are keyed by the path as the document spells it: the

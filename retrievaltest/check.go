@@ -35,6 +35,10 @@ type Options struct {
 	// expectations.LoadOptions and trace.Options. Ground truth, taxonomy
 	// and symbol files are bounded by their packages' SetMaxInputSize.
 	MaxInputSize int64
+	// KeepResults keeps the tool calls' results in the runs of the
+	// results, for a report that shows them (htmlreport.WriteCheck); by
+	// default a run's session holds its calls without their results.
+	KeepResults bool
 }
 
 // Check loads the scenario files that patterns name and evaluates them.
@@ -76,7 +80,7 @@ func CheckWith(opts Options, patterns ...string) ([]*expectations.ScenarioResult
 
 // evaluate evaluates one loaded scenario, naming its file in errors.
 func evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx})
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
 	if err != nil {
 		// Trace errors usually name the trace only; say which scenario
 		// needed it, unless the error already does.

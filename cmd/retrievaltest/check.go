@@ -86,7 +86,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := retrievaltest.CheckFiles(ctx, files, keep, retrievaltest.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), Selected: prog.SetTotal,
+	results, bad := retrievaltest.CheckFiles(ctx, files, keep, retrievaltest.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: *htmlFile != "", Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := map[bool]string{true: "FAIL", false: "pass"}[err == nil && res.Failed()]
 			if err != nil {

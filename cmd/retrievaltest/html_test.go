@@ -76,6 +76,9 @@ func TestCheckHTMLIsWrittenEvenWhenAnExpectationFails(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(page), `<span class="badge">FAIL</span> session-expiry`, "the verdict heads the scenario")
 	assert.Equal(t, 18, marks(string(page)))
+	// check keeps the calls' results for the page only; without -html a
+	// run holds none.
+	assert.True(t, strings.Contains(string(page), "var ErrSessionExpired"), "a call's result is shown")
 }
 
 func TestRunDirAndReportWriteHTML(t *testing.T) {

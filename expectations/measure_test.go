@@ -1,0 +1,85 @@
+package expectations_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// measureTraces are fixtures of every shape the streaming read meets:
+// Claude Code sessions with sidechains, parallel subagents, results
+// without a call and malformed lines, and formats read whole (ATIF, tool
+// calls).
+func measureTraces(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, pattern := range []string{
+		"../testdata/examples/*.json*",
+		"../testdata/traces/*/*.json*",
+	} {
+		m, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	require.NotEmpty(t, files)
+	return files
+}
+
+func TestMeasureGivesTheEventsOfAWholeReadWithoutKeepingResults(t *testing.T) {
+	t.Parallel()
+	truth, err := groundtruth.Load("../testdata/examples/fix-token-expiry.groundtruth.json")
+	require.NoError(t, err)
+	measured := 0
+	for _, file := range measureTraces(t) {
+		whole, err := trace.ReadFile(file, trace.Options{MaxResultBytes: events.ResultBytesRead})
+		if err != nil {
+			continue // a ground-truth file, or a trace of several sessions
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			tax, err := events.LoadTaxonomy(nil)
+			require.NoError(t, err)
+			eopts := events.Options{Taxonomy: tax, GroundTruth: truth.Events()}
+			eopts.Provenance.TaskName = filepath.Base(file)[:bytes.IndexByte([]byte(filepath.Base(file)), '.')]
+			var want bytes.Buffer
+			require.NoError(t, events.Normalize(whole, eopts).WriteJSON(&want))
+
+			for _, keep := range []bool{false, true} {
+				run, err := expectations.Measure(file, expectations.MeasureOptions{Truth: truth, KeepResults: keep})
+				require.NoError(t, err)
+				var got bytes.Buffer
+				require.NoError(t, run.Document.WriteJSON(&got))
+				assert.Equal(t, want.String(), got.String(), "keep results: %v", keep)
+
+				require.Len(t, run.Session.Calls, len(whole.Calls))
+				for i, c := range run.Session.Calls {
+					w := whole.Calls[i]
+					assert.JSONEq(t, orNull(w.Arguments), orNull(c.Arguments), "call %d arguments", i)
+					assert.Equal(t, w.HasResult, c.HasResult, "call %d", i)
+					if keep {
+						assert.Equal(t, w.Result, c.Result, "call %d result kept", i)
+					} else {
+						assert.Empty(t, c.Result, "call %d result dropped", i)
+					}
+				}
+				assert.Equal(t, whole.Answer, run.Session.Answer)
+			}
+		})
+		measured++
+	}
+	assert.GreaterOrEqual(t, measured, 10, "traces measured")
+}
+
+func orNull(raw []byte) string {
+	if len(raw) == 0 {
+		return "null"
+	}
+	return string(raw)
+}
