@@ -73,7 +73,10 @@
 // result and the arguments. Memory then follows the number of calls, not
 // the size of their outputs; the retrievaltest commands read this way.
 // NewConcurrentStream extracts on a second goroutine, in order, while the
-// reader parses the next lines, when GOMAXPROCS allows it.
+// reader parses the next lines, when GOMAXPROCS allows it. A Stream keeps
+// each event in a few dozen bytes rather than as an Event; Stream.Pending
+// writes a document from that form (Pending.WriteJSON), one event at a
+// time, when the document is only to be written.
 //
 // # Paths
 //

@@ -160,6 +160,13 @@ type Summary struct {
 // HTML escaping, but the events are encoded one at a time: a document of
 // a million events is not held a second time as text.
 func (d *Document) WriteJSON(w io.Writer) error {
+	return d.writeJSON(w, d.Events == nil, len(d.Events), func(j int) *Event { return &d.Events[j] })
+}
+
+// writeJSON is WriteJSON with n events, the j-th of which event returns
+// (it may reuse one Event), in place of d.Events; noEvents writes them as
+// null.
+func (d *Document) writeJSON(w io.Writer, noEvents bool, n int, event func(j int) *Event) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -199,20 +206,20 @@ func (d *Document) WriteJSON(w io.Writer) error {
 			continue
 		}
 		switch {
-		case d.Events == nil:
+		case noEvents:
 			bw.WriteString("null")
-		case len(d.Events) == 0:
+		case n == 0:
 			bw.WriteString("[]")
 		default:
 			bw.WriteString("[")
 			var b []byte
-			for j := range d.Events {
+			for j := range n {
 				if j > 0 {
 					bw.WriteString(",")
 				}
 				bw.WriteString("\n    ")
 				var err error
-				if b, err = appendEvent(b[:0], &d.Events[j], "    "); err != nil {
+				if b, err = appendEvent(b[:0], event(j), "    "); err != nil {
 					return err
 				}
 				bw.Write(b)

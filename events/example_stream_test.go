@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"bytes"
 	"fmt"
 	"log"
 	"strings"
@@ -52,4 +53,31 @@ func ExampleNewConcurrentStream() {
 	}
 	// Output:
 	// Grep code_search [auth/token.go]
+}
+
+// A document that is only written need not hold its events as []Event:
+// Pending.WriteJSON writes it from the form the Stream keeps them in.
+func ExampleStream_Pending() {
+	session := strings.Join([]string{
+		`{"type":"assistant","sessionId":"s1","cwd":"/repo","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Glob","input":{"pattern":"**/token*.go"}}]}}`,
+		`{"type":"user","sessionId":"s1","cwd":"/repo","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"/repo/auth/token.go"}]}}`,
+	}, "\n")
+	stream := events.NewStream(events.Options{})
+	all, err := trace.ReadAll(strings.NewReader(session), trace.Options{CallDone: stream.CallDone})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range stream.Pending(all, "session.jsonl") {
+		var out bytes.Buffer
+		if err := p.WriteJSON(&out); err != nil {
+			log.Fatal(err)
+		}
+		doc, err := events.ReadDocument(&out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(doc.Provenance.TaskName, doc.Events[0].ToolName, doc.Events[0].TargetFiles, doc.Summary.TotalEvents)
+	}
+	// Output:
+	// session Glob [auth/token.go] 1
 }

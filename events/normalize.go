@@ -71,6 +71,44 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 	if s == nil {
 		return Degraded("no usable trace", opts)
 	}
+	b := beginDocument(s, opts)
+	doc := b.doc
+	doc.Events = make([]Event, len(s.Calls))
+	for i := range s.Calls {
+		c := &s.Calls[i]
+		ev := &doc.Events[i]
+		if done != nil && done.store.has(i) {
+			done.store.get(i, ev)
+			b.warn(done.store.warnings[i])
+		} else {
+			var warnings []string
+			*ev, warnings = callEvent(c, b.tax, b.paths, b.gtKeys)
+			b.warn(warnings)
+		}
+		b.timing(c, ev)
+	}
+	b.endWarnings()
+	doc.Summary = summarize(doc.Events, b.paths)
+	return doc
+}
+
+// A docBuilder is the document of a session in the making: all but its
+// events and summary, and the rules its events are made by.
+type docBuilder struct {
+	s      *trace.Session
+	doc    *Document
+	tax    *Taxonomy
+	paths  PathNormalizer
+	gtKeys map[string]string
+	// argLog collects the warnings about calls' arguments: warnings of
+	// the document, kept and counted like a reader's.
+	argLog *trace.Session
+}
+
+// beginDocument fills in the document of s up to its events: provenance,
+// coverage (but for the warnings about arguments, which the events
+// bring) and ground truth.
+func beginDocument(s *trace.Session, opts Options) *docBuilder {
 	tax, paths := sessionRules(s, opts)
 	doc := newDocument(opts, paths)
 	doc.Provenance.Taxonomy = firstNonEmpty(doc.Provenance.Taxonomy, tax.Name())
@@ -107,34 +145,35 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 		reason := "the trace has no tool calls"
 		doc.Coverage.DegradedReason = &reason
 	}
-
-	gtKeys := groundTruthKeys(doc.GroundTruth.Files, paths)
-
-	// Problems with arguments are warnings of the document, kept and
-	// counted like a reader's.
-	argLog := &trace.Session{Source: s.Source}
-	doc.Events = make([]Event, len(s.Calls))
-	if done != nil && len(done.events) == len(s.Calls) {
-		doc.Events, done.events = done.events, nil // filled in place
+	return &docBuilder{
+		s: s, doc: doc, tax: tax, paths: paths,
+		gtKeys: groundTruthKeys(doc.GroundTruth.Files, paths),
+		argLog: &trace.Session{Source: s.Source},
 	}
-	for i := range s.Calls {
-		c := &s.Calls[i]
-		ev := &doc.Events[i]
-		var warnings []string
-		if done != nil && done.has(i) {
-			warnings = done.warnings[i]
-		} else {
-			*ev, warnings = callEvent(c, tax, paths, gtKeys)
-		}
-		for _, w := range warnings {
-			argLog.Warn(trace.Warning{Source: s.Source, Message: w})
-		}
-		ev.CumulativeTokens = c.CumulativeTokens
-		if !c.Time.IsZero() && !s.Start.IsZero() {
-			sec := c.Time.Sub(s.Start).Seconds()
-			ev.ElapsedSeconds = &sec
-		}
+}
+
+// warn records the warnings about one call's arguments.
+func (b *docBuilder) warn(warnings []string) {
+	for _, w := range warnings {
+		b.argLog.Warn(trace.Warning{Source: b.s.Source, Message: w})
 	}
+}
+
+// timing sets what an event takes from the whole session: the tokens up
+// to its call and the time since the session began.
+func (b *docBuilder) timing(c *trace.ToolCall, ev *Event) {
+	ev.CumulativeTokens = c.CumulativeTokens
+	ev.ElapsedSeconds = nil
+	if !c.Time.IsZero() && !b.s.Start.IsZero() {
+		sec := c.Time.Sub(b.s.Start).Seconds()
+		ev.ElapsedSeconds = &sec
+	}
+}
+
+// endWarnings adds the warnings about arguments to the coverage, once
+// every event is made.
+func (b *docBuilder) endWarnings() {
+	doc, argLog := b.doc, b.argLog
 	for _, w := range argLog.Warnings {
 		doc.Coverage.Warnings = append(doc.Coverage.Warnings, w.String())
 	}
@@ -145,8 +184,6 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 		reason := fmt.Sprintf("the arguments of some tool calls could not be used (%d warning(s), first: %s); events may be incomplete", n, argLog.Warnings[0])
 		doc.Coverage.DegradedReason = &reason
 	}
-	doc.Summary = summarize(doc.Events, paths, gtKeys)
-	return doc
 }
 
 // callEvent makes the event of one call, all but its CumulativeTokens and
@@ -204,7 +241,7 @@ func Degraded(reason string, opts Options) *Document {
 	doc := newDocument(opts, paths)
 	doc.Coverage.DegradedReason = &reason
 	doc.Events = []Event{}
-	doc.Summary = summarize(nil, paths, nil)
+	doc.Summary = summarize(nil, paths)
 	return doc
 }
 
@@ -255,54 +292,79 @@ func normalizeGroundTruth(gt *GroundTruth, paths PathNormalizer) GroundTruth {
 	return out
 }
 
-func summarize(evs []Event, paths PathNormalizer, gtKeys map[string]string) Summary {
-	sum := Summary{
-		TotalEvents:      len(evs),
-		EventsByCategory: make(map[Category]int, len(Categories)),
-		EventsByClass:    make(map[Class]int, len(Classes)),
+func summarize(evs []Event, paths PathNormalizer) Summary {
+	sum := newSummary(paths)
+	for i := range evs {
+		sum.add(&evs[i])
+	}
+	return sum.result()
+}
+
+// summary counts events one at a time into a Summary.
+type summary struct {
+	sum          Summary
+	paths        PathNormalizer
+	files, gtHit map[string]bool
+}
+
+func newSummary(paths PathNormalizer) *summary {
+	s := &summary{
+		sum: Summary{
+			EventsByCategory: make(map[Category]int, len(Categories)),
+			EventsByClass:    make(map[Class]int, len(Classes)),
+		},
+		paths: paths,
+		files: map[string]bool{},
+		gtHit: map[string]bool{},
 	}
 	for _, c := range Categories {
-		sum.EventsByCategory[c] = 0
+		s.sum.EventsByCategory[c] = 0
 	}
 	for _, c := range Classes {
-		sum.EventsByClass[c] = 0
+		s.sum.EventsByClass[c] = 0
 	}
-	files := map[string]bool{}
-	gtHit := map[string]bool{}
-	for _, ev := range evs {
-		if ev.IsMCP {
-			sum.MCPEvents++
-		} else {
-			sum.LocalEvents++
-		}
-		sum.EventsByCategory[ev.ToolCategory]++
-		sum.EventsByClass[ev.ToolClass]++
-		if ev.IsSubagent {
-			sum.SubagentEvents++
-		}
-		if ev.IsError {
-			sum.ErrorEvents++
-		}
-		if ev.Unclassified {
-			if sum.UnclassifiedTools == nil {
-				sum.UnclassifiedTools = map[string]int{}
-			}
-			sum.UnclassifiedTools[ev.ToolName]++
-		}
-		for _, f := range ev.TargetFiles {
-			files[paths.Key(f)] = true
-		}
-		for _, g := range ev.GroundTruthHits {
-			gtHit[paths.Key(g)] = true
-		}
-		if ev.HitsGroundTruth && sum.FirstGroundTruthHitStep == nil {
-			step := ev.StepIndex
-			sum.FirstGroundTruthHitStep = &step
-		}
+	return s
+}
+
+// add counts the next event, in step order.
+func (s *summary) add(ev *Event) {
+	sum := &s.sum
+	sum.TotalEvents++
+	if ev.IsMCP {
+		sum.MCPEvents++
+	} else {
+		sum.LocalEvents++
 	}
-	sum.UniqueFilesAccessed = len(files)
-	sum.GroundTruthFilesHit = len(gtHit)
-	return sum
+	sum.EventsByCategory[ev.ToolCategory]++
+	sum.EventsByClass[ev.ToolClass]++
+	if ev.IsSubagent {
+		sum.SubagentEvents++
+	}
+	if ev.IsError {
+		sum.ErrorEvents++
+	}
+	if ev.Unclassified {
+		if sum.UnclassifiedTools == nil {
+			sum.UnclassifiedTools = map[string]int{}
+		}
+		sum.UnclassifiedTools[ev.ToolName]++
+	}
+	for _, f := range ev.TargetFiles {
+		s.files[s.paths.Key(f)] = true
+	}
+	for _, g := range ev.GroundTruthHits {
+		s.gtHit[s.paths.Key(g)] = true
+	}
+	if ev.HitsGroundTruth && sum.FirstGroundTruthHitStep == nil {
+		step := ev.StepIndex
+		sum.FirstGroundTruthHitStep = &step
+	}
+}
+
+func (s *summary) result() Summary {
+	s.sum.UniqueFilesAccessed = len(s.files)
+	s.sum.GroundTruthFilesHit = len(s.gtHit)
+	return s.sum
 }
 
 func firstNonEmpty(a, b string) string {

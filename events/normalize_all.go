@@ -23,13 +23,18 @@ func NormalizeAll(sessions []*trace.Session, input string, opts Options) []*Docu
 func normalizeAll(sessions []*trace.Session, input string, opts Options, normalize func(*trace.Session, Options) *Document) []*Document {
 	docs := make([]*Document, len(sessions))
 	for i, s := range sessions {
-		o := opts
-		if o.Provenance.TaskName == "" {
-			o.Provenance.TaskName = sessionTask(s, input, i, len(sessions))
-		}
-		docs[i] = normalize(s, o)
+		docs[i] = normalize(s, taskOptions(opts, s, input, i, len(sessions)))
 	}
 	return docs
+}
+
+// taskOptions are opts for session i of the n an input held: with the
+// task name NormalizeAll gives it, unless opts names one.
+func taskOptions(opts Options, s *trace.Session, input string, i, n int) Options {
+	if opts.Provenance.TaskName == "" {
+		opts.Provenance.TaskName = sessionTask(s, input, i, n)
+	}
+	return opts
 }
 
 func sessionTask(s *trace.Session, input string, i, n int) string {

@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -22,7 +23,8 @@ import (
 type Stream struct {
 	opts     Options
 	sessions map[*trace.Session]*streamSession
-	pipe     *streamPipe // nil: calls are normalized inside CallDone
+	strs     *stringTable // the strings of the sessions' events
+	pipe     *streamPipe  // nil: calls are normalized inside CallDone
 }
 
 // streamSession holds the events made so far for one session, by call
@@ -31,31 +33,18 @@ type streamSession struct {
 	tax    *Taxonomy
 	paths  PathNormalizer
 	gtKeys map[string]string
-
-	events   []Event
-	warnings [][]string
-	done     []bool
+	store  eventStore
 }
 
-func (ss *streamSession) has(i int) bool { return i < len(ss.done) && ss.done[i] }
-
-// make makes the event of call c, number i of a session that has n calls
-// so far.
-func (ss *streamSession) make(c *trace.ToolCall, i, n int) {
-	for len(ss.done) < n {
-		// One call more at a time, mostly: appending grows the slices
-		// without a temporary one per call.
-		ss.events = append(ss.events, Event{})
-		ss.warnings = append(ss.warnings, nil)
-		ss.done = append(ss.done, false)
-	}
-	ss.events[i], ss.warnings[i] = callEvent(c, ss.tax, ss.paths, ss.gtKeys)
-	ss.done[i] = true
+// make makes the event of call c, number i of its session.
+func (ss *streamSession) make(c *trace.ToolCall, i int) {
+	ev, warnings := callEvent(c, ss.tax, ss.paths, ss.gtKeys)
+	ss.store.put(i, &ev, warnings)
 }
 
 // NewStream returns a Stream that normalizes with opts, as Normalize does.
 func NewStream(opts Options) *Stream {
-	return &Stream{opts: opts, sessions: map[*trace.Session]*streamSession{}}
+	return &Stream{opts: opts, sessions: map[*trace.Session]*streamSession{}, strs: newStringTable()}
 }
 
 // NewConcurrentStream returns a Stream that, when more than one CPU may
@@ -85,7 +74,7 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 	}
 	ss := st.sessions[s]
 	if ss == nil {
-		ss = &streamSession{}
+		ss = &streamSession{store: eventStore{strs: st.strs}}
 		ss.tax, ss.paths = sessionRules(s, st.opts)
 		ss.gtKeys = groundTruthKeys(normalizeGroundTruth(st.opts.GroundTruth, ss.paths).Files, ss.paths)
 		st.sessions[s] = ss
@@ -93,10 +82,10 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 	if st.pipe != nil {
 		// The worker gets its own copy of the call: the reader may
 		// release the session's references to arguments and result.
-		st.pipe.send(streamJob{ss: ss, i: i, n: len(s.Calls), call: s.Calls[i]})
+		st.pipe.send(streamJob{ss: ss, i: i, call: s.Calls[i]})
 		return true
 	}
-	ss.make(&s.Calls[i], i, len(s.Calls))
+	ss.make(&s.Calls[i], i)
 	return true
 }
 
@@ -141,6 +130,72 @@ func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Docum
 	})
 }
 
+// Pending returns the documents of sessions read with CallDone, one per
+// session in order, named as NormalizeAll names them (input is the
+// trace's name), to be made or written one at a time.
+//
+// A Pending's WriteJSON writes its document from the events as the
+// Stream holds them, a few dozen bytes each, without making them the
+// []Event of a Document: for a session of a hundred thousand calls that
+// is tens of megabytes less. Use it when the document is only written.
+func (st *Stream) Pending(sessions []*trace.Session, input string) []*Pending {
+	st.mustWait()
+	out := make([]*Pending, len(sessions))
+	for i, s := range sessions {
+		out[i] = &Pending{s: s, opts: taskOptions(st.opts, s, input, i, len(sessions)), done: st.take(s)}
+	}
+	return out
+}
+
+// A Pending is the document of one session read through a Stream, not
+// made yet. Its methods may be called any number of times, in any order,
+// and give the same document; it holds the session's events until it is
+// dropped.
+type Pending struct {
+	s    *trace.Session
+	opts Options
+	done *streamSession
+}
+
+// Document makes the document: Normalize's, for the session as read.
+func (p *Pending) Document() *Document { return normalize(p.s, p.opts, p.done) }
+
+// WriteJSON writes the document as Document().WriteJSON would, byte for
+// byte, decoding one event at a time.
+func (p *Pending) WriteJSON(w io.Writer) error {
+	if p.s == nil {
+		return p.Document().WriteJSON(w)
+	}
+	if p.done == nil {
+		// The Stream made none of its events (it never knew the working
+		// directory): they are made here, and kept as the Stream keeps
+		// them.
+		p.done = &streamSession{store: eventStore{strs: newStringTable()}}
+	}
+	b := beginDocument(p.s, p.opts)
+	st := &p.done.store
+	sum := newSummary(b.paths)
+	var ev Event
+	for i := range p.s.Calls {
+		c := &p.s.Calls[i]
+		if !st.has(i) {
+			made, warnings := callEvent(c, b.tax, b.paths, b.gtKeys)
+			st.put(i, &made, warnings)
+		}
+		b.warn(st.warnings[i])
+		st.get(i, &ev)
+		b.timing(c, &ev)
+		sum.add(&ev)
+	}
+	b.endWarnings()
+	b.doc.Summary = sum.result()
+	return b.doc.writeJSON(w, false, len(p.s.Calls), func(i int) *Event {
+		st.get(i, &ev)
+		b.timing(&p.s.Calls[i], &ev)
+		return &ev
+	})
+}
+
 // take returns what was made for s and forgets it.
 func (st *Stream) take(s *trace.Session) *streamSession {
 	ss := st.sessions[s]
@@ -149,10 +204,10 @@ func (st *Stream) take(s *trace.Session) *streamSession {
 }
 
 // A streamJob is one call for the worker: its own copy of the call, and
-// the session's number of calls when it was handed over.
+// its index in the session.
 type streamJob struct {
 	ss   *streamSession
-	i, n int
+	i    int
 	call trace.ToolCall
 }
 
@@ -227,7 +282,7 @@ func (p *streamPipe) make(j *streamJob) {
 			p.failed = &streamFailure{call: j.call, panic: v}
 		}
 	}()
-	j.ss.make(&j.call, j.i, j.n)
+	j.ss.make(&j.call, j.i)
 }
 
 // wait sends what is left, ends the worker and waits for it. The next

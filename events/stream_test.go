@@ -38,6 +38,30 @@ func assertStreamMatchesNormalize(t *testing.T, name string, read func(trace.Opt
 	want := NormalizeAll(all, name, opts)
 	assertStreamMakes(t, name, "one goroutine", NewStream(opts), read, want)
 	assertStreamMakes(t, name, "concurrent", concurrentStream(opts), read, want)
+	assertPendingWrites(t, name, "one goroutine", NewStream(opts), read, want)
+	assertPendingWrites(t, name, "concurrent", concurrentStream(opts), read, want)
+}
+
+// assertPendingWrites reads through st and checks that each Pending
+// writes, and makes, the document wanted, whichever is called first and
+// however often.
+func assertPendingWrites(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document) {
+	t.Helper()
+	streamed, err := read(trace.Options{Source: name, CallDone: st.CallDone})
+	require.NoError(t, err, name, kind)
+	pending := st.Pending(streamed, name)
+	require.Len(t, pending, len(want), name, kind)
+	for i := range want {
+		var w bytes.Buffer
+		require.NoError(t, want[i].WriteJSON(&w))
+		for round := range 2 {
+			var written, made bytes.Buffer
+			require.NoError(t, pending[i].WriteJSON(&written))
+			assert.Equal(t, w.String(), written.String(), "%s (%s): written, round %d", name, kind, round)
+			require.NoError(t, pending[i].Document().WriteJSON(&made))
+			assert.Equal(t, w.String(), made.String(), "%s (%s): made, round %d", name, kind, round)
+		}
+	}
 }
 
 func assertStreamMakes(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document) {

@@ -24,6 +24,6 @@ func runEvents(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return fail("%v", err)
 	}
 	return r.EachRun(ctx, "events", fs.Args(), stdin, stderr, func(run *cli.LoadedRun) error {
-		return run.Doc.WriteJSON(stdout)
+		return run.WriteJSON(stdout)
 	})
 }

@@ -126,8 +126,8 @@ func TestATraceOfSeveralSessionsGivesOneDocumentEach(t *testing.T) {
 			var tasks []string
 			var calls []int
 			for _, r := range runs {
-				tasks = append(tasks, r.Doc.Provenance.TaskName)
-				calls = append(calls, len(r.Doc.Events))
+				tasks = append(tasks, r.Document().Provenance.TaskName)
+				calls = append(calls, len(r.Document().Events))
 				assert.Equal(t, map[string]int{"pkg/a.go": 1}, r.Grades, "the grades of every session's document")
 			}
 			assert.Equal(t, tt.tasks, tasks)
@@ -146,7 +146,7 @@ func TestATraceOfSeveralSessionsGivesOneDocumentEach(t *testing.T) {
 	require.NoError(t, err)
 	var export metrics.TRECExport
 	for _, run := range runs {
-		res := metrics.Compute(run.Doc, metrics.Options{Grades: run.Grades})
+		res := metrics.Compute(run.Document(), metrics.Options{Grades: run.Grades})
 		require.NoError(t, export.Add(res.Provenance.TaskName, res, file))
 	}
 	assert.Equal(t, "eval/s1 Q0 pkg/a.go 1 2 agentretrieval\neval/s1 Q0 pkg/c.go 2 1 agentretrieval\ndjango-1 Q0 pkg/b.go 1 1 agentretrieval\n", export.Run.String())

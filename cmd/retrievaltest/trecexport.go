@@ -55,9 +55,9 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 			return fail("%v", err)
 		}
 		for _, run := range loaded {
-			res := metrics.Compute(run.Doc, metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
+			res := metrics.Compute(run.Document(), metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
 			qid := cmp.Or(res.Provenance.TaskName, "stdin")
-			if err := export.Add(qid, res, run.Doc.Provenance.TraceFile); err != nil {
+			if err := export.Add(qid, res, run.Document().Provenance.TraceFile); err != nil {
 				if errors.Is(err, metrics.ErrDuplicateQuery) {
 					return fail("%v: give each its own -task, or export them separately", err)
 				}

@@ -158,11 +158,30 @@ func (f *TraceFlags) Reader(cmd string, stderr io.Writer) (*TraceReader, error) 
 	return r, nil
 }
 
-// LoadedRun is one session of a trace turned into a document, with the
-// grades of its ground truth under the document's spelling of the paths.
+// LoadedRun is one session of a trace, to be turned into a document, with
+// the grades of its ground truth under the document's spelling of the
+// paths.
 type LoadedRun struct {
-	Doc    *events.Document
-	Grades map[string]int
+	Pending *events.Pending
+	Grades  map[string]int
+	doc     *events.Document
+}
+
+// Document makes the run's document once, and returns it.
+func (r *LoadedRun) Document() *events.Document {
+	if r.doc == nil {
+		r.doc = r.Pending.Document()
+	}
+	return r.doc
+}
+
+// WriteJSON writes the run's document without holding its events as a
+// []Event (events.Pending.WriteJSON), unless it is made already.
+func (r *LoadedRun) WriteJSON(w io.Writer) error {
+	if r.doc != nil {
+		return r.doc.WriteJSON(w)
+	}
+	return r.Pending.WriteJSON(w)
 }
 
 // Load reads and normalizes every session of one trace (a file, a folder,
@@ -190,7 +209,7 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 	if err != nil {
 		return nil, r.stage.Err(err)
 	}
-	docs := stream.NormalizeAll(all, topts.Source)
+	pending := stream.Pending(all, topts.Source)
 	runs := make([]*LoadedRun, len(all))
 	for i, sess := range all {
 		for _, w := range sess.Warnings {
@@ -199,7 +218,7 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 		if more := sess.WarningsSummary(); more != "" {
 			fmt.Fprintf(stderr, "warning: %s\n", more)
 		}
-		runs[i] = &LoadedRun{Doc: docs[i]}
+		runs[i] = &LoadedRun{Pending: pending[i]}
 		if r.truth != nil {
 			// Grades are keyed by the path as the document spells it, which
 			// is the ground-truth path normalized the way Normalize does it.

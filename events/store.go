@@ -1,0 +1,217 @@
+package events
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// An eventStore holds the events a Stream made, by call index, encoded in
+// a few dozen bytes each instead of an Event of nearly 300 bytes and its
+// slices. Strings that repeat (tool names, categories, classes, paths,
+// symbols, parent call ids) are kept once, in a table shared by the
+// sessions of a Stream; a query is kept in place; a call id is the
+// call's own string. A session of a hundred thousand calls then holds
+// its events in a few megabytes until its document is written.
+//
+// An encoded event is, in order: a byte of flags, the step index, the
+// tool name, category and class, the parent call id, the target files,
+// files read, files written, line ranges, symbols and ground-truth hits
+// as lists, and the query. Numbers are varints; a string of the table is
+// its number; a list is its length plus one (zero for a nil list, so that
+// nil and empty come back as they went in), then its elements.
+type eventStore struct {
+	buf []byte
+	at  []int    // by call index: the offset of its event in buf, or -1
+	ids []string // by call index: the call id
+	// warnings holds, by call index, what extraction warned about; few
+	// calls have any.
+	warnings map[int][]string
+	strs     *stringTable
+}
+
+// stringTable numbers the strings an eventStore keeps once.
+type stringTable struct {
+	strs []string
+	num  map[string]uint32
+}
+
+func newStringTable() *stringTable { return &stringTable{num: map[string]uint32{}} }
+
+func (t *stringTable) number(s string) uint32 {
+	if n, ok := t.num[s]; ok {
+		return n
+	}
+	n := uint32(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.num[s] = n
+	return n
+}
+
+const (
+	flagMCP = 1 << iota
+	flagHitsGroundTruth
+	flagUnclassified
+	flagError
+	flagSubagent
+)
+
+func (st *eventStore) has(i int) bool { return i < len(st.at) && st.at[i] >= 0 }
+
+// put keeps ev as the event of call i, with the warnings its extraction
+// gave.
+func (st *eventStore) put(i int, ev *Event, warnings []string) {
+	for len(st.at) <= i {
+		// One call more at a time, mostly: appending grows the slices
+		// without a temporary one per call.
+		st.at = append(st.at, -1)
+		st.ids = append(st.ids, "")
+	}
+	st.at[i] = len(st.buf)
+	st.ids[i] = ev.CallID
+	if len(warnings) > 0 {
+		if st.warnings == nil {
+			st.warnings = map[int][]string{}
+		}
+		st.warnings[i] = warnings
+	} else {
+		delete(st.warnings, i)
+	}
+
+	var flags byte
+	for _, f := range []struct {
+		set  bool
+		flag byte
+	}{
+		{ev.IsMCP, flagMCP}, {ev.HitsGroundTruth, flagHitsGroundTruth}, {ev.Unclassified, flagUnclassified},
+		{ev.IsError, flagError}, {ev.IsSubagent, flagSubagent},
+	} {
+		if f.set {
+			flags |= f.flag
+		}
+	}
+	b := append(st.buf, flags)
+	b = binary.AppendUvarint(b, uint64(ev.StepIndex))
+	b = st.appendString(b, ev.ToolName)
+	b = st.appendString(b, string(ev.ToolCategory))
+	b = st.appendString(b, string(ev.ToolClass))
+	b = st.appendString(b, ev.ParentCallID)
+	for _, list := range [][]string{ev.TargetFiles, ev.FilesRead, ev.FilesWritten} {
+		b = st.appendList(b, list)
+	}
+	b = appendLength(b, ev.LineRanges == nil, len(ev.LineRanges))
+	for _, r := range ev.LineRanges {
+		b = st.appendString(b, r.Path)
+		b = binary.AppendVarint(b, int64(r.Start))
+		b = binary.AppendVarint(b, int64(r.End))
+	}
+	b = st.appendList(b, ev.Symbols)
+	b = st.appendList(b, ev.GroundTruthHits)
+	b = binary.AppendUvarint(b, uint64(len(ev.Query)))
+	st.buf = append(b, ev.Query...)
+}
+
+func (st *eventStore) appendString(b []byte, s string) []byte {
+	return binary.AppendUvarint(b, uint64(st.strs.number(s)))
+}
+
+func (st *eventStore) appendList(b []byte, list []string) []byte {
+	b = appendLength(b, list == nil, len(list))
+	for _, s := range list {
+		b = st.appendString(b, s)
+	}
+	return b
+}
+
+func appendLength(b []byte, isNil bool, n int) []byte {
+	if isNil {
+		return append(b, 0)
+	}
+	return binary.AppendUvarint(b, uint64(n)+1)
+}
+
+// get decodes the event of call i into ev, which it overwrites whole.
+// The strings are those put kept; the slices are new.
+func (st *eventStore) get(i int, ev *Event) {
+	d := storeDecoder{st: st, b: st.buf[st.at[i]:]}
+	flags := d.byte()
+	*ev = Event{
+		IsMCP:           flags&flagMCP != 0,
+		HitsGroundTruth: flags&flagHitsGroundTruth != 0,
+		Unclassified:    flags&flagUnclassified != 0,
+		IsError:         flags&flagError != 0,
+		IsSubagent:      flags&flagSubagent != 0,
+		StepIndex:       int(d.uvarint()),
+		CallID:          st.ids[i],
+	}
+	ev.ToolName = d.string()
+	ev.ToolCategory = Category(d.string())
+	ev.ToolClass = Class(d.string())
+	ev.ParentCallID = d.string()
+	ev.TargetFiles = d.list()
+	ev.FilesRead = d.list()
+	ev.FilesWritten = d.list()
+	if n, ok := d.length(); ok {
+		ev.LineRanges = make([]LineRange, n)
+		for k := range ev.LineRanges {
+			r := &ev.LineRanges[k]
+			r.Path = d.string()
+			r.Start = int(d.varint())
+			r.End = int(d.varint())
+		}
+	}
+	ev.Symbols = d.list()
+	ev.GroundTruthHits = d.list()
+	n := int(d.uvarint())
+	ev.Query = string(d.b[:n])
+}
+
+// storeDecoder reads an event put encoded. The bytes are the store's own,
+// so a failure to decode them is a bug, and panics.
+type storeDecoder struct {
+	st *eventStore
+	b  []byte
+}
+
+func (d *storeDecoder) byte() byte {
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *storeDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		panic(fmt.Sprintf("events: corrupt event store (uvarint at %d)", len(d.st.buf)-len(d.b)))
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *storeDecoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		panic(fmt.Sprintf("events: corrupt event store (varint at %d)", len(d.st.buf)-len(d.b)))
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *storeDecoder) string() string { return d.st.strs.strs[d.uvarint()] }
+
+// length reads a list's length; ok is false for a nil list.
+func (d *storeDecoder) length() (n int, ok bool) {
+	v := d.uvarint()
+	return int(v) - 1, v > 0
+}
+
+func (d *storeDecoder) list() []string {
+	n, ok := d.length()
+	if !ok {
+		return nil
+	}
+	list := make([]string, n)
+	for k := range list {
+		list[k] = d.string()
+	}
+	return list
+}

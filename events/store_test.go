@@ -1,0 +1,79 @@
+package events
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/internal/benchgen"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+func TestTheEventStoreGivesBackTheEventsItKept(t *testing.T) {
+	st := eventStore{strs: newStringTable()}
+	handMade := []Event{
+		{}, // every list nil, every string empty
+		{
+			StepIndex: 7, ToolName: "mcp__aura__search", ToolCategory: CodeSearch, ToolClass: Semantic,
+			IsMCP: true, HitsGroundTruth: true, Unclassified: true, IsError: true, IsSubagent: true,
+			CallID: "toolu_1", ParentCallID: "toolu_0",
+			TargetFiles: []string{"a.go", "b/ü.go"}, FilesRead: []string{}, FilesWritten: []string{"a.go"},
+			LineRanges:      []LineRange{{Path: "a.go", Start: 1, End: 120}, {Path: "b/ü.go", Start: -1, End: 0}},
+			Symbols:         []string{"Foo", "Foo"},
+			Query:           "where is \"Foo\" set?\n日本",
+			GroundTruthHits: []string{"a.go"},
+		},
+		{TargetFiles: []string{}, LineRanges: []LineRange{}, Symbols: []string{}, GroundTruthHits: []string{}},
+	}
+	// Events as extraction makes them, of a real-shaped session.
+	all, err := trace.ReadAll(bytes.NewReader(benchgen.RealShaped(256<<10)), trace.Options{})
+	require.NoError(t, err)
+	var made []Event
+	for _, d := range NormalizeAll(all, "real-shaped", Options{GroundTruth: &GroundTruth{Files: []string{"src/hooks/useTodos1.tsx"}}}) {
+		made = append(made, d.Events...)
+	}
+	require.Greater(t, len(made), 100)
+
+	events := append(handMade, made...)
+	// Out of order, as results come, and one call made twice.
+	order := []int{2, 0, 1}
+	for i := 3; i < len(events); i++ {
+		order = append(order, i)
+	}
+	order = append(order, 1)
+	for _, i := range order {
+		ev := events[i]
+		ev.CumulativeTokens, ev.ElapsedSeconds = nil, nil // the session's, not kept
+		var warnings []string
+		if i == 1 {
+			warnings = []string{"step 8 (mcp__aura__search): no query"}
+		}
+		st.put(i, &ev, warnings)
+	}
+	assert.Less(t, len(st.buf), 64*len(events), "a few dozen bytes an event")
+	for i, want := range events {
+		want.CumulativeTokens, want.ElapsedSeconds = nil, nil
+		require.True(t, st.has(i))
+		var got Event
+		got.ElapsedSeconds = new(float64) // get overwrites the whole event
+		st.get(i, &got)
+		assert.Equal(t, want, got, "event %d", i)
+	}
+	assert.Equal(t, map[int][]string{1: {"step 8 (mcp__aura__search): no query"}}, st.warnings)
+	assert.False(t, st.has(len(events)))
+}
+
+func TestAStreamDocumentOfAGeneratedSessionIsWrittenAsMade(t *testing.T) {
+	// The shared samples and fixtures are compared in
+	// TestAStreamMakesTheDocumentsNormalizeMakes; this is a session with
+	// a ground truth, many subagents and large results.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(file, benchgen.RealShaped(2<<20), 0o644))
+	gt := &GroundTruth{Files: []string{"src/hooks/useTodos1.tsx", "src/app/api/TodoItem6.tsx"}}
+	assertStreamMatchesNormalize(t, file, func(o trace.Options) ([]*trace.Session, error) { return trace.ReadFileAll(file, o) }, Options{GroundTruth: gt})
+}
