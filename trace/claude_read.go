@@ -30,9 +30,9 @@ type claudeReader struct {
 	names map[string]string // interned tool names
 
 	// Usage, one entry per model message in order of first appearance.
-	msgIndex map[string]int
+	msgIndex messageIDs
 	msgs     []claudeUsage
-	callMsg  []int // per call, the index in msgs of the message that issued it
+	callMsg  []int32 // per call, the index in msgs of the message that issued it
 	sawUsage bool
 	total    claudeUsage // the result line's usage (stream-json)
 
@@ -70,8 +70,8 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		opts:       opts,
 		calls:      map[string]int{},
 		names:      map[string]string{},
-		msgIndex:   map[string]int{},
-		sideParent: sideParents{uuids: map[[16]byte]string{}, other: map[string]string{}},
+		msgIndex:   newMessageIDs(),
+		sideParent: newSideParents(),
 		taskIndex:  map[string]int{},
 	}
 	cr.name = cr.blockField
@@ -335,7 +335,7 @@ func (r *claudeReader) assistant(n int, t time.Time, sub bool, parent string) {
 	}
 }
 
-func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int, sub bool, parent string) {
+func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int32, sub bool, parent string) {
 	id := r.text(b.id)
 	if id != "" {
 		if _, dup := r.calls[id]; dup {
@@ -427,15 +427,15 @@ func (r *claudeReader) user(n int, sub bool) {
 // the next), so lines with the same message id are one message whose
 // usage is the per-field maximum. A line without an id is a message of its
 // own.
-func (r *claudeReader) noteMessage() int {
+func (r *claudeReader) noteMessage() int32 {
 	l := &r.line
 	id := r.bytes(l.msgID)
-	i, ok := r.msgIndex[string(id)]
+	i, ok := r.msgIndex.get(id)
 	if len(id) == 0 || !ok {
-		i = len(r.msgs)
+		i = int32(len(r.msgs))
 		r.msgs = append(r.msgs, claudeUsage{})
 		if len(id) > 0 {
-			r.msgIndex[string(id)] = i
+			r.msgIndex.set(id, i)
 		}
 	}
 	if u := l.usage; u.set {
@@ -534,28 +534,87 @@ func (r *claudeReader) notePrompt() {
 
 // sideParents maps the uuid of each sidechain line to the Task call its
 // subagent belongs to. A session has tens of thousands of sidechain
-// lines; their uuids, in the canonical lowercase form Claude Code writes,
-// are kept as 16 bytes, any other string as it is.
+// lines and few Task calls: their uuids, in the canonical lowercase form
+// Claude Code writes, are kept as 16 bytes (any other string as it is),
+// each with the number of its parent's id in a table of the ids.
 type sideParents struct {
-	uuids map[[16]byte]string
-	other map[string]string
+	uuids map[[16]byte]uint32
+	other map[string]uint32
+	ids   []string
+	num   map[string]uint32
+}
+
+func newSideParents() sideParents {
+	return sideParents{uuids: map[[16]byte]uint32{}, other: map[string]uint32{}, num: map[string]uint32{}}
 }
 
 func (m *sideParents) get(uuid []byte) (string, bool) {
-	if k, ok := parseUUID(uuid); ok {
-		p, ok := m.uuids[k]
-		return p, ok
+	var n uint32
+	var ok bool
+	if k, canonical := parseUUID(uuid); canonical {
+		n, ok = m.uuids[k]
+	} else {
+		n, ok = m.other[string(uuid)]
 	}
-	p, ok := m.other[string(uuid)]
-	return p, ok
+	if !ok {
+		return "", false
+	}
+	return m.ids[n], true
 }
 
 func (m *sideParents) set(uuid []byte, parent string) {
-	if k, ok := parseUUID(uuid); ok {
-		m.uuids[k] = parent
+	n, ok := m.num[parent]
+	if !ok {
+		n = uint32(len(m.ids))
+		m.ids = append(m.ids, parent)
+		m.num[parent] = n
+	}
+	if k, canonical := parseUUID(uuid); canonical {
+		m.uuids[k] = n
 		return
 	}
-	m.other[string(uuid)] = parent
+	m.other[string(uuid)] = n
+}
+
+// messageIDs numbers the model messages of a session by their id. A
+// session has one message or more per tool call: an id of up to 31 bytes
+// (Claude's "msg_" ids have 28) is kept in place with its length, in one
+// array, a longer one as a string.
+type messageIDs struct {
+	short map[[32]byte]int32
+	long  map[string]int32
+}
+
+func newMessageIDs() messageIDs {
+	return messageIDs{short: map[[32]byte]int32{}, long: map[string]int32{}}
+}
+
+func (m *messageIDs) get(id []byte) (int32, bool) {
+	if k, ok := shortID(id); ok {
+		i, found := m.short[k]
+		return i, found
+	}
+	i, found := m.long[string(id)]
+	return i, found
+}
+
+func (m *messageIDs) set(id []byte, i int32) {
+	if k, ok := shortID(id); ok {
+		m.short[k] = i
+		return
+	}
+	m.long[string(id)] = i
+}
+
+// shortID is id in 32 bytes, its length in the last, when it fits: two
+// ids give the same array only when they are the same.
+func shortID(id []byte) (k [32]byte, ok bool) {
+	if len(id) >= len(k) {
+		return k, false
+	}
+	copy(k[:], id)
+	k[len(k)-1] = byte(len(id))
+	return k, true
 }
 
 // parseUUID reads a uuid written as 36 characters, lowercase hexadecimal
