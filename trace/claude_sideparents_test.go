@@ -35,7 +35,7 @@ func TestMessageIDsTellEveryIDApart(t *testing.T) {
 	m := newMessageIDs()
 	ids := []string{
 		"msg_01XFDUDYJgAACzvnptvVoYEL", // Claude's form, kept as an array
-		"a", "a\x00", "a\x00\x00", // equal but for trailing zero bytes
+		"a", "a\x00", "a\x00\x00",      // equal but for trailing zero bytes
 		strings.Repeat("x", 31), // the longest kept as an array
 		strings.Repeat("x", 32), // kept as a string
 		strings.Repeat("x", 33),
