@@ -19,10 +19,11 @@ type Budget struct {
 
 func budgetType() Type {
 	return Type{
-		Name:        "budget",
-		Description: "the cost of reaching the first relevant file (calls, tokens, seconds), and of the whole run",
-		Params:      Budget{},
-		Check:       func(p any, run *Run) Outcome { return checkBudget(p.(*Budget), run) },
+		Name:           "budget",
+		Description:    "the cost of reaching the first relevant file (calls, tokens, seconds), and of the whole run",
+		Params:         Budget{},
+		ReadsArguments: readsNoArguments,
+		Check:          func(p any, run *Run) Outcome { return checkBudget(p.(*Budget), run) },
 		Validate: func(p any) error {
 			b := p.(*Budget)
 			if b.MaxCallsBeforeFirstRelevant == nil && b.MaxTokensBeforeFirstRelevant == nil && b.MaxSecondsBeforeFirstRelevant == nil &&

@@ -398,4 +398,11 @@
 // value instead, for a type that also checks its keys together (Validate:
 // a set of keys that could never fail) or takes keys of its own naming
 // (InlineKey, as retrieval takes metric names).
+//
+// A run's session holds the calls' arguments only when some expectation of
+// its scenario may read them: a type registered with RegisterFunc may, and
+// a Type says it never does, or for which params, with ReadsArguments. The
+// built-in types read events, not arguments, but for sequence, before and
+// the retries of errors. Results are never kept (see
+// MeasureOptions.KeepResults).
 package expectations

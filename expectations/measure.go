@@ -31,6 +31,10 @@ type MeasureOptions struct {
 	// arguments and the answer, not results, and a session then holds one
 	// result at a time, whatever its size.
 	KeepResults bool
+	// DropArguments drops the calls' arguments too, once their events are
+	// made, for expectations that read none (Type.ReadsArguments); a
+	// report that shows them (KeepResults) keeps them.
+	DropArguments bool
 	// FormatSetting is how the user forces a format where the trace was
 	// named, for the suggestion of a trace in no known format (see
 	// trace.FormatError.Setting); "" means the -format flag.
@@ -75,18 +79,25 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	}
 
 	// Each call's event is made as the reader finishes the call, on a
-	// second goroutine, and its result is then dropped (see KeepResults).
-	// The arguments stay: call expectations match them.
+	// second goroutine, and its result is then dropped (see KeepResults),
+	// and its arguments unless an expectation may match them.
 	stream := events.NewConcurrentStream(eopts)
-	keepArguments := func(s *trace.Session, i int) bool {
-		if stream.CallDone(s, i) && !opts.KeepResults {
+	dropArguments := opts.DropArguments && !opts.KeepResults
+	callDone := func(s *trace.Session, i int) bool {
+		if !stream.CallDone(s, i) {
+			return false
+		}
+		if dropArguments {
+			return true // the reader releases both
+		}
+		if !opts.KeepResults {
 			s.Calls[i].Result = ""
 		}
 		return false
 	}
 	// Extraction reads the first events.ResultBytesRead of a result: the
 	// rest need not be kept.
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: keepArguments})
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone})
 	if werr := stream.Wait(); werr != nil && err == nil {
 		err = werr
 	}
@@ -108,6 +119,9 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		// too: a Run has results only when asked.
 		for i := range sess.Calls {
 			sess.Calls[i].Result = ""
+			if dropArguments {
+				sess.Calls[i].Arguments = nil
+			}
 		}
 	}
 	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}

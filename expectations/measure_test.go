@@ -83,3 +83,67 @@ func orNull(raw []byte) string {
 	}
 	return string(raw)
 }
+
+func TestMeasureDropsArgumentsWhenAskedUnlessResultsAreKept(t *testing.T) {
+	t.Parallel()
+	const file = "../testdata/examples/fix-token-expiry.claude.jsonl"
+	keep, err := expectations.Measure(file, expectations.MeasureOptions{})
+	require.NoError(t, err)
+	drop, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true})
+	require.NoError(t, err)
+	report, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true, KeepResults: true})
+	require.NoError(t, err)
+
+	var a, b bytes.Buffer
+	require.NoError(t, keep.Document.WriteJSON(&a))
+	require.NoError(t, drop.Document.WriteJSON(&b))
+	assert.Equal(t, a.String(), b.String(), "the events are the same")
+	require.NotEmpty(t, keep.Session.Calls)
+	for i := range keep.Session.Calls {
+		assert.NotEmpty(t, keep.Session.Calls[i].Arguments, "call %d kept", i)
+		assert.Nil(t, drop.Session.Calls[i].Arguments, "call %d dropped", i)
+		assert.Equal(t, keep.Session.Calls[i].Arguments, report.Session.Calls[i].Arguments, "call %d kept for a report", i)
+	}
+}
+
+func TestEvaluateKeepsArgumentsOnlyForExpectationsThatMayReadThem(t *testing.T) {
+	t.Parallel()
+	reg := expectations.DefaultRegistry()
+	type Mine struct {
+		Tool string `yaml:"tool"`
+	}
+	require.NoError(t, expectations.RegisterFunc(reg, "mine", "a user's own type", func(p *Mine, run *expectations.Run) expectations.Outcome {
+		return expectations.Outcome{Status: expectations.Pass}
+	}))
+	for _, tt := range []struct {
+		name, expectations string
+		kept               bool
+	}{
+		{"patterns and index usage read events only", "  - type: patterns\n    forbid: [fishing]\n  - type: index_usage\n    min_semantic_ratio: 0\n", false},
+		{"errors without retries count failures only", "  - type: errors\n    max_failed: 10\n", false},
+		{"errors with retries compare arguments", "  - type: errors\n    max_retries: 3\n", true},
+		{"a sequence may match arguments", "  - type: sequence\n    calls: [{tool: Read}]\n", true},
+		{"a user's own type may read anything", "  - type: mine\n    tool: Read\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			data := "name: args\ntrace: ../testdata/examples/fix-token-expiry.claude.jsonl\nexpectations:\n" + tt.expectations
+			s, err := expectations.Parse("scenario.yaml", []byte(data), expectations.LoadOptions{Registry: reg})
+			require.NoError(t, err)
+			res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: reg})
+			require.NoError(t, err)
+			require.Len(t, res.Runs, 1)
+			kept := 0
+			for _, c := range res.Runs[0].Session.Calls {
+				if c.Arguments != nil {
+					kept++
+				}
+			}
+			if tt.kept {
+				assert.Equal(t, len(res.Runs[0].Session.Calls), kept)
+			} else {
+				assert.Zero(t, kept)
+			}
+		})
+	}
+}

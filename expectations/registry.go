@@ -47,7 +47,16 @@ type Type struct {
 	// params (a pointer to a Params struct) when every key was valid, and
 	// its error is reported at the expectation's line. Nil checks nothing.
 	Validate func(params any) error
+	// ReadsArguments reports whether Check, given these params, reads the
+	// calls' arguments (Run.Session.Calls[i].Arguments). Nil means it may.
+	// A scenario none of whose expectations reads them is measured
+	// without keeping them (MeasureOptions.DropArguments): on a long
+	// session they are most of what a run holds.
+	ReadsArguments func(params any) bool
 }
+
+// readsNoArguments is the ReadsArguments of a type that never reads them.
+func readsNoArguments(any) bool { return false }
 
 // A Registry holds expectation types by name. Build one with NewRegistry
 // or DefaultRegistry and pass it in LoadOptions and EvalOptions; there is
