@@ -403,6 +403,6 @@
 // its scenario may read them: a type registered with RegisterFunc may, and
 // a Type says it never does, or for which params, with ReadsArguments. The
 // built-in types read events, not arguments, but for sequence, before and
-// the retries of errors. Results are never kept (see
-// MeasureOptions.KeepResults).
+// the retries of errors. Results are kept only for a report that shows
+// them (MeasureOptions.KeepResults).
 package expectations
