@@ -18,7 +18,9 @@
 # under /usr/bin/time; the table gives the median wall time, the median
 # CPU time (user + sys, steadier than wall time on a shared machine), the
 # throughput against both, and the largest peak resident memory of the
-# runs. jq prints the tool names of the same file:
+# runs, and the start-up floor: the peak memory of events on a two-line
+# trace, which the input's size does not change. jq prints the tool names
+# of the same file:
 #
 #   jq -c 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name'
 set -euo pipefail
@@ -87,6 +89,14 @@ for ((i = 0; i < runs; i++)); do
 	done
 done
 
+# The floor: what the binary takes to start and read a two-line trace,
+# whatever the input's size (the mapped binary, the runtime, the
+# taxonomy). Memory above it is what the input costs.
+head -2 "$tmp/session.jsonl" >"$tmp/floor.jsonl"
+for ((i = 0; i < runs; i++)); do
+	measure floor "$tmp/new" events "$tmp/floor.jsonl"
+done
+
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf "%s: %d bytes (%.1f MB), %d runs each, medians\n\n" "$kind session" "$bytes" "$(echo "$bytes" | awk '{ print $1 / 1e6 }')" "$runs"
 printf "| %-14s | %8s | %8s | %9s | %9s | %12s | %8s |\n" command "wall s" "cpu s" "MB/s" "cpu MB/s" "peak RSS MiB" "of input"
@@ -104,4 +114,11 @@ awk '{ wall[$1] = $2; cpu[$1] = $3 } END {
 	printf "jq / new events: %.2fx wall, %.2fx cpu\n", wall["jq"] / wall["new-events"], cpu["jq"] / cpu["new-events"]
 	printf "new metrics / new events: %.2fx cpu; new check / new events: %.2fx cpu\n", cpu["new-metrics"] / cpu["new-events"], cpu["new-check"] / cpu["new-events"]
 	if ("old-events" in cpu) printf "old events / new events: %.2fx cpu\n", cpu["old-events"] / cpu["new-events"]
+}' "$tmp/summary"
+floor=$(cut -d' ' -f3 "$tmp/floor.times" | sort -n | tail -1)
+awk -v f="$floor" -v b="$bytes" '{ rss[$1] = $4 } END {
+	printf "start-up floor (new events on a 2-line trace): %.1f MiB; above it:", f / 1024
+	split("new-events new-metrics new-check", n, " ")
+	for (i = 1; i <= 3; i++) if (n[i] in rss) printf " %s %.1f MiB (%.1f%% of input)%s", substr(n[i], 5), (rss[n[i]] - f) / 1024, 100 * (rss[n[i]] - f) * 1024 / b, i < 3 ? "," : ""
+	printf "\n"
 }' "$tmp/summary"
