@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -58,3 +59,52 @@ func benchWriteJSON(b *testing.B, data []byte) {
 
 func BenchmarkWriteJSONRealShaped(b *testing.B)   { benchWriteJSON(b, benchRealShaped()) }
 func BenchmarkWriteJSONLargeResults(b *testing.B) { benchWriteJSON(b, benchLargeResults()) }
+
+// BenchmarkStreamRealShaped measures what the events command does with a
+// session: read through a concurrent Stream, then write from Pending. It
+// also reports the memory the read holds per call: the live heap, after
+// a collection, when nine tenths of the calls are handed over (the
+// reader's maps, the session's calls and the events kept), less the live
+// heap before the read. That figure is what the input's size multiplies.
+func BenchmarkStreamRealShaped(b *testing.B) {
+	data := benchRealShaped()
+	calls := len(benchSession(b, data).Calls)
+	opts := Options{Taxonomy: DefaultTaxonomy()}
+	liveHeap := func() int64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var held int64
+	for b.Loop() {
+		b.StopTimer()
+		before := liveHeap()
+		b.StartTimer()
+		st := NewConcurrentStream(opts)
+		n := 0
+		all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "bench", MaxResultBytes: ResultBytesRead, CallDone: func(s *trace.Session, i int) bool {
+			if n++; n == calls*9/10 {
+				b.StopTimer()
+				st.mustWait()
+				held = liveHeap() - before
+				b.StartTimer()
+			}
+			return st.CallDone(s, i)
+		}})
+		if err == nil {
+			err = st.Wait()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range st.Pending(all, "bench") {
+			if err := p.WriteJSON(io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(held)/float64(calls*9/10), "live-B/call")
+}
