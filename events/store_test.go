@@ -77,3 +77,32 @@ func TestAStreamDocumentOfAGeneratedSessionIsWrittenAsMade(t *testing.T) {
 	gt := &GroundTruth{Files: []string{"src/hooks/useTodos1.tsx", "src/app/api/TodoItem6.tsx"}}
 	assertStreamMatchesNormalize(t, file, func(o trace.Options) ([]*trace.Session, error) { return trace.ReadFileAll(file, o) }, Options{GroundTruth: gt})
 }
+
+func TestAStreamServingManyReadsHoldsOnlyTheStringsOfTheLast(t *testing.T) {
+	st := NewConcurrentStream(Options{})
+	read := func(data []byte) []*Pending {
+		all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{CallDone: st.CallDone})
+		require.NoError(t, err)
+		return st.Pending(all, "s")
+	}
+	first := benchgen.RealShaped(64 << 10)
+	second := benchgen.LargeResults(64 << 10)
+	a, b := read(first), read(second)
+	require.NotEmpty(t, a)
+	require.NotEmpty(t, b)
+	assert.NotSame(t, a[0].done.store.strs, b[0].done.store.strs, "a table for each read")
+	assert.Same(t, b[0].done.store.strs, st.strs)
+
+	// The first read's documents are whole still.
+	for data, pending := range map[*[]byte][]*Pending{&first: a, &second: b} {
+		all, err := trace.ReadAll(bytes.NewReader(*data), trace.Options{})
+		require.NoError(t, err)
+		want := NormalizeAll(all, "s", Options{})
+		for i, p := range pending {
+			var w, g bytes.Buffer
+			require.NoError(t, want[i].WriteJSON(&w))
+			require.NoError(t, p.WriteJSON(&g))
+			assert.Equal(t, w.String(), g.String())
+		}
+	}
+}

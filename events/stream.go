@@ -23,7 +23,7 @@ import (
 type Stream struct {
 	opts     Options
 	sessions map[*trace.Session]*streamSession
-	strs     *stringTable // the strings of the sessions' events
+	strs     *stringTable // the strings of the events of the read under way
 	pipe     *streamPipe  // nil: calls are normalized inside CallDone
 }
 
@@ -44,7 +44,7 @@ func (ss *streamSession) make(c *trace.ToolCall, i int) {
 
 // NewStream returns a Stream that normalizes with opts, as Normalize does.
 func NewStream(opts Options) *Stream {
-	return &Stream{opts: opts, sessions: map[*trace.Session]*streamSession{}, strs: newStringTable()}
+	return &Stream{opts: opts, sessions: map[*trace.Session]*streamSession{}}
 }
 
 // NewConcurrentStream returns a Stream that, when more than one CPU may
@@ -74,6 +74,11 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 	}
 	ss := st.sessions[s]
 	if ss == nil {
+		if len(st.sessions) == 0 || st.strs == nil {
+			// A new read: its strings go to a table of their own, so that
+			// a Stream that serves many reads holds only the last one's.
+			st.strs = newStringTable()
+		}
 		ss = &streamSession{store: eventStore{strs: st.strs}}
 		ss.tax, ss.paths = sessionRules(s, st.opts)
 		ss.gtKeys = groundTruthKeys(normalizeGroundTruth(st.opts.GroundTruth, ss.paths).Files, ss.paths)
@@ -150,7 +155,8 @@ func (st *Stream) Pending(sessions []*trace.Session, input string) []*Pending {
 // A Pending is the document of one session read through a Stream, not
 // made yet. Its methods may be called any number of times, in any order,
 // and give the same document; it holds the session's events until it is
-// dropped.
+// dropped. The Pendings of one read share a table of strings: use them
+// from one goroutine at a time.
 type Pending struct {
 	s    *trace.Session
 	opts Options
