@@ -219,4 +219,3 @@ func assertOnlyEntries(t *testing.T, dir string, names ...string) {
 	}
 	assert.ElementsMatch(t, names, got)
 }
-
