@@ -148,17 +148,37 @@ func WriteBytes(path string, data []byte) error {
 // permission bits it gets, direct whether it is a device or pipe written
 // through.
 func resolve(path string) (target string, mode fs.FileMode, direct bool, err error) {
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
-			dest, _ := os.Readlink(path)
-			return "", 0, false, fmt.Errorf("%s: symbolic link to %s, which does not exist", path, dest)
-		}
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return path, 0o644, false, nil
+	case err != nil:
+		return "", 0, false, pathError(path, err)
+	case info.Mode()&fs.ModeSymlink == 0:
+		// Not a link: the file is replaced in the folder path names,
+		// whatever links lead to that folder, so there is nothing to
+		// resolve.
+		return check(path, path, info)
+	}
+	info, err = os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		dest, _ := os.Readlink(path)
+		return "", 0, false, fmt.Errorf("%s: symbolic link to %s, which does not exist", path, dest)
 	}
 	if err != nil {
 		return "", 0, false, pathError(path, err)
 	}
+	if info.Mode().IsRegular() {
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", 0, false, pathError(path, err)
+		}
+	}
+	return check(path, target, info)
+}
+
+// check is resolve for the file info describes, which target (path, or
+// the file a link at path leads to) names.
+func check(path, target string, info fs.FileInfo) (string, fs.FileMode, bool, error) {
 	m := info.Mode()
 	switch {
 	case m.IsDir():
@@ -179,9 +199,6 @@ func resolve(path string) (target string, mode fs.FileMode, direct bool, err err
 		return "", 0, false, pathError(path, err)
 	}
 	f.Close()
-	if target, err = filepath.EvalSymlinks(path); err != nil {
-		return "", 0, false, pathError(path, err)
-	}
 	return target, m.Perm(), false, nil
 }
 

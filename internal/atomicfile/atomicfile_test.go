@@ -153,6 +153,33 @@ func TestWriteThroughALinkReplacesTheFileItPointsTo(t *testing.T) {
 	assertOnlyEntries(t, dir, "link.md", "real.md")
 }
 
+func TestWriteIntoALinkedFolderReplacesTheFileInTheFolderItLeadsTo(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dest := filepath.Join(root, "real")
+	require.NoError(t, os.Mkdir(dest, 0o755))
+	require.NoError(t, os.Symlink("real", filepath.Join(root, "via")))
+	require.NoError(t, os.WriteFile(filepath.Join(dest, "f.json"), []byte("old"), 0o640))
+	for _, p := range []string{filepath.Join(root, "via", "f.json"), filepath.Join(root, "via", "..", "real", "g.json")} {
+		require.NoError(t, WriteBytes(p, []byte("new")))
+		var batch Batch
+		require.NoError(t, batch.Write(p, func(w io.Writer) error { _, err := w.Write([]byte("batch")); return err }))
+		require.NoError(t, batch.Commit())
+	}
+	for _, name := range []string{"f.json", "g.json"} {
+		data, err := os.ReadFile(filepath.Join(dest, name))
+		require.NoError(t, err)
+		assert.Equal(t, "batch", string(data))
+	}
+	info, err := os.Stat(filepath.Join(dest, "f.json"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o640), info.Mode().Perm(), "the file replaced keeps its mode")
+	assertOnlyEntries(t, dest, "f.json", "g.json")
+	li, err := os.Lstat(filepath.Join(root, "via"))
+	require.NoError(t, err)
+	assert.NotZero(t, li.Mode()&os.ModeSymlink, "the link stays a link")
+}
+
 func TestWriteThroughADanglingLinkIsAnError(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
