@@ -25,9 +25,9 @@ import (
 // content is durable, so neither a reader nor a crash ever sees a half
 // written file; once Commit returns, every file it put in place is
 // durable. What it changes: a file is in place only after the Commit
-// that follows its write (a batch also commits by itself once it holds
-// batchMaxFiles files, or when a write comes batchMaxAge after the
-// oldest one waiting); after a crash before that Commit the file is
+// that follows its write (a batch also commits by itself once 2,048
+// files wait, or when a write comes 15 seconds after the oldest file
+// waiting); after a crash before that commit the file is
 // missing, or still the version it was to replace, and its temporary
 // file is left behind (removed by a later write to the same path, as
 // Write's are). A program that writes a file telling that the batch is
