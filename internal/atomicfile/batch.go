@@ -18,7 +18,9 @@ import (
 // and later), the content is made durable by one syncfs per folder,
 // instead of one fsync per file; the folder is opened before any of its
 // temporary files is created, so an error writing any of them back is
-// reported. Elsewhere, or once syncfs has reported an error, each
+// reported (syncfs also writes back what other programs left unsynced on
+// that file system, so how long it takes depends on them too). Elsewhere,
+// or once syncfs has reported an error, each
 // temporary file is synced on its own (fsync), still before any rename.
 //
 // What a batch keeps: no file is ever seen under its name before its
