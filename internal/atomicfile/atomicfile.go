@@ -72,6 +72,10 @@ func Write(path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// writers are the buffers files are written through, kept for the next
+// file: a batch writes thousands.
+var writers = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
+
 // pending is a file written to its temporary file, not yet renamed.
 type pending struct {
 	path             string // as the caller gave it, for errors
@@ -112,7 +116,12 @@ func prepare(path string, write func(io.Writer) error, b *Batch) (p pending, err
 			os.Remove(tmp)
 		}
 	}()
-	bw := bufio.NewWriter(f)
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(f)
+	defer func() {
+		bw.Reset(nil)
+		writers.Put(bw)
+	}()
 	if err = write(bw); err != nil {
 		return p, fmt.Errorf("%s: %w", path, err)
 	}
