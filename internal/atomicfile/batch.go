@@ -20,8 +20,8 @@ import (
 // temporary files is created, so an error writing any of them back is
 // reported (syncfs also writes back what other programs left unsynced on
 // that file system, so how long it takes depends on them too). Elsewhere,
-// or once syncfs has reported an error, each
-// temporary file is synced on its own (fsync), still before any rename.
+// or once syncfs has reported an error, each temporary file is synced on
+// its own (fsync, eight at a time), still before any rename.
 //
 // What a batch keeps: no file is ever seen under its name before its
 // content is durable, so neither a reader nor a crash ever sees a half
@@ -200,13 +200,13 @@ func (b *Batch) commit(last bool) error {
 		}
 	}
 	var ok [][]pending
-	for _, set := range sets {
-		if err := syncSet(set, synced); err != nil {
-			removeTemps(set)
+	for i, err := range syncSets(sets, synced) {
+		if err != nil {
+			removeTemps(sets[i])
 			errs = append(errs, err)
 			continue
 		}
-		ok = append(ok, set)
+		ok = append(ok, sets[i])
 	}
 
 	dirs := map[string]struct{}{}
@@ -224,6 +224,31 @@ func (b *Batch) commit(last bool) error {
 		SyncDir(dir)
 	}
 	return errors.Join(errs...)
+}
+
+// syncers is how many files syncSets syncs at a time: fsync waits for
+// the disk, and a few at once keep it busy.
+const syncers = 8
+
+// syncSets runs syncSet on every set, several at a time, and returns
+// each set's error, in the order of sets.
+func syncSets(sets [][]pending, synced map[string]bool) []error {
+	errs := make([]error, len(sets))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(syncers, len(sets)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = syncSet(sets[i], synced)
+			}
+		})
+	}
+	for i := range sets {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errs
 }
 
 // syncSet syncs, one by one, the temporary files of set whose folder's

@@ -221,3 +221,21 @@ func TestABatchWritesThroughADeviceAtOnce(t *testing.T) {
 	assert.Empty(t, batch.sets, "nothing waits for a device")
 	require.NoError(t, batch.Commit())
 }
+
+func TestWithoutSyncfsAGroupWhoseFileCannotBeSyncedIsNotPutInPlace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	batch := Batch{noSyncfs: true}
+	for _, g := range []string{"a", "b", "c"} {
+		require.NoError(t, batch.WriteAll(File{filepath.Join(dir, g+"1"), writeString(g)}, File{filepath.Join(dir, g+"2"), writeString(g)}))
+	}
+	// The temporary file of b2 vanishes before the commit syncs it.
+	require.Len(t, batch.sets, 3)
+	require.NoError(t, os.Remove(batch.sets[1][1].tmp))
+
+	err := batch.Commit()
+	var fe *FileError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, filepath.Join(dir, "b2"), fe.Path, "the error names the file that could not be synced")
+	assertOnlyEntries(t, dir, "a1", "a2", "c1", "c2")
+}
