@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // SchemaVersion is the retrieval-events schema version documents are
@@ -167,7 +168,14 @@ func (d *Document) WriteJSON(w io.Writer) error {
 // (it may reuse one Event), in place of d.Events; noEvents writes them as
 // null.
 func (d *Document) writeJSON(w io.Writer, noEvents bool, n int, event func(j int) *Event) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(w)
+	// Not kept pointing at w once returned; on an error bw may hold
+	// unwritten bytes, which Reset drops.
+	defer func() {
+		bw.Reset(nil)
+		writers.Put(bw)
+	}()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -230,6 +238,11 @@ func (d *Document) writeJSON(w io.Writer, noEvents bool, n int, event func(j int
 	bw.WriteString("\n}\n")
 	return bw.Flush()
 }
+
+// writers are WriteJSON's buffers, kept for the next document: run-dir
+// writes one small document per trial, and a fresh 64 KiB buffer each
+// time was a quarter of the memory it allocated.
+var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // ReadDocument decodes a retrieval-events document, rejecting schema
 // versions of an unknown major version.

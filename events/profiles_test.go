@@ -356,3 +356,15 @@ func TestSessionProfile(t *testing.T) {
 		})
 	}
 }
+
+func TestPreferReturnsTheSameTaxonomyForTheSameProfile(t *testing.T) {
+	t.Parallel()
+	def := DefaultTaxonomy()
+	first := def.Prefer("gemini-cli")
+	assert.Same(t, first, def.Prefer("gemini-cli"), "asked again, the preferred taxonomy is not built again")
+	assert.Equal(t, def.prefer("gemini-cli").Rules(), first.Rules(), "and it is the one Prefer computes")
+	assert.NotSame(t, first, def.Prefer("codex"))
+	assert.Same(t, first.Prefer("gemini-cli"), first.Prefer("gemini-cli"), "a preferred taxonomy caches its own")
+	var zero Taxonomy
+	assert.Same(t, &zero, zero.Prefer("codex"), "a zero taxonomy has no rules to move and no cache")
+}

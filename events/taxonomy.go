@@ -86,6 +86,9 @@ func cloneRules(rules []Rule) []Rule {
 type Taxonomy struct {
 	name  string
 	rules []Rule
+	// preferred holds what Prefer returned, by profile: a taxonomy never
+	// changes, and run-dir asks for the same one for every trial.
+	preferred *sync.Map
 }
 
 // Name describes where the rules came from ("claude-code,aura" or a file
@@ -99,7 +102,7 @@ func NewTaxonomy(rules ...Rule) (*Taxonomy, error) {
 			return nil, err
 		}
 	}
-	return &Taxonomy{rules: slices.Clone(rules)}, nil
+	return &Taxonomy{rules: slices.Clone(rules), preferred: new(sync.Map)}, nil
 }
 
 // DefaultTaxonomy returns the taxonomy of every built-in profile, in the
@@ -197,6 +200,18 @@ func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
 // read_file counts its offset from 0, Codex's from 1) in favour of the agent
 // that wrote the trace. An empty or unknown profile leaves the order as is.
 func (t *Taxonomy) Prefer(profile string) *Taxonomy {
+	if t.preferred == nil {
+		return t.prefer(profile)
+	}
+	if p, ok := t.preferred.Load(profile); ok {
+		return p.(*Taxonomy)
+	}
+	p, _ := t.preferred.LoadOrStore(profile, t.prefer(profile))
+	return p.(*Taxonomy)
+}
+
+// prefer is Prefer, computed.
+func (t *Taxonomy) prefer(profile string) *Taxonomy {
 	if profile == "" || !slices.ContainsFunc(t.rules, func(r Rule) bool { return r.Profile == profile }) {
 		return t
 	}
@@ -212,7 +227,7 @@ func (t *Taxonomy) Prefer(profile string) *Taxonomy {
 			rest = append(rest, r)
 		}
 	}
-	return &Taxonomy{name: t.name, rules: slices.Concat(head, preferred, rest)}
+	return &Taxonomy{name: t.name, rules: slices.Concat(head, preferred, rest), preferred: new(sync.Map)}
 }
 
 // sessionProfiles maps the names of trace formats and agents to the built-in

@@ -1,12 +1,14 @@
 package metrics
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentretrieval/agentretrieval/events"
 )
@@ -185,10 +187,40 @@ func (l RankedLists) List(v View) []string {
 
 // WriteJSON writes the result as indented JSON followed by a newline.
 func (r *Result) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	e := resultEncoders.Get().(*resultEncoder)
+	defer e.put()
+	if err := e.enc.Encode(r); err != nil {
+		return err
+	}
+	// One write, as a json.Encoder on w makes.
+	_, err := w.Write(e.buf.Bytes())
+	return err
+}
+
+// A resultEncoder is a json.Encoder writing into its own buffer, kept for
+// the next result: an encoder keeps its indentation buffer between calls,
+// and run-dir writes one result per trial.
+type resultEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var resultEncoders = sync.Pool{New: func() any {
+	e := &resultEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetIndent("", "  ")
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// put empties e and keeps it for the next result, unless a huge result
+// made it too large to keep.
+func (e *resultEncoder) put() {
+	if e.buf.Cap() > 1<<20 {
+		return
+	}
+	e.buf.Reset()
+	resultEncoders.Put(e)
 }
 
 // Compute measures the retrieval of one document: the ranked file measures

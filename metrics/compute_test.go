@@ -465,3 +465,26 @@ func withoutIndexFigures(values map[string]float64) map[string]float64 {
 	}
 	return out
 }
+
+func TestWriteJSONWritesWhatAJSONEncoderWritesResultAfterResult(t *testing.T) {
+	t.Parallel()
+	results := []*metrics.Result{
+		metrics.Compute(normalize(t, "search-read-edit.toolcalls.json", searchReadEditGT()), metrics.Options{Grades: searchReadEditGrades}),
+		metrics.Compute(normalize(t, "search-read-edit.toolcalls.json", nil), metrics.Options{}),
+		metrics.Compute(literal([]string{"a.go"}, read("a.go")), metrics.Options{}),
+	}
+	// Twice over, so that a reused encoder meets a larger result and then
+	// a smaller one.
+	for range 2 {
+		for i, res := range results {
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			require.NoError(t, enc.Encode(res))
+			var got bytes.Buffer
+			require.NoError(t, res.WriteJSON(&got))
+			assert.Equal(t, want.String(), got.String(), "result %d", i)
+		}
+	}
+}

@@ -48,8 +48,10 @@
 // task names that map to the same file name ("fix/auth" and "fix_auth"),
 // or differ only in case, get "~2", "~3"… in trial order; control
 // characters become "_" and long names are cut. Every file is replaced
-// atomically (a temporary file in the same folder, synced, then renamed);
-// an artifact that is a symbolic link is refused, not written through.
+// atomically (a temporary file in the same folder, synced, then renamed;
+// Evaluate syncs and renames all artifacts together after the last
+// trial); an artifact that is a symbolic link is refused, not written
+// through.
 //
 // The output folder is checked with symbolic links resolved: given inside
 // the run (the default), it must resolve inside it, directly under the

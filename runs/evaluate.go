@@ -82,13 +82,17 @@ type Options struct {
 // scored. Trials are processed in parallel; the artifacts, the summary and
 // the order of the warnings do not depend on the order they finish in.
 //
-// Every artifact is written atomically, its content synced before it is
-// renamed into place, so no artifact is ever seen half written. The
-// folders the artifacts are renamed into are synced once each after the
-// last trial (an atomicfile.Batch), not after every artifact, and the
-// summary is written after that: once Evaluate returns, every artifact
-// and the summary are durable, and a summary on disk is never durable
-// before the artifacts it names.
+// Every artifact is written atomically, and none is ever seen under its
+// name before its content is durable, so no artifact is ever seen half
+// written. The artifacts go through an atomicfile.Batch: each trial's two
+// are written to temporary files, and after the last trial their content
+// is made durable at once (one syncfs per folder on Linux 5.8 and later,
+// one fsync per file elsewhere), they are renamed into place, a trial's
+// two together or neither, and each folder is synced once. The summary is
+// written after that: once Evaluate returns, every artifact and the
+// summary are durable, and a summary on disk is never durable before the
+// artifacts it names. A large run has its artifacts put in place every
+// few thousand files rather than only at the end.
 //
 // Evaluate returns an error, and no summary, for a run folder that
 // cannot be read or holds no trial, a bad output folder, a canceled ctx,
@@ -185,9 +189,11 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	}
 	close(next)
 	wg.Wait()
-	// The artifacts' folders are synced once each, here, not after every
-	// artifact; the summary that names the artifacts is written after.
-	e.written.Sync()
+	// The artifacts are made durable and put in place here, together;
+	// the summary that names them is written after.
+	if err := e.written.Commit(); err != nil {
+		failCommitted(trials, results, opts.Out, err)
+	}
 	if canceled {
 		return nil, ctx.Err()
 	}
@@ -235,6 +241,29 @@ func failedResult(t *Trial, reason string) trialResult {
 	}
 }
 
+// failCommitted marks failed the trials whose artifacts the commit could
+// not put in place (err joins one *atomicfile.FileError per trial).
+func failCommitted(trials []*Trial, results []trialResult, out string, err error) {
+	byPath := map[string]int{}
+	for i, t := range trials {
+		dir := filepath.Join(out, t.Config)
+		byPath[filepath.Join(dir, t.Name+EventsSuffix)] = i
+		byPath[filepath.Join(dir, t.Name+MetricsSuffix)] = i
+	}
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	for _, e := range errs {
+		var fe *atomicfile.FileError
+		if errors.As(e, &fe) {
+			if i, ok := byPath[fe.Path]; ok {
+				results[i] = failedResult(trials[i], fe.Error())
+			}
+		}
+	}
+}
+
 // checkNames makes sure no two trials of a configuration share an
 // artifact stem, even on a case-insensitive file system (nameTrials
 // makes them unique; this says so before anything is written).
@@ -258,7 +287,7 @@ type evaluator struct {
 	mu     sync.Mutex
 	truths map[string]*truthOnce
 
-	// written holds the artifacts' folders until Evaluate syncs them.
+	// written holds the artifacts until Evaluate commits them.
 	written atomicfile.Batch
 }
 
@@ -374,10 +403,7 @@ func (e *evaluator) process(t *Trial) trialResult {
 	m := metrics.Compute(doc, mopts)
 
 	dir := filepath.Join(e.opts.Out, t.Config)
-	if _, err := writeTaskEvents(&e.written, dir, t.Name, doc); err != nil {
-		return failedResult(t, err.Error())
-	}
-	if _, err := writeTaskMetrics(&e.written, dir, t.Name, m); err != nil {
+	if err := writeTaskArtifacts(&e.written, dir, t.Name, doc, m); err != nil {
 		return failedResult(t, err.Error())
 	}
 	entry := EntryOf(t.Name, t.Task, m)

@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
 )
 
 // writeRun writes the files of a run, given by their paths relative to
@@ -283,4 +286,58 @@ func TestParseResultReadsOnlyFiniteRewards(t *testing.T) {
 		require.NoError(t, err, tc.name)
 		assert.Equal(t, tc.reward, got, tc.name)
 	}
+}
+
+func TestEvaluateWritesNeitherArtifactOfATrialWhoseMetricsArtifactCannotBeWritten(t *testing.T) {
+	t.Parallel()
+	run := filepath.Join(t.TempDir(), "run")
+	writeRun(t, run, map[string]string{
+		"cfg/b1/t__1/result.json":               `{"task_name": "t"}`,
+		"cfg/b1/t__1/agent/":                    "",
+		"cfg/b1/u__2/result.json":               `{"task_name": "u"}`,
+		"cfg/b1/u__2/agent/":                    "",
+		OutDir + "/cfg/t" + MetricsSuffix + "/": "",
+	})
+	s, err := Evaluate(context.Background(), run, Options{})
+	require.ErrorIs(t, err, ErrTrialFailed)
+	assert.Contains(t, err.Error(), filepath.Join(run, OutDir, "cfg", "t"+MetricsSuffix)+" is a folder", "the error names the file")
+	require.Len(t, s.FailedEntries(), 1)
+	assert.Equal(t, "t", s.FailedEntries()[0].Name)
+	out := filepath.Join(run, OutDir, "cfg")
+	assert.NoFileExists(t, filepath.Join(out, "t"+EventsSuffix), "the trial's events artifact is not put in place either")
+	assert.FileExists(t, filepath.Join(out, "u"+EventsSuffix))
+	assert.FileExists(t, filepath.Join(out, "u"+MetricsSuffix))
+	ents, err := os.ReadDir(out)
+	require.NoError(t, err)
+	for _, e := range ents {
+		assert.NotContains(t, e.Name(), ".tmp-", "a temporary file was left behind")
+	}
+}
+
+func TestFailCommittedFailsTheTrialWhoseArtifactTheCommitNames(t *testing.T) {
+	t.Parallel()
+	trials := []*Trial{
+		{Config: "cfg", Name: "a", Task: "a", Folder: "a__1"},
+		{Config: "cfg", Name: "b", Task: "b", Folder: "b__1"},
+		{Config: "other", Name: "a", Task: "a", Folder: "a__2"},
+	}
+	results := make([]trialResult, len(trials))
+	for i := range results {
+		results[i].entry.Status = Computable
+	}
+	out := "out"
+	err := errors.Join(
+		&atomicfile.FileError{Path: filepath.Join(out, "cfg", "b"+MetricsSuffix), Err: fs.ErrPermission},
+		&atomicfile.FileError{Path: filepath.Join(out, "other", "a"+EventsSuffix), Err: fs.ErrNotExist},
+	)
+	failCommitted(trials, results, out, err)
+	assert.Equal(t, Computable, results[0].entry.Status)
+	assert.Equal(t, Failed, results[1].entry.Status)
+	assert.Equal(t, filepath.Join(out, "cfg", "b"+MetricsSuffix)+": permission denied", results[1].entry.Reason)
+	assert.Equal(t, Failed, results[2].entry.Status)
+	assert.Contains(t, results[2].entry.Reason, filepath.Join(out, "other", "a"+EventsSuffix))
+
+	one := []trialResult{{entry: TaskEntry{Status: Computable}}}
+	failCommitted(trials[:1], one, out, &atomicfile.FileError{Path: filepath.Join(out, "cfg", "a"+EventsSuffix), Err: fs.ErrPermission})
+	assert.Equal(t, Failed, one[0].entry.Status, "a single error, not joined, fails its trial too")
 }

@@ -35,13 +35,8 @@ const (
 // WriteTaskEvents writes a retrieval-events document to
 // dir/{name}.retrieval_events.json atomically and returns the path.
 func WriteTaskEvents(dir, name string, d *events.Document) (string, error) {
-	return writeTaskEvents(nil, dir, name, d)
-}
-
-// writeTaskEvents is WriteTaskEvents through a batch (nil: none).
-func writeTaskEvents(b *atomicfile.Batch, dir, name string, d *events.Document) (string, error) {
 	path := filepath.Join(dir, name+EventsSuffix)
-	return path, writeArtifactIn(b, path, d.WriteJSON)
+	return path, writeArtifact(path, d.WriteJSON)
 }
 
 // WriteTaskMetrics writes the per-task artifact {name}.retrieval_metrics.json
@@ -51,29 +46,38 @@ func writeTaskEvents(b *atomicfile.Batch, dir, name string, d *events.Document) 
 // relevance, utilization, error taxonomy, calibration slices, index
 // effectiveness).
 func WriteTaskMetrics(dir, name string, r *metrics.Result) (string, error) {
-	return writeTaskMetrics(nil, dir, name, r)
+	path := filepath.Join(dir, name+MetricsSuffix)
+	return path, writeArtifact(path, r.WriteJSON)
 }
 
-// writeTaskMetrics is WriteTaskMetrics through a batch (nil: none).
-func writeTaskMetrics(b *atomicfile.Batch, dir, name string, r *metrics.Result) (string, error) {
-	path := filepath.Join(dir, name+MetricsSuffix)
-	return path, writeArtifactIn(b, path, r.WriteJSON)
+// writeTaskArtifacts writes a trial's two artifacts through a batch,
+// which puts both in place, or neither, at its Commit.
+func writeTaskArtifacts(b *atomicfile.Batch, dir, name string, d *events.Document, r *metrics.Result) error {
+	evPath, mPath := filepath.Join(dir, name+EventsSuffix), filepath.Join(dir, name+MetricsSuffix)
+	for _, p := range []string{evPath, mPath} {
+		if err := refuseLink(p); err != nil {
+			return err
+		}
+	}
+	return b.WriteAll(atomicfile.File{Path: evPath, Write: d.WriteJSON}, atomicfile.File{Path: mPath, Write: r.WriteJSON})
 }
 
 // writeArtifact replaces the file at path atomically. A symbolic link
 // there is refused, not written through: an artifact stays in its
 // folder.
 func writeArtifact(path string, write func(io.Writer) error) error {
-	return writeArtifactIn(nil, path, write)
+	if err := refuseLink(path); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, write)
 }
 
-// writeArtifactIn is writeArtifact through a batch, which syncs the
-// folder later (nil: at once).
-func writeArtifactIn(b *atomicfile.Batch, path string, write func(io.Writer) error) error {
+// refuseLink refuses a symbolic link at an artifact's path.
+func refuseLink(path string) error {
 	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
 		return fmt.Errorf("%s is a symbolic link; an artifact is not written through one (remove it)", path)
 	}
-	return b.Write(path, write)
+	return nil
 }
 
 // SummarySchemaVersion is the version of run_retrieval_summary.json. Minor

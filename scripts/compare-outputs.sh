@@ -7,8 +7,9 @@
 # checkout changes) and from the working tree, runs `events` and `metrics`
 # with both on every file under the repository's testdata folders and
 # under ../shared/samples (skipped when absent) and on generated sessions
-# (internal/benchgen), and compares standard
-# output, standard error and exit status byte for byte. Files that are not
+# (internal/benchgen), and `run-dir` on the miniature run and a generated
+# one (internal/synthrun), and compares standard output, standard error,
+# exit status and every file run-dir writes byte for byte. Files that are not
 # traces go through the same comparison: both binaries must refuse them in
 # the same words.
 #
@@ -68,5 +69,33 @@ for f in "${inputs[@]}"; do
 		done
 	done
 done
-echo "compared $compared outputs of events and metrics against $ref: $differ differ"
+
+# run-dir: every artifact, the summary and the HTML report, and the
+# command's output, on the miniature run and on a generated run of 600
+# trials, each evaluated twice into the same folder (the second run
+# replaces every artifact). Both binaries write to "out" in their own
+# folder, so that the paths they print are the same.
+go run ./internal/synthrun/gen -tasks 100 -repeats 2 -run "$tmp/synth-run" -gt "$tmp/synth-gt" >/dev/null 2>&1
+rundirs=0
+for pair in "$root/testdata/runs/mini:$root/testdata/runs/gt" "$tmp/synth-run:$tmp/synth-gt"; do
+	for bin in old new; do
+		rm -rf "$tmp/rd-$bin"
+		mkdir "$tmp/rd-$bin"
+		for pass in 1 2; do
+			set +e
+			(cd "$tmp/rd-$bin" && "$tmp/$bin" run-dir -gt-root "${pair#*:}" -out out "${pair%%:*}" >"stdout$pass" 2>"stderr$pass")
+			echo "$?" >"$tmp/rd-$bin/code$pass"
+			set -e
+			sed -i "s#$tmp/$bin#retrievaltest#g" "$tmp/rd-$bin/stderr$pass"
+		done
+	done
+	compared=$((compared + 1))
+	rundirs=$((rundirs + 1))
+	if ! diff -r "$tmp/rd-old" "$tmp/rd-new" >"$tmp/rd.diff"; then
+		echo "DIFFERENT: run-dir ${pair%%:*}"
+		head -20 "$tmp/rd.diff"
+		differ=$((differ + 1))
+	fi
+done
+echo "compared $compared outputs of events and metrics, and of run-dir on $rundirs runs, against $ref: $differ differ"
 [ "$differ" -eq 0 ]

@@ -1,7 +1,9 @@
 // Package atomicfile writes files so that a reader never sees one half
 // written: the content goes to a temporary file in the same folder, is
 // synced to disk, and is renamed over the target. Every artifact, report
-// and baseline the project writes goes through it.
+// and baseline the project writes goes through it. A Batch writes many
+// files the same way at a lower cost, making their content durable
+// together.
 //
 // # What the target may be
 //
@@ -26,7 +28,8 @@
 //
 // The temporary file is ".NAME.tmp-DIGITS" beside the target. A run that
 // ends normally, with or without an error, leaves none. A run killed
-// while writing leaves one; the next write to the same target removes
+// while writing leaves one (a Batch, every file waiting for its commit);
+// the next write to the same target removes
 // every file with exactly that name pattern that has not been modified
 // for StaleAfter (a younger one may belong to another process writing
 // the same target at the same time, and is left alone).
@@ -57,27 +60,52 @@ const StaleAfter = time.Minute
 // left as it was. Every error is prefixed with path; an error from write
 // is wrapped. The folder must exist.
 func Write(path string, write func(io.Writer) error) error {
-	return writeFile(path, write, nil)
-}
-
-// writeFile is Write; with a batch, the folder is synced by the batch's
-// Sync instead of after the rename.
-func writeFile(path string, write func(io.Writer) error, b *Batch) (err error) {
-	target, mode, direct, err := resolve(path)
-	if err != nil {
+	p, err := prepare(path, write, nil)
+	if err != nil || p.tmp == "" {
 		return err
 	}
+	if err := os.Rename(p.tmp, p.target); err != nil {
+		os.Remove(p.tmp)
+		return pathError(path, err)
+	}
+	SyncDir(p.dir)
+	return nil
+}
+
+// writers are the buffers files are written through, kept for the next
+// file: a batch writes thousands.
+var writers = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
+
+// pending is a file written to its temporary file, not yet renamed.
+type pending struct {
+	path             string // as the caller gave it, for errors
+	tmp, target, dir string
+}
+
+// prepare writes the content of path to a temporary file beside its
+// target and closes it; with a nil batch the content is synced first,
+// with a batch the folder is registered with it before the temporary
+// file is created (see Batch.Commit). For a device or a pipe, written
+// through, the pending file has no tmp. On error nothing is left behind.
+func prepare(path string, write func(io.Writer) error, b *Batch) (p pending, err error) {
+	target, mode, direct, err := resolve(path)
+	if err != nil {
+		return p, err
+	}
 	if direct {
-		return writeThrough(path, target, write)
+		return p, writeThrough(path, target, write)
 	}
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
 	removeStale(dir, base)
+	if b != nil {
+		b.watch(dir)
+	}
 	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
-		return pathError(path, err)
+		return p, pathError(path, err)
 	}
 	tmp := f.Name()
 	done := false
@@ -88,87 +116,32 @@ func writeFile(path string, write func(io.Writer) error, b *Batch) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	bw := bufio.NewWriter(f)
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(f)
+	defer func() {
+		bw.Reset(nil)
+		writers.Put(bw)
+	}()
 	if err = write(bw); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return p, fmt.Errorf("%s: %w", path, err)
 	}
 	if err = bw.Flush(); err != nil {
-		return pathError(path, err)
+		return p, pathError(path, err)
 	}
 	// CreateTemp makes the file private (0600).
 	if err = f.Chmod(mode); err != nil {
-		return pathError(path, err)
+		return p, pathError(path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return pathError(path, err)
+	if b == nil {
+		if err = f.Sync(); err != nil {
+			return p, pathError(path, err)
+		}
 	}
 	if err = f.Close(); err != nil {
-		return pathError(path, err)
-	}
-	if err = os.Rename(tmp, target); err != nil {
-		return pathError(path, err)
+		return p, pathError(path, err)
 	}
 	done = true
-	if b != nil {
-		b.touched(dir)
-	} else {
-		SyncDir(dir)
-	}
-	return nil
-}
-
-// A Batch writes many files as Write does, each through a temporary file
-// that is synced before it is renamed over the target, but syncs each
-// folder it renamed files into once, in Sync, instead of after every
-// rename. A program writing thousands of files into a few folders spares
-// a folder sync per file.
-//
-// What a batch keeps: a reader, or a crash, never sees a half-written
-// file, since every file's content is on disk before its rename; and once
-// Sync returns every file written through the batch is durable. What it
-// gives up: after a crash before Sync, a file written through the batch
-// may be missing, or be the version it replaced, as if its write had not
-// happened. A program that writes a file telling that the batch is
-// complete (a summary, an index) calls Sync first and writes that file
-// last, so the file is never durable before the files it names.
-//
-// A Batch is safe for use by several goroutines at once. The zero value
-// is ready to use; a nil *Batch writes as Write does.
-type Batch struct {
-	mu   sync.Mutex
-	dirs map[string]struct{}
-}
-
-// Write writes the file at path as the package's Write does, leaving the
-// sync of its folder to Sync.
-func (b *Batch) Write(path string, write func(io.Writer) error) error {
-	return writeFile(path, write, b)
-}
-
-// Sync syncs, once each, the folders files were renamed into since the
-// last Sync, making those renames durable where the platform allows
-// syncing a folder (see SyncDir).
-func (b *Batch) Sync() {
-	if b == nil {
-		return
-	}
-	b.mu.Lock()
-	dirs := b.dirs
-	b.dirs = nil
-	b.mu.Unlock()
-	for dir := range dirs {
-		SyncDir(dir)
-	}
-}
-
-// touched records that a file was renamed into dir.
-func (b *Batch) touched(dir string) {
-	b.mu.Lock()
-	if b.dirs == nil {
-		b.dirs = map[string]struct{}{}
-	}
-	b.dirs[dir] = struct{}{}
-	b.mu.Unlock()
+	return pending{path: path, tmp: tmp, target: target, dir: dir}, nil
 }
 
 // WriteBytes writes data to path atomically (see Write).
@@ -184,17 +157,37 @@ func WriteBytes(path string, data []byte) error {
 // permission bits it gets, direct whether it is a device or pipe written
 // through.
 func resolve(path string) (target string, mode fs.FileMode, direct bool, err error) {
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
-			dest, _ := os.Readlink(path)
-			return "", 0, false, fmt.Errorf("%s: symbolic link to %s, which does not exist", path, dest)
-		}
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return path, 0o644, false, nil
+	case err != nil:
+		return "", 0, false, pathError(path, err)
+	case info.Mode()&fs.ModeSymlink == 0:
+		// Not a link: the file is replaced in the folder path names,
+		// whatever links lead to that folder, so there is nothing to
+		// resolve.
+		return check(path, path, info)
+	}
+	info, err = os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		dest, _ := os.Readlink(path)
+		return "", 0, false, fmt.Errorf("%s: symbolic link to %s, which does not exist", path, dest)
 	}
 	if err != nil {
 		return "", 0, false, pathError(path, err)
 	}
+	if info.Mode().IsRegular() {
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", 0, false, pathError(path, err)
+		}
+	}
+	return check(path, target, info)
+}
+
+// check is resolve for the file info describes, which target (path, or
+// the file a link at path leads to) names.
+func check(path, target string, info fs.FileInfo) (string, fs.FileMode, bool, error) {
 	m := info.Mode()
 	switch {
 	case m.IsDir():
@@ -215,9 +208,6 @@ func resolve(path string) (target string, mode fs.FileMode, direct bool, err err
 		return "", 0, false, pathError(path, err)
 	}
 	f.Close()
-	if target, err = filepath.EvalSymlinks(path); err != nil {
-		return "", 0, false, pathError(path, err)
-	}
 	return target, m.Perm(), false, nil
 }
 
@@ -259,15 +249,21 @@ func pathError(path string, err error) error {
 	if err == nil {
 		return nil
 	}
+	return fmt.Errorf("%s: %w", path, bare(err))
+}
+
+// bare drops the path an *fs.PathError or *os.LinkError carries (perhaps
+// a temporary file's), keeping the error underneath.
+func bare(err error) error {
 	var pe *fs.PathError
 	var le *os.LinkError
 	switch {
 	case errors.As(err, &pe):
-		err = pe.Err
+		return pe.Err
 	case errors.As(err, &le):
-		err = le.Err
+		return le.Err
 	}
-	return fmt.Errorf("%s: %w", path, err)
+	return err
 }
 
 // tempPrefix is the start of the name of a temporary file of base; the

@@ -153,6 +153,33 @@ func TestWriteThroughALinkReplacesTheFileItPointsTo(t *testing.T) {
 	assertOnlyEntries(t, dir, "link.md", "real.md")
 }
 
+func TestWriteIntoALinkedFolderReplacesTheFileInTheFolderItLeadsTo(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dest := filepath.Join(root, "real")
+	require.NoError(t, os.Mkdir(dest, 0o755))
+	require.NoError(t, os.Symlink("real", filepath.Join(root, "via")))
+	require.NoError(t, os.WriteFile(filepath.Join(dest, "f.json"), []byte("old"), 0o640))
+	for _, p := range []string{filepath.Join(root, "via", "f.json"), filepath.Join(root, "via", "..", "real", "g.json")} {
+		require.NoError(t, WriteBytes(p, []byte("new")))
+		var batch Batch
+		require.NoError(t, batch.Write(p, func(w io.Writer) error { _, err := w.Write([]byte("batch")); return err }))
+		require.NoError(t, batch.Commit())
+	}
+	for _, name := range []string{"f.json", "g.json"} {
+		data, err := os.ReadFile(filepath.Join(dest, name))
+		require.NoError(t, err)
+		assert.Equal(t, "batch", string(data))
+	}
+	info, err := os.Stat(filepath.Join(dest, "f.json"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o640), info.Mode().Perm(), "the file replaced keeps its mode")
+	assertOnlyEntries(t, dest, "f.json", "g.json")
+	li, err := os.Lstat(filepath.Join(root, "via"))
+	require.NoError(t, err)
+	assert.NotZero(t, li.Mode()&os.ModeSymlink, "the link stays a link")
+}
+
 func TestWriteThroughADanglingLinkIsAnError(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -218,53 +245,4 @@ func assertOnlyEntries(t *testing.T, dir string, names ...string) {
 		got = append(got, e.Name())
 	}
 	assert.ElementsMatch(t, names, got)
-}
-
-func TestABatchWritesFilesAsWriteDoesAndSyncsEachFolderOnce(t *testing.T) {
-	t.Parallel()
-	a, b := t.TempDir(), t.TempDir()
-	var batch Batch
-	require.NoError(t, os.WriteFile(filepath.Join(a, "old.json"), []byte("old"), 0o644))
-	for _, p := range []string{filepath.Join(a, "1.json"), filepath.Join(a, "old.json"), filepath.Join(b, "2.json")} {
-		require.NoError(t, batch.Write(p, func(w io.Writer) error {
-			_, err := io.WriteString(w, filepath.Base(p))
-			return err
-		}))
-		data, err := os.ReadFile(p)
-		require.NoError(t, err)
-		assert.Equal(t, filepath.Base(p), string(data), "the file is in place before Sync")
-	}
-	assert.Len(t, batch.dirs, 2, "two folders wait for their sync, once each")
-	batch.Sync()
-	assert.Empty(t, batch.dirs, "Sync forgets the folders it synced")
-	assertOnlyEntries(t, a, "1.json", "old.json")
-	assertOnlyEntries(t, b, "2.json")
-}
-
-func TestABatchLeavesTheOldFileOnError(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f.json")
-	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
-	var batch Batch
-	err := batch.Write(path, func(w io.Writer) error { return assert.AnError })
-	require.ErrorIs(t, err, assert.AnError)
-	assert.Empty(t, batch.dirs, "nothing was renamed, so no folder waits")
-	data, _ := os.ReadFile(path)
-	assert.Equal(t, "old", string(data))
-	assertOnlyEntries(t, dir, "f.json")
-}
-
-func TestANilBatchWritesAndSyncsAtOnce(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "f.json")
-	var batch *Batch
-	require.NoError(t, batch.Write(path, func(w io.Writer) error {
-		_, err := io.WriteString(w, "x")
-		return err
-	}))
-	batch.Sync()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "x", string(data))
 }
