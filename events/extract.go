@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/jsonmap"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -116,7 +117,7 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 		return Extraction{}, RangeOrigins{}
 	}
 	col := newCollector(n)
-	args, raw, problems := decodeArguments(c.Arguments)
+	args, raw, problems := decodeArguments(c.Arguments, rule.By)
 	for _, p := range problems {
 		col.warnf("arguments: %s", p)
 	}
@@ -149,10 +150,23 @@ func changedFrom[T comparable](v, base T) T {
 	return v
 }
 
+// unreadArgKeys name the arguments that hold the text a write or an edit
+// puts in a file (Claude Code's Write and Edit, Gemini CLI's write_file,
+// the str_replace_editor family, NotebookEdit). Extraction reads none of
+// them, and they are most of the bytes of a session's arguments, so
+// decodeArguments leaves their string values out: they read as "". A rule
+// whose By names one of them still sees its value.
+var unreadArgKeys = map[string]bool{
+	"content": true, "old_string": true, "new_string": true, "file_text": true,
+	"old_str": true, "new_str": true, "new_source": true,
+}
+
 // decodeArguments returns the arguments as an object, or, for traces that
 // only record a command line, the JSON string itself. problems says what
-// of an object could not be decoded (trace.DecodeArguments).
-func decodeArguments(a json.RawMessage) (args map[string]any, raw string, problems []string) {
+// of an object could not be decoded (trace.DecodeArguments). The string
+// values of unreadArgKeys read as "" (by is the key of the rule's By,
+// which is read).
+func decodeArguments(a json.RawMessage, by string) (args map[string]any, raw string, problems []string) {
 	// Trimmed in place: arguments can be large (a Write's content), and
 	// a copy to a string and back would cost more than the decoding.
 	trimmed := bytes.TrimSpace(a)
@@ -161,7 +175,18 @@ func decodeArguments(a json.RawMessage) (args map[string]any, raw string, proble
 	}
 	switch trimmed[0] {
 	case '{':
+		unread := func(k string) bool { return unreadArgKeys[k] && k != by }
+		if m, ok := jsonmap.Decode(trimmed, unread); ok {
+			return m, "", nil
+		}
+		// Arguments encoding/json refuses, or with a number float64
+		// cannot hold: the path that says what is wrong.
 		m, problems := trace.DecodeArguments(json.RawMessage(trimmed))
+		for k, v := range m {
+			if _, isString := v.(string); isString && unread(k) {
+				m[k] = ""
+			}
+		}
 		return m, "", problems
 	case '"':
 		var s string

@@ -372,3 +372,30 @@ func FuzzExtract(f *testing.F) {
 		checkInvariants(t, e, n)
 	})
 }
+
+func TestDecodeArgumentsLeavesOutTheTextWritten(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args, by string
+		want     map[string]any
+		problems int
+	}{
+		{"a Write's content reads as empty", `{"file_path": "a.go", "content": "package a\n"}`, "",
+			map[string]any{"file_path": "a.go", "content": ""}, 0},
+		{"a rule classifying by content sees it", `{"file_path": "a.go", "content": "package a\n"}`, "content",
+			map[string]any{"file_path": "a.go", "content": "package a\n"}, 0},
+		{"arguments decoded by the slow path leave it out too", `{"new_string": "b", "offset": 1e400}`, "",
+			map[string]any{"new_string": "", "offset": json.Number("1e400")}, 1},
+		{"a value that is not a string is decoded", `{"content": [{"type": "text", "text": "x"}]}`, "",
+			map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			args, _, problems := decodeArguments(json.RawMessage(tt.args), tt.by)
+			assert.Equal(t, tt.want, args)
+			assert.Len(t, problems, tt.problems)
+		})
+	}
+}

@@ -187,7 +187,7 @@ func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
 	if !known || r.By == "" {
 		return r, known
 	}
-	args, _, _ := decodeArguments(c.Arguments)
+	args, _, _ := decodeArguments(c.Arguments, r.By)
 	return r.ForCall(callArguments(c.Name, r, args)), true
 }
 

@@ -1,0 +1,111 @@
+// Package jsonmap decodes a JSON object into the value json.Unmarshal
+// gives for a map[string]any, in one pass over the input with jsonscan.
+// Tool-call arguments are decoded this way for every call of a trace.
+//
+// A caller that never reads some members can have their string values
+// left out: they are checked as strings but not decoded, and read as "".
+// The events package leaves out the text a write or an edit puts in a
+// file, the largest arguments of a session, which extraction never reads.
+package jsonmap
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
+)
+
+// decoders recycles the decoders of Decode: a Scanner carries its nesting
+// stack, over a kilobyte, and every tool call of a trace decodes its
+// arguments at least once.
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
+
+type decoder struct {
+	sc   jsonscan.Scanner
+	buf  []byte
+	skip func(key string) bool
+}
+
+// Decode decodes a JSON object as json.Unmarshal into a map[string]any
+// does: objects as map[string]any (a repeated key keeps its last value),
+// arrays as []any, numbers as float64, strings decoded as encoding/json
+// decodes them. It returns ok=false for anything json.Unmarshal would
+// refuse (jsonscan accepts exactly the same JSON) and for a number float64
+// cannot hold, so that the caller can fall back to a path that reports
+// those.
+//
+// A top-level member whose key skip reports (skip may be nil) and whose
+// value is a string maps to "": the string is checked, not decoded.
+func Decode(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.sc.Reset(raw)
+	d.skip = skip
+	m, ok = d.object(true)
+	d.skip = nil
+	if !ok || !d.sc.End() {
+		return nil, false
+	}
+	if cap(d.buf) > 1<<20 {
+		d.buf = nil // do not keep a huge buffer alive in the pool
+	}
+	return m, true
+}
+
+func (d *decoder) object(top bool) (map[string]any, bool) {
+	if !d.sc.Object() {
+		return nil, false
+	}
+	m := map[string]any{}
+	for key, ok := d.sc.NextKey(); ok; key, ok = d.sc.NextKey() {
+		k := string(key)
+		if top && d.skip != nil && d.sc.Peek() == jsonscan.String && d.skip(k) {
+			d.sc.Skip()
+			m[k] = ""
+			continue
+		}
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+	}
+	return m, d.sc.Err() == nil
+}
+
+func (d *decoder) value() (any, bool) {
+	sc := &d.sc
+	switch sc.Peek() {
+	case jsonscan.String:
+		var ok bool
+		d.buf, ok = sc.AppendString(d.buf[:0], -1)
+		return string(d.buf), ok
+	case jsonscan.Number:
+		raw := sc.Raw()
+		if raw == nil {
+			return nil, false
+		}
+		f, err := strconv.ParseFloat(string(raw), 64)
+		return f, err == nil
+	case jsonscan.Object:
+		m, ok := d.object(false)
+		return m, ok
+	case jsonscan.Array:
+		sc.Array()
+		a := []any{}
+		for sc.NextElem() {
+			v, ok := d.value()
+			if !ok {
+				return nil, false
+			}
+			a = append(a, v)
+		}
+		return a, sc.Err() == nil
+	case jsonscan.Bool:
+		return sc.Bool()
+	case jsonscan.Null:
+		return nil, sc.Null()
+	}
+	sc.Skip() // records the syntax error
+	return nil, false
+}
