@@ -150,22 +150,22 @@ func changedFrom[T comparable](v, base T) T {
 	return v
 }
 
-// unreadArgKeys name the arguments that hold the text a write or an edit
-// puts in a file (Claude Code's Write and Edit, Gemini CLI's write_file,
-// the str_replace_editor family, NotebookEdit). Extraction reads none of
-// them, and they are most of the bytes of a session's arguments, so
-// decodeArguments leaves their string values out: they read as "". A rule
-// whose By names one of them still sees its value.
+// unreadArgKeys name arguments extraction never reads: the text a write
+// or an edit puts in a file (Claude Code's Write, Edit and MultiEdit,
+// Gemini CLI's write_file, the str_replace_editor family, NotebookEdit)
+// and Claude Code's todo list. They are most of the bytes of a session's
+// arguments, so decodeArguments checks their values but leaves them out:
+// they read as nil. A rule whose By names one of them still sees its
+// value.
 var unreadArgKeys = map[string]bool{
-	"content": true, "old_string": true, "new_string": true, "file_text": true,
-	"old_str": true, "new_str": true, "new_source": true,
+	"content": true, "old_string": true, "new_string": true, "edits": true, "file_text": true,
+	"old_str": true, "new_str": true, "new_source": true, "todos": true,
 }
 
 // decodeArguments returns the arguments as an object, or, for traces that
 // only record a command line, the JSON string itself. problems says what
-// of an object could not be decoded (trace.DecodeArguments). The string
-// values of unreadArgKeys read as "" (by is the key of the rule's By,
-// which is read).
+// of an object could not be decoded (trace.DecodeArguments). The values
+// of unreadArgKeys read as nil, but for by, the key of the rule's By.
 func decodeArguments(a json.RawMessage, by string) (args map[string]any, raw string, problems []string) {
 	// Trimmed in place: arguments can be large (a Write's content), and
 	// a copy to a string and back would cost more than the decoding.
@@ -182,9 +182,9 @@ func decodeArguments(a json.RawMessage, by string) (args map[string]any, raw str
 		// Arguments encoding/json refuses, or with a number float64
 		// cannot hold: the path that says what is wrong.
 		m, problems := trace.DecodeArguments(json.RawMessage(trimmed))
-		for k, v := range m {
-			if _, isString := v.(string); isString && unread(k) {
-				m[k] = ""
+		for k := range m {
+			if unread(k) {
+				m[k] = nil
 			}
 		}
 		return m, "", problems

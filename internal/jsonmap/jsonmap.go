@@ -2,10 +2,11 @@
 // gives for a map[string]any, in one pass over the input with jsonscan.
 // Tool-call arguments are decoded this way for every call of a trace.
 //
-// A caller that never reads some members can have their string values
-// left out: they are checked as strings but not decoded, and read as "".
+// A caller that never reads some top-level members can have their values
+// left out: they are checked as they would be decoded, but read as nil.
 // The events package leaves out the text a write or an edit puts in a
-// file, the largest arguments of a session, which extraction never reads.
+// file and a todo list, the largest arguments of a session, which
+// extraction never reads.
 package jsonmap
 
 import (
@@ -34,8 +35,9 @@ type decoder struct {
 // cannot hold, so that the caller can fall back to a path that reports
 // those.
 //
-// A top-level member whose key skip reports (skip may be nil) and whose
-// value is a string maps to "": the string is checked, not decoded.
+// A top-level member whose key skip reports (skip may be nil) maps to nil:
+// its value is checked, as decoding would check it (a number float64
+// cannot hold still gives ok=false), but not built.
 func Decode(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) {
 	d := decoders.Get().(*decoder)
 	defer decoders.Put(d)
@@ -59,9 +61,11 @@ func (d *decoder) object(top bool) (map[string]any, bool) {
 	m := map[string]any{}
 	for key, ok := d.sc.NextKey(); ok; key, ok = d.sc.NextKey() {
 		k := string(key)
-		if top && d.skip != nil && d.sc.Peek() == jsonscan.String && d.skip(k) {
-			d.sc.Skip()
-			m[k] = ""
+		if top && d.skip != nil && d.skip(k) {
+			if !d.check() {
+				return nil, false
+			}
+			m[k] = nil
 			continue
 		}
 		v, ok := d.value()
@@ -108,4 +112,37 @@ func (d *decoder) value() (any, bool) {
 	}
 	sc.Skip() // records the syntax error
 	return nil, false
+}
+
+// check consumes a value as value does, failing where it fails, without
+// building it.
+func (d *decoder) check() bool {
+	sc := &d.sc
+	switch sc.Peek() {
+	case jsonscan.Object:
+		sc.Object()
+		for _, ok := sc.NextKey(); ok; _, ok = sc.NextKey() {
+			if !d.check() {
+				return false
+			}
+		}
+	case jsonscan.Array:
+		sc.Array()
+		for sc.NextElem() {
+			if !d.check() {
+				return false
+			}
+		}
+	case jsonscan.Number:
+		raw := sc.Raw()
+		if raw == nil {
+			return false
+		}
+		if _, err := strconv.ParseFloat(string(raw), 64); err != nil {
+			return false
+		}
+	default:
+		sc.Skip()
+	}
+	return sc.Err() == nil
 }

@@ -17,6 +17,7 @@ var seeds = []string{
 	"{\"bad utf8\": \"\xff\xfe\", \"ok\": 1}",
 	`{"content": "x\ny", "file_path": "a.go", "content": "again"}`,
 	`{"content": {"content": "nested"}, "new_string": 5}`,
+	`{"content": [1, {"a": [true, null, "x", -2.5e3]}], "new_string": 1e400}`,
 	`{"offset": 1e400}`,
 	`{"x": 1} trailing`,
 	`{"x": [1, 2,]}`,
@@ -31,16 +32,16 @@ var seeds = []string{
 // skipContent leaves out the members a writer's text is in.
 func skipContent(key string) bool { return key == "content" || key == "new_string" }
 
-// unmarshalSkipping is json.Unmarshal with the top-level string values of
-// the keys skip reports replaced by "".
+// unmarshalSkipping is json.Unmarshal with the top-level values of the
+// keys skip reports replaced by nil.
 func unmarshalSkipping(raw []byte, skip func(string) bool) (map[string]any, error) {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
-	for k, v := range m {
-		if _, isString := v.(string); isString && skip != nil && skip(k) {
-			m[k] = ""
+	for k := range m {
+		if skip != nil && skip(k) {
+			m[k] = nil
 		}
 	}
 	return m, nil
@@ -66,17 +67,19 @@ func TestDecodeGivesWhatEncodingJSONGives(t *testing.T) {
 	}
 }
 
-func TestDecodeLeavesOutTheStringsOfSkippedTopLevelKeys(t *testing.T) {
+func TestDecodeLeavesOutTheValuesOfSkippedTopLevelKeys(t *testing.T) {
 	t.Parallel()
 	for _, seed := range seeds {
 		assertDecodes(t, []byte(seed), skipContent)
 	}
 	got, ok := Decode([]byte(`{"content": "text\n", "file_path": "a.go", "nested": {"content": "kept"}, "new_string": 5}`), skipContent)
 	assert.True(t, ok)
-	assert.Equal(t, map[string]any{"content": "", "file_path": "a.go", "nested": map[string]any{"content": "kept"}, "new_string": 5.0}, got,
-		"only top-level strings are left out; a nested member and a number are decoded")
-	_, ok = Decode([]byte(`{"content": "bad escape \q"}`), skipContent)
-	assert.False(t, ok, "a string left out is still checked")
+	assert.Equal(t, map[string]any{"content": nil, "file_path": "a.go", "nested": map[string]any{"content": "kept"}, "new_string": nil}, got,
+		"only top-level members are left out; a nested one is decoded")
+	for _, raw := range []string{`{"content": "bad escape \q"}`, `{"content": [1, {"a": 1e400}]}`, `{"content": {"a": [tru]}}`} {
+		_, ok = Decode([]byte(raw), skipContent)
+		assert.False(t, ok, "%s: a value left out is still checked", raw)
+	}
 }
 
 func FuzzDecode(f *testing.F) {
