@@ -22,9 +22,8 @@ import (
 var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
 type decoder struct {
-	sc   jsonscan.Scanner
-	buf  []byte
-	skip func(key string) bool
+	sc  jsonscan.Scanner
+	buf []byte
 }
 
 // Decode decodes a JSON object as json.Unmarshal into a map[string]any
@@ -42,9 +41,7 @@ func Decode(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) 
 	d := decoders.Get().(*decoder)
 	defer decoders.Put(d)
 	d.sc.Reset(raw)
-	d.skip = skip
-	m, ok = d.object(true)
-	d.skip = nil
+	m, ok = d.object(skip)
 	if !ok || !d.sc.End() {
 		return nil, false
 	}
@@ -54,14 +51,16 @@ func Decode(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) 
 	return m, true
 }
 
-func (d *decoder) object(top bool) (map[string]any, bool) {
+// object decodes an object, leaving out the members skip reports (skip
+// is nil below the top level).
+func (d *decoder) object(skip func(key string) bool) (map[string]any, bool) {
 	if !d.sc.Object() {
 		return nil, false
 	}
 	m := map[string]any{}
 	for key, ok := d.sc.NextKey(); ok; key, ok = d.sc.NextKey() {
 		k := string(key)
-		if top && d.skip != nil && d.skip(k) {
+		if skip != nil && skip(k) {
 			if !d.check() {
 				return nil, false
 			}
@@ -92,7 +91,7 @@ func (d *decoder) value() (any, bool) {
 		f, err := strconv.ParseFloat(string(raw), 64)
 		return f, err == nil
 	case jsonscan.Object:
-		m, ok := d.object(false)
+		m, ok := d.object(nil)
 		return m, ok
 	case jsonscan.Array:
 		sc.Array()
