@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/internal/jsonmap"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -94,8 +95,10 @@ var shellToolNames = map[string]bool{
 // million values, parses the first 1 MiB of a shell command, and records
 // at most 10,000 files per call.
 func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
-	e, _ := ExtractOrigins(c, rule, n)
-	return e
+	if c == nil {
+		return Extraction{}
+	}
+	return extract(c, rule, n).finish()
 }
 
 // RangeOrigins keeps apart the two origins of a call's line ranges: the
@@ -115,8 +118,14 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 	if c == nil {
 		return Extraction{}, RangeOrigins{}
 	}
+	col := extract(c, rule, n)
+	return col.finish(), col.origins()
+}
+
+// extract collects what Extract reports of a call.
+func extract(c *trace.ToolCall, rule Rule, n PathNormalizer) *collector {
 	col := newCollector(n)
-	args, raw, problems := decodeArguments(c.Arguments)
+	args, raw, problems := decodeArguments(c.Arguments, rule.By)
 	for _, p := range problems {
 		col.warnf("arguments: %s", p)
 	}
@@ -127,7 +136,7 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 		if toolError {
 			col.clearEffects()
 		}
-		return col.finish(), col.origins()
+		return col
 	}
 	// A rule that classifies per call (By) is applied to this call's
 	// arguments; the Extraction reports the outcome when it differs.
@@ -137,7 +146,7 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 	if toolError || c.IsError {
 		col.clearEffects()
 	}
-	return col.finish(), col.origins()
+	return col
 }
 
 // changedFrom returns v when it differs from base, else the zero value.
@@ -149,10 +158,23 @@ func changedFrom[T comparable](v, base T) T {
 	return v
 }
 
+// unreadArgKeys name arguments extraction never reads: the text a write
+// or an edit puts in a file (Claude Code's Write, Edit and MultiEdit,
+// Gemini CLI's write_file, the str_replace_editor family, NotebookEdit)
+// and Claude Code's todo list. They are most of the bytes of a session's
+// arguments, so decodeArguments checks their values but leaves them out:
+// they read as nil. A rule whose By names one of them still sees its
+// value.
+var unreadArgKeys = map[string]bool{
+	"content": true, "old_string": true, "new_string": true, "edits": true, "file_text": true,
+	"old_str": true, "new_str": true, "new_source": true, "todos": true,
+}
+
 // decodeArguments returns the arguments as an object, or, for traces that
 // only record a command line, the JSON string itself. problems says what
-// of an object could not be decoded (trace.DecodeArguments).
-func decodeArguments(a json.RawMessage) (args map[string]any, raw string, problems []string) {
+// of an object could not be decoded (trace.DecodeArguments). The values
+// of unreadArgKeys read as nil, but for by, the key of the rule's By.
+func decodeArguments(a json.RawMessage, by string) (args map[string]any, raw string, problems []string) {
 	// Trimmed in place: arguments can be large (a Write's content), and
 	// a copy to a string and back would cost more than the decoding.
 	trimmed := bytes.TrimSpace(a)
@@ -161,7 +183,18 @@ func decodeArguments(a json.RawMessage) (args map[string]any, raw string, proble
 	}
 	switch trimmed[0] {
 	case '{':
+		unread := func(k string) bool { return unreadArgKeys[k] && k != by }
+		if m, ok := jsonmap.Decode(trimmed, unread); ok {
+			return m, "", nil
+		}
+		// Arguments encoding/json refuses, or with a number float64
+		// cannot hold: the path that says what is wrong.
 		m, problems := trace.DecodeArguments(json.RawMessage(trimmed))
+		for k := range m {
+			if unread(k) {
+				m[k] = nil
+			}
+		}
 		return m, "", problems
 	case '"':
 		var s string
@@ -548,14 +581,11 @@ type collector struct {
 	warnings []string
 }
 
+// newCollector returns an empty collector. Its maps are made when first
+// written: most calls name one file and no symbol, and every call of a
+// session gets a collector.
 func newCollector(n PathNormalizer) *collector {
-	return &collector{
-		n:       n,
-		index:   map[string]int{},
-		argRng:  map[string][]LineRange{},
-		resRng:  map[string][]LineRange{},
-		seenSym: map[string]bool{},
-	}
+	return &collector{n: n}
 }
 
 // addFile records a normalized path. Flags merge: Read and Written are
@@ -576,6 +606,9 @@ func (c *collector) addFile(p string, read, written, fromResult bool) bool {
 	if len(c.files) >= maxFilesPerCall {
 		return false
 	}
+	if c.index == nil {
+		c.index = map[string]int{}
+	}
 	c.index[k] = len(c.files)
 	c.files = append(c.files, FileRef{Path: p, Read: read, Written: written, FromResult: fromResult})
 	return true
@@ -589,15 +622,15 @@ func (c *collector) known(p string) bool {
 // addArgRange records a range the call's arguments asked for. It is used
 // only when the result shows no line numbers for the file.
 func (c *collector) addArgRange(p string, start, end int) {
-	c.addRange(c.argRng, p, start, end)
+	c.addRange(&c.argRng, p, start, end)
 }
 
 // addResultRange records a range the result showed.
 func (c *collector) addResultRange(p string, start, end int) {
-	c.addRange(c.resRng, p, start, end)
+	c.addRange(&c.resRng, p, start, end)
 }
 
-func (c *collector) addRange(into map[string][]LineRange, p string, start, end int) {
+func (c *collector) addRange(to *map[string][]LineRange, p string, start, end int) {
 	if start < 1 || end < start || end > maxLineNumber || c.nRanges >= maxRangesPerCall {
 		return
 	}
@@ -606,6 +639,10 @@ func (c *collector) addRange(into map[string][]LineRange, p string, start, end i
 	}
 	k := c.n.Key(p)
 	c.nRanges++
+	if *to == nil {
+		*to = map[string][]LineRange{}
+	}
+	into := *to
 	rs := into[k]
 	if n := len(rs); n > 0 && rs[n-1].Start <= start && start <= rs[n-1].End+1 {
 		// Numbered output gives one range per line: a range that
@@ -628,6 +665,9 @@ func (c *collector) addSymbol(s string) {
 	s = strings.TrimSpace(s)
 	if s == "" || c.seenSym[s] {
 		return
+	}
+	if c.seenSym == nil {
+		c.seenSym = map[string]bool{}
 	}
 	c.seenSym[s] = true
 	c.symbols = append(c.symbols, s)

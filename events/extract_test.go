@@ -372,3 +372,32 @@ func FuzzExtract(f *testing.F) {
 		checkInvariants(t, e, n)
 	})
 }
+
+func TestDecodeArgumentsLeavesOutTheTextWritten(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args, by string
+		want     map[string]any
+		problems int
+	}{
+		{"a Write's content reads as nil", `{"file_path": "a.go", "content": "package a\n"}`, "",
+			map[string]any{"file_path": "a.go", "content": nil}, 0},
+		{"a rule classifying by content sees it", `{"file_path": "a.go", "content": "package a\n"}`, "content",
+			map[string]any{"file_path": "a.go", "content": "package a\n"}, 0},
+		{"a todo list reads as nil", `{"todos": [{"content": "x", "status": "pending"}]}`, "",
+			map[string]any{"todos": nil}, 0},
+		{"arguments decoded by the slow path leave it out too", `{"new_string": "b", "offset": 1e400}`, "",
+			map[string]any{"new_string": nil, "offset": json.Number("1e400")}, 1},
+		{"a number out of range in a value left out is still reported", `{"edits": [{"n": 1e400}], "file_path": "a.go"}`, "",
+			map[string]any{"edits": nil, "file_path": "a.go"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			args, _, problems := decodeArguments(json.RawMessage(tt.args), tt.by)
+			assert.Equal(t, tt.want, args)
+			assert.Len(t, problems, tt.problems)
+		})
+	}
+}

@@ -84,6 +84,19 @@ tools:
 	}
 }
 
+func TestARuleByAWrittenTextSeesTheText(t *testing.T) {
+	t.Parallel()
+	// Extraction leaves a Write's content undecoded (unreadArgKeys),
+	// unless a rule classifies by it.
+	tax, err := NewTaxonomy(Rule{Match: "Write", Category: FileWrite, Class: Edit, By: "content",
+		Cases: map[string]Case{"x": {Category: FileRead, Class: FileLevel}}})
+	require.NoError(t, err)
+	call := &trace.ToolCall{Name: "Write", Arguments: json.RawMessage(`{"file_path": "a.go", "content": "x"}`)}
+	r, _ := tax.ClassifyCall(call)
+	assert.Equal(t, FileRead, r.Category)
+	assert.Equal(t, []FileRef{{Path: "a.go", Read: true}}, Extract(call, r, PathNormalizer{}).Files)
+}
+
 func TestPerCallRuleErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

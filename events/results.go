@@ -133,7 +133,8 @@ type textState struct {
 	// search_dir), to which "N:content" lines belong.
 	heading string
 	// grepFiles maps the raw path prefix of grep lines to the normalized
-	// file, so that context lines "path-N-content" can be recognized.
+	// file, so that context lines "path-N-content" can be recognized. It
+	// is made with the first grep line: most results have none.
 	grepFiles map[string]string
 	prevMinus bool
 	lsDir     string
@@ -143,7 +144,7 @@ type textState struct {
 }
 
 func (c *collector) scanText(text string, s resultScan) {
-	st := textState{grepFiles: map[string]string{}, lsDir: s.lsDir}
+	st := textState{lsDir: s.lsDir}
 	lines := 0
 	for len(text) > 0 && lines < maxResultLines {
 		var line string

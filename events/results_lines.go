@@ -243,6 +243,9 @@ func (c *collector) grepLine(line string, s *resultScan, st *textState) bool {
 			if !ok {
 				return false
 			}
+			if st.grepFiles == nil {
+				st.grepFiles = map[string]string{}
+			}
 			st.grepFiles[pre] = p
 			if !s.grepList {
 				c.addResultRange(p, n, n)

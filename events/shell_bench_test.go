@@ -277,7 +277,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 func shellScripts(calls []sampleCall) []string {
 	var scripts []string
 	for _, c := range calls {
-		args, raw, _ := decodeArguments(c.args)
+		args, raw, _ := decodeArguments(c.args, "")
 		if in, ok := shellCommand(c.tool, Rule{Shell: true}, args, raw); ok {
 			scripts = append(scripts, inputScript(in))
 		}
@@ -383,7 +383,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 			for i := range s.Calls {
 				c := &s.Calls[i]
 				rule, _ := tax.Classify(c.Name)
-				args, raw, _ := decodeArguments(c.Arguments)
+				args, raw, _ := decodeArguments(c.Arguments, "")
 				if in, ok := shellCommand(c.Name, rule, args, raw); ok {
 					shell = append(shell, shellCall{c, rule, PathNormalizer{CWD: s.CWD}})
 					scripts = append(scripts, inputScript(in))

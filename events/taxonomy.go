@@ -89,7 +89,28 @@ type Taxonomy struct {
 	// preferred holds what Prefer returned, by profile: a taxonomy never
 	// changes, and run-dir asks for the same one for every trial.
 	preferred *sync.Map
+	// exact maps a name to the first rule whose Match is that name and
+	// no glob; globs are the positions of the other rules, in order.
+	// Every call of a session is classified, and most rules name one tool.
+	exact map[string]int
+	globs []int
 }
+
+// newTaxonomy returns a taxonomy of rules, which it keeps.
+func newTaxonomy(name string, rules []Rule) *Taxonomy {
+	t := &Taxonomy{name: name, rules: rules, exact: map[string]int{}, preferred: new(sync.Map)}
+	for i, r := range rules {
+		if isGlob(r.Match) {
+			t.globs = append(t.globs, i)
+		} else if _, seen := t.exact[r.Match]; !seen {
+			t.exact[r.Match] = i
+		}
+	}
+	return t
+}
+
+// isGlob reports whether a rule's Match has path.Match syntax in it.
+func isGlob(match string) bool { return strings.ContainsAny(match, `*?[\`) }
 
 // Name describes where the rules came from ("claude-code,aura" or a file
 // name), for provenance.
@@ -102,7 +123,7 @@ func NewTaxonomy(rules ...Rule) (*Taxonomy, error) {
 			return nil, err
 		}
 	}
-	return &Taxonomy{rules: slices.Clone(rules), preferred: new(sync.Map)}, nil
+	return newTaxonomy("", slices.Clone(rules)), nil
 }
 
 // DefaultTaxonomy returns the taxonomy of every built-in profile, in the
@@ -172,10 +193,23 @@ func (t *Taxonomy) Rules() []Rule { return cloneRules(t.rules) }
 // per call (By) is returned with its default category and class; ClassifyCall
 // applies it to a call's arguments.
 func (t *Taxonomy) Classify(tool string) (Rule, bool) {
-	for _, r := range t.rules {
-		if r.matches(tool) {
-			return r, true
+	// The first match is the first of the rule naming the tool and the
+	// globs before it that match.
+	first, ok := t.exact[tool]
+	if !ok {
+		first = len(t.rules)
+	}
+	for _, i := range t.globs {
+		if i >= first {
+			break
 		}
+		if t.rules[i].matches(tool) {
+			first = i
+			break
+		}
+	}
+	if first < len(t.rules) {
+		return t.rules[first], true
 	}
 	return Rule{Match: tool, Category: OtherCategory, Class: OtherClass}, false
 }
@@ -190,7 +224,7 @@ func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
 	if !known || r.By == "" {
 		return r, known
 	}
-	args, _, _ := decodeArguments(c.Arguments)
+	args, _, _ := decodeArguments(c.Arguments, r.By)
 	return r.ForCall(callArguments(c.Name, r, args)), true
 }
 
@@ -227,7 +261,7 @@ func (t *Taxonomy) prefer(profile string) *Taxonomy {
 			rest = append(rest, r)
 		}
 	}
-	return &Taxonomy{name: t.name, rules: slices.Concat(head, preferred, rest), preferred: new(sync.Map)}
+	return newTaxonomy(t.name, slices.Concat(head, preferred, rest))
 }
 
 // sessionProfiles maps the names of trace formats and agents to the built-in
@@ -275,7 +309,7 @@ func (r Rule) matches(tool string) bool {
 	if r.Match == tool {
 		return true
 	}
-	if !strings.ContainsAny(r.Match, `*?[\`) {
+	if !isGlob(r.Match) {
 		return false
 	}
 	ok, _ := path.Match(r.Match, tool)

@@ -3,6 +3,7 @@ package events
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,6 +74,41 @@ func TestClassify(t *testing.T) {
 			assert.Equal(t, tt.mcp, r.IsMCP(tt.tool))
 			assert.Equal(t, tt.shell, r.Shell)
 		})
+	}
+}
+
+func TestClassifyTakesTheFirstMatchingRuleInOrder(t *testing.T) {
+	t.Parallel()
+	// Classify looks names up instead of trying every rule: it must give
+	// what trying them in order gives, globs before and after exact names
+	// included.
+	mine, err := NewTaxonomy(
+		Rule{Match: "mcp__*", Category: CodeSearch, Class: Semantic},
+		Rule{Match: "Read", Category: FileRead, Class: FileLevel},
+		Rule{Match: "mcp__idx__read", Category: FileRead, Class: FileLevel},
+		Rule{Match: "R?ad", Category: OtherCategory, Class: OtherClass},
+		Rule{Match: "Read", Category: FileWrite, Class: Edit},
+		Rule{Match: "Re[ae]d", Category: OtherCategory, Class: OtherClass},
+		Rule{Match: "R*", Category: FileSearch, Class: FileLevel},
+	)
+	require.NoError(t, err)
+	for _, tax := range []*Taxonomy{mine, DefaultTaxonomy(), DefaultTaxonomy().Prefer("codex")} {
+		names := []string{"Raad", "Reed", "Rxad", "Rx", "mcp__idx__read", "nothing matches this", ""}
+		for _, r := range tax.rules {
+			names = append(names, r.Match, strings.ReplaceAll(r.Match, "*", "x"))
+		}
+		for _, name := range names {
+			want, wantKnown := Rule{Match: name, Category: OtherCategory, Class: OtherClass}, false
+			for _, r := range tax.rules {
+				if r.matches(name) {
+					want, wantKnown = r, true
+					break
+				}
+			}
+			got, known := tax.Classify(name)
+			assert.Equal(t, wantKnown, known, "%q", name)
+			assert.Equal(t, want, got, "%q", name)
+		}
 	}
 }
 

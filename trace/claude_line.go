@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
@@ -336,4 +337,69 @@ func (r *claudeReader) blockField(field string) string {
 		field = strings.Replace(field, "content[]", fmt.Sprintf("content[%d]", len(r.line.blocks)), 1)
 	}
 	return field
+}
+
+// parseTimestamp reads a line's timestamp as time.Parse with
+// time.RFC3339Nano does. Claude Code writes every timestamp in one form,
+// UTC with milliseconds ("2025-09-03T00:00:01.615Z"), read here without
+// the string time.Parse needs; any other form goes to time.Parse.
+func parseTimestamp(b []byte) (time.Time, bool) {
+	if t, ok := parseUTCTimestamp(b); ok {
+		return t, true
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	return t, err == nil
+}
+
+// parseUTCTimestamp reads "YYYY-MM-DDTHH:MM:SS[.F]Z" with one to nine
+// fraction digits and fields in range, the subset of RFC 3339 on which it
+// gives what time.Parse gives; ok is false for anything else.
+func parseUTCTimestamp(b []byte) (time.Time, bool) {
+	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[len(b)-1] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range b[i : i+n] {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, sec := num(11, 2), num(14, 2), num(17, 2)
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if frac := b[19 : len(b)-1]; len(frac) > 0 {
+		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
+			return time.Time{}, false
+		}
+		if nsec = num(20, len(frac)-1); nsec < 0 {
+			return time.Time{}, false
+		}
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+// daysIn is the number of days of a month (1 to 12) of a year of the
+// proleptic Gregorian calendar.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }

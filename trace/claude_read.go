@@ -155,12 +155,11 @@ func (r *claudeReader) apply(n int) {
 	}
 	var t time.Time
 	if l.timestamp.set {
-		ts := r.text(l.timestamp)
-		if p, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		if p, ok := parseTimestamp(r.bytes(l.timestamp)); ok {
 			t = p
 			r.sess.NoteTime(t)
 		} else {
-			r.sess.Warnf(n, "field timestamp: %q is not an RFC 3339 time; time ignored", ts)
+			r.sess.Warnf(n, "field timestamp: %q is not an RFC 3339 time; time ignored", r.text(l.timestamp))
 		}
 	}
 	r.setOnce(&r.sess.ID, l.sessionID)

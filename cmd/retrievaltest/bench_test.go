@@ -15,7 +15,8 @@ import (
 
 // The end-to-end benchmarks run a command on a generated session of over
 // 100 MB written to a file: read, classify, extract and write, as a user
-// runs it. MB/s is against the size of the file.
+// runs it. MB/s is against the size of the file, and cpu-MB/s against the
+// CPU time used, steadier when other processes share the machine.
 var (
 	benchRealShaped   = sync.OnceValue(func() []byte { return benchgen.RealShaped(100 << 20) })
 	benchLargeResults = sync.OnceValue(func() []byte { return benchgen.LargeResults(100 << 20) })
@@ -39,6 +40,7 @@ func benchCommand(b *testing.B, data []byte, args ...string) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		var stderr bytes.Buffer
 		// check exits 1 when the agent fished: the report is still made.

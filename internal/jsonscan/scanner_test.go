@@ -354,6 +354,48 @@ func TestPlainLenFindsEverySpecialByte(t *testing.T) {
 	assert.Equal(t, len(b), plainLen(b))
 }
 
+// plainRef is plainRun written byte by byte.
+func plainRef(b []byte) (int, bool) {
+	ascii := true
+	for i, c := range b {
+		if c == '"' || c == '\\' || c < 0x20 {
+			return i, ascii
+		}
+		ascii = ascii && c < 0x80
+	}
+	return len(b), ascii
+}
+
+func TestPlainRunAgreesWithAByteByByteScan(t *testing.T) {
+	t.Parallel()
+	// Plain bytes next to the special ones and on either side of 0x80,
+	// then every byte value at every position of strings of up to 24
+	// bytes (so in a whole word, in the overlapping last word and in the
+	// short tail), followed by a second special byte whose borrow must
+	// not move the first.
+	fillers := []byte{'a', ' ', '!', '#', '[', ']', 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	for _, fill := range fillers {
+		for n := 0; n <= 24; n++ {
+			for pos := 0; pos <= n; pos++ {
+				for c := 0; c < 256; c++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					if pos < n {
+						b[pos] = byte(c)
+						if pos+1 < n {
+							b[pos+1] = 0
+						}
+					}
+					wantN, wantASCII := plainRef(b)
+					gotN, gotASCII := plainRun(b)
+					if gotN != wantN || gotASCII != wantASCII || plainLen(b) != wantN {
+						t.Fatalf("%q: plainRun = %d, %v, plainLen = %d; want %d, %v", b, gotN, gotASCII, plainLen(b), wantN, wantASCII)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestDecodedStringsAreValidUTF8(t *testing.T) {
 	t.Parallel()
 	got, err := scanAll([]byte("\"\xc0\xaf \\udbff \xf4\x90\x80\x80\""))

@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -37,33 +38,68 @@ func PlainLen(b []byte) int { return plainLen(b) }
 // quote, backslash or control character: the bytes of a string literal that
 // can be copied as they are. It tests eight bytes at a time.
 func plainLen(b []byte) int {
-	n, _ := plainRun(b)
-	return n
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if i < len(b) && len(b) >= 8 {
+		// The last word overlaps bytes already passed, which hold no
+		// special byte, so its first flagged byte is the one sought.
+		at := len(b) - 8
+		if m := special(binary.LittleEndian.Uint64(b[at:])); m != 0 {
+			return at + bits.TrailingZeros64(m)>>3
+		}
+		return len(b)
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return i
+}
+
+// special flags the bytes of x (eight bytes, the first in the low byte)
+// that end a run of plain string bytes: a quote, a backslash or a control
+// character. The high bit of the first such byte is set in the result; a
+// byte after it may be flagged wrongly (a borrow carries into it), so only
+// the lowest set bit tells a position.
+func special(x uint64) uint64 {
+	// Flipping bit 1 turns a quote (0x22) into 0x20 and keeps the control
+	// characters below 0x20, so one comparison, y < 0x21, finds both: the
+	// subtraction borrows into the high bit of such a byte. A byte is zero
+	// in bs where x holds a backslash.
+	y := x ^ (lsb * 0x02)
+	bs := x ^ (lsb * '\\')
+	return ((y-lsb*0x21)&^y | (bs-lsb)&^bs) & msb
 }
 
 // plainRun is plainLen that also reports whether the prefix is all ASCII,
 // which spares the decoder a UTF-8 check of it.
 func plainRun(b []byte) (int, bool) {
 	i := 0
-	var hi uint64 // the high bits of the words passed
-	for i+8 <= len(b) {
+	var hi uint64 // the bytes passed, ORed together
+	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		q := x ^ (lsb * '"')
-		bs := x ^ (lsb * '\\')
-		// A byte is zero in q or bs where x holds a quote or backslash, and
-		// (x - 0x20) borrows into the high bit where x holds a byte < 0x20.
-		if ((q-lsb)&^q|(bs-lsb)&^bs|(x-lsb*0x20)&^x)&msb == 0 {
-			hi |= x
-			i += 8
-			continue
+		if m := special(x); m != 0 {
+			k := bits.TrailingZeros64(m) &^ 7 // bit offset of the special byte
+			hi |= x & (1<<k - 1)
+			return i + k>>3, hi&msb == 0
 		}
-		for end := i + 8; i < end; i++ {
-			c := b[i]
-			if c == '"' || c == '\\' || c < 0x20 {
-				return i, hi&msb == 0
-			}
-			hi |= uint64(c)
+		hi |= x
+	}
+	if i < len(b) && len(b) >= 8 {
+		// As in plainLen, the last word overlaps plain bytes.
+		at := len(b) - 8
+		x := binary.LittleEndian.Uint64(b[at:])
+		if m := special(x); m != 0 {
+			k := bits.TrailingZeros64(m) &^ 7
+			hi |= x & (1<<k - 1)
+			return at + k>>3, hi&msb == 0
 		}
+		return len(b), (hi|x)&msb == 0
 	}
 	for ; i < len(b); i++ {
 		c := b[i]
@@ -247,9 +283,22 @@ var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 
 func (s *Scanner) skipRest(i int) bool {
 	d := s.data
 	for {
-		i += plainLen(d[i:])
-		if i >= len(d) {
-			return s.eof()
+		// plainLen written out, without the call: this loop runs for
+		// every string skipped.
+		found := false
+		for i+8 <= len(d) {
+			if m := special(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				found = true
+				break
+			}
+			i += 8
+		}
+		if !found {
+			i += plainLen(d[i:])
+			if i >= len(d) {
+				return s.eof()
+			}
 		}
 		switch c := d[i]; {
 		case c == '"':

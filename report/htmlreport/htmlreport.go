@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
@@ -23,7 +24,11 @@ var (
 	//go:embed assets/report.js
 	pageJS string
 
-	tmpl = template.Must(template.New("report").Parse(pageTemplate))
+	// tmpl is parsed when a report is first rendered, not when the
+	// program starts: most commands write none.
+	tmpl = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("report").Parse(pageTemplate))
+	})
 )
 
 // ContentSecurityPolicy is the policy every report declares: nothing is
@@ -54,7 +59,7 @@ func render(w io.Writer, p *page) error {
 	// The page is rendered whole before anything is written, so that a
 	// failure leaves no half page behind.
 	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, "page", p); err != nil {
+	if err := tmpl().ExecuteTemplate(&b, "page", p); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
 	_, err := w.Write(b.Bytes())

@@ -1,0 +1,100 @@
+package jsonmap
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// seeds are objects of every shape: nesting, escapes, invalid UTF-8,
+// repeated keys, numbers at the edges of float64, broken JSON.
+var seeds = []string{
+	`{}`,
+	`{"file_path": "/src/a.go", "offset": 10, "limit": 2.5e1}`,
+	`{"command": "grep -n \"x\\ty\" \u00e9\ud83d\ude00 \ud800", "flags": [true, false, null, -0, 1e-400]}`,
+	`{"a": {"b": [[], {}, [1, {"c": "d"}]]}, "a": "last wins"}`,
+	"{\"bad utf8\": \"\xff\xfe\", \"ok\": 1}",
+	`{"content": "x\ny", "file_path": "a.go", "content": "again"}`,
+	`{"content": {"content": "nested"}, "new_string": 5}`,
+	`{"content": [1, {"a": [true, null, "x", -2.5e3]}], "new_string": 1e400}`,
+	`{"offset": 1e400}`,
+	`{"x": 1} trailing`,
+	`{"x": [1, 2,]}`,
+	`{"x": "unterminated}`,
+	`{"content": "bad escape \q"}`,
+	"{\"content\": \"control \x01 byte\"}",
+	`{"x": 01}`,
+	`{"\u0000key": "\u001f"}`,
+	`{"x": tru}`,
+}
+
+// skipContent leaves out the members a writer's text is in.
+func skipContent(key string) bool { return key == "content" || key == "new_string" }
+
+// unmarshalSkipping is json.Unmarshal with the top-level values of the
+// keys skip reports replaced by nil.
+func unmarshalSkipping(raw []byte, skip func(string) bool) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	for k := range m {
+		if skip != nil && skip(k) {
+			m[k] = nil
+		}
+	}
+	return m, nil
+}
+
+func assertDecodes(t *testing.T, raw []byte, skip func(string) bool) {
+	t.Helper()
+	want, wantErr := unmarshalSkipping(raw, skip)
+	got, ok := Decode(raw, skip)
+	if wantErr != nil {
+		assert.False(t, ok, "%q is refused as encoding/json refuses it (%v)", raw, wantErr)
+		return
+	}
+	if assert.True(t, ok, "%q is decoded as encoding/json decodes it", raw) {
+		assert.Equal(t, want, got, "%q", raw)
+	}
+}
+
+func TestDecodeGivesWhatEncodingJSONGives(t *testing.T) {
+	t.Parallel()
+	for _, seed := range seeds {
+		assertDecodes(t, []byte(seed), nil)
+	}
+}
+
+func TestDecodeLeavesOutTheValuesOfSkippedTopLevelKeys(t *testing.T) {
+	t.Parallel()
+	for _, seed := range seeds {
+		assertDecodes(t, []byte(seed), skipContent)
+	}
+	got, ok := Decode([]byte(`{"content": "text\n", "file_path": "a.go", "nested": {"content": "kept"}, "new_string": 5}`), skipContent)
+	assert.True(t, ok)
+	assert.Equal(t, map[string]any{"content": nil, "file_path": "a.go", "nested": map[string]any{"content": "kept"}, "new_string": nil}, got,
+		"only top-level members are left out; a nested one is decoded")
+	for _, raw := range []string{`{"content": "bad escape \q"}`, `{"content": [1, {"a": 1e400}]}`, `{"content": {"a": [tru]}}`} {
+		_, ok = Decode([]byte(raw), skipContent)
+		assert.False(t, ok, "%s: a value left out is still checked", raw)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, seed := range seeds {
+		f.Add([]byte(seed), false)
+		f.Add([]byte(seed), true)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, skip bool) {
+		if len(raw) == 0 || raw[0] != '{' {
+			return
+		}
+		if skip {
+			assertDecodes(t, raw, skipContent)
+		} else {
+			assertDecodes(t, raw, nil)
+		}
+	})
+}
