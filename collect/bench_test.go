@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
@@ -38,7 +40,7 @@ func BenchmarkReceiverOverLoopback(b *testing.B) {
 				}
 			}
 			c := loadClient()
-			done := reportCPU(b)
+			done := benchcpu.PerOp(b, time.Microsecond)
 			for i := 0; b.Loop(); i++ {
 				resp, err := c.Post(srv.Endpoint()+"/v1/traces", enc, bytes.NewReader(bodies[i%len(bodies)]))
 				if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -264,15 +265,6 @@ func readJSON(tb testing.TB, file string, v any) {
 	}
 }
 
-// reportCPU reports the process CPU time (user and system, GC included)
-// per operation since start. Under contention for the CPU it varies less
-// than ns/op, which counts the time spent waiting too.
-func reportCPU(b *testing.B, start time.Duration) {
-	if start >= 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-	}
-}
-
 // shellScripts returns the scripts that Extract would parse for calls.
 func shellScripts(calls []sampleCall) []string {
 	var scripts []string
@@ -326,7 +318,7 @@ func BenchmarkShellCommands(b *testing.B) {
 		}
 		b.Run("parse", func(b *testing.B) {
 			b.ReportAllocs()
-			defer reportCPU(b, cpuTime())
+			defer benchcpu.PerOp(b, time.Nanosecond)()
 			for b.Loop() {
 				for _, c := range cmds {
 					parseShell(c)
@@ -335,7 +327,7 @@ func BenchmarkShellCommands(b *testing.B) {
 		})
 		b.Run("extract", func(b *testing.B) {
 			b.ReportAllocs()
-			defer reportCPU(b, cpuTime())
+			defer benchcpu.PerOp(b, time.Nanosecond)()
 			for b.Loop() {
 				for _, c := range calls {
 					Extract(c, ruleBash, n)
@@ -392,7 +384,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 		}
 		b.Run("events", func(b *testing.B) {
 			b.ReportAllocs()
-			defer reportCPU(b, cpuTime())
+			defer benchcpu.PerOp(b, time.Nanosecond)()
 			for b.Loop() {
 				for _, t := range traces {
 					s, _ := trace.Read(bytes.NewReader(t), trace.Options{})
@@ -402,7 +394,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 		})
 		b.Run("shell", func(b *testing.B) {
 			b.ReportAllocs()
-			defer reportCPU(b, cpuTime())
+			defer benchcpu.PerOp(b, time.Nanosecond)()
 			for b.Loop() {
 				for _, c := range shell {
 					Extract(c.c, c.rule, c.n)
@@ -411,7 +403,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 		})
 		b.Run("parse", func(b *testing.B) {
 			b.ReportAllocs()
-			defer reportCPU(b, cpuTime())
+			defer benchcpu.PerOp(b, time.Nanosecond)()
 			for b.Loop() {
 				for _, s := range scripts {
 					parseShell(s)

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -411,7 +412,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	runDir, gt := writeGeneratedRun(b, b.TempDir(), tasks)
 	out := b.TempDir()
 	iterations := 0
-	user, sys := cpuTime()
+	cpu := benchcpu.Now()
 	start := time.Now()
 	for b.Loop() {
 		if _, err := Evaluate(context.Background(), runDir, Options{GroundTruthRoot: gt, Out: out}); err != nil {
@@ -421,8 +422,8 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportMetric(float64(tasks*iterations)/time.Since(start).Seconds(), "tasks/s")
 	// CPU time says more than wall time on a shared machine.
-	if user2, sys2 := cpuTime(); user2 > 0 {
-		b.ReportMetric(float64((user2-user).Milliseconds())/float64(iterations), "user-ms/op")
-		b.ReportMetric(float64((sys2-sys).Milliseconds())/float64(iterations), "sys-ms/op")
+	if user, sys, ok := cpu.Since(); ok {
+		b.ReportMetric(float64(user.Milliseconds())/float64(iterations), "user-ms/op")
+		b.ReportMetric(float64(sys.Milliseconds())/float64(iterations), "sys-ms/op")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +41,7 @@ func benchSessions(b *testing.B, size int64, calls int, read func() ([]*Session,
 	b.Helper()
 	b.SetBytes(size)
 	b.ReportAllocs()
-	defer reportCPUThroughput(b, size)()
+	defer benchcpu.Throughput(b, size)()
 	for b.Loop() {
 		all, err := read()
 		if err != nil {

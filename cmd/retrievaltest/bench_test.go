@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	"github.com/agentretrieval/agentretrieval/internal/benchgen"
 )
 
@@ -40,7 +41,7 @@ func benchCommand(b *testing.B, data []byte, args ...string) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	defer reportCPUThroughput(b, int64(len(data)))()
+	defer benchcpu.Throughput(b, int64(len(data)))()
 	for b.Loop() {
 		var stderr bytes.Buffer
 		// check exits 1 when the agent fished: the report is still made.

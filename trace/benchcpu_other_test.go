@@ -1,9 +1,0 @@
-//go:build !unix
-
-package trace
-
-import "testing"
-
-// reportCPUThroughput reports nothing where the process's CPU time cannot
-// be read.
-func reportCPUThroughput(b *testing.B, bytesPerOp int64) func() { return func() {} }
