@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
 )
 
 // Options control Check and Run. The zero value uses the built-in
@@ -68,7 +68,7 @@ func CheckWith(opts Options, patterns ...string) ([]*expectations.ScenarioResult
 	}
 	var results []*expectations.ScenarioResult
 	for _, s := range scenarios {
-		res, err := evaluate(context.Background(), opts, s)
+		res, err := scenariorun.Evaluate(context.Background(), opts.runner(), s)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -76,20 +76,6 @@ func CheckWith(opts Options, patterns ...string) ([]*expectations.ScenarioResult
 		results = append(results, res)
 	}
 	return results, errors.Join(errs...)
-}
-
-// evaluate evaluates one loaded scenario, naming its file in errors.
-func evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
-	if err != nil {
-		// Trace errors usually name the trace only; say which scenario
-		// needed it, unless the error already does.
-		if !strings.Contains(err.Error(), s.File) {
-			err = fmt.Errorf("%s: %w", s.File, err)
-		}
-		return nil, err
-	}
-	return res, nil
 }
 
 // load expands patterns and loads every file, reporting all problems of

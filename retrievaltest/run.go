@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
 )
 
 // Run checks the scenario files that patterns name (see CheckWith) as
@@ -62,7 +63,7 @@ func run[T tester[T]](t T, opts Options, patterns []string) {
 			if opts.Parallel {
 				t.Parallel()
 			}
-			res, err := evaluate(context.Background(), opts, s)
+			res, err := scenariorun.Evaluate(context.Background(), opts.runner(), s)
 			if err != nil {
 				t.Errorf("%v", err)
 				return

@@ -13,10 +13,10 @@ import (
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/progress"
+	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
-	"github.com/agentretrieval/agentretrieval/retrievaltest"
 )
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -75,7 +75,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	files, err := retrievaltest.FindScenarios(fs.Args()...)
+	files, err := scenariorun.FindScenarios(fs.Args()...)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -86,7 +86,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := retrievaltest.CheckFiles(ctx, files, keep, retrievaltest.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: *htmlFile != "", Selected: prog.SetTotal,
+	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: *htmlFile != "", Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := map[bool]string{true: "FAIL", false: "pass"}[err == nil && res.Failed()]
 			if err != nil {

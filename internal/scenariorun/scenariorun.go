@@ -1,0 +1,204 @@
+// Package scenariorun finds, loads and evaluates scenario files, many at a
+// time: the runner behind retrievaltest's FindScenarios, LoadAll,
+// EvaluateAll and CheckFiles, and behind the check command, which uses it
+// without the go test and godog glue of package retrievaltest (godog runs
+// a child process when it starts). retrievaltest documents the behaviour.
+package scenariorun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+)
+
+// Options are retrievaltest.Options but for Parallel, which only Run
+// reads.
+type Options struct {
+	Registry     *expectations.Registry
+	Jobs         int
+	Progress     func(s *expectations.Scenario, res *expectations.ScenarioResult, err error)
+	Selected     func(n int)
+	MaxInputSize int64
+	KeepResults  bool
+}
+
+// Evaluate evaluates one loaded scenario, naming its file in errors.
+func Evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
+	if err != nil {
+		// Trace errors usually name the trace only; say which scenario
+		// needed it, unless the error already does.
+		if !strings.Contains(err.Error(), s.File) {
+			err = fmt.Errorf("%s: %w", s.File, err)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// FindScenarios expands paths into scenario files, sorted and without
+// duplicates. A file is taken as it is; a folder is searched recursively
+// for *.yaml and *.yml files. Below a folder, folders named testdata or
+// vendor, or starting with ".", are skipped: they hold fixtures (known-bad
+// scenarios among them) and tooling, not scenarios. A path that does not
+// exist is an error.
+func FindScenarios(paths ...string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if path != p && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return slices.Compact(files), nil
+}
+
+// LoadAll loads every scenario file and returns those that loaded, in
+// order, and the errors of all the others, one for each problem, each
+// naming its file:line:col.
+func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
+	var out []*expectations.Scenario
+	var errs []error
+	for _, f := range files {
+		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+		if err != nil {
+			var list expectations.Errors
+			if errors.As(err, &list) {
+				for _, e := range list {
+					errs = append(errs, e)
+				}
+			} else {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, errs
+}
+
+// EvaluateAll evaluates loaded scenarios, opts.Jobs at a time (all
+// processors when 0), and returns their results in the scenarios' order,
+// whatever order they finish in: the same scenarios give the same results
+// at any parallelism. A scenario that cannot be evaluated (an unreadable
+// trace) has a nil result and an error naming its file; the errors come
+// back in the same order. Once ctx is done, the scenarios not yet started
+// fail with its error. opts.Progress, when set, is called as each scenario
+// finishes, from one goroutine at a time.
+func EvaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
+	if opts.Selected != nil {
+		opts.Selected(len(scenarios))
+	}
+	results, errs := evaluateAll(ctx, scenarios, opts)
+	var out []error
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return results, out
+}
+
+// evaluateAll is EvaluateAll with one error a scenario, nil for those
+// that were evaluated.
+func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
+	jobs := opts.Jobs
+	if jobs < 1 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	results := make([]*expectations.ScenarioResult, len(scenarios))
+	errs := make([]error, len(scenarios))
+	sem := make(chan struct{}, jobs)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, s := range scenarios {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				errs[i] = fmt.Errorf("%s: %w", s.File, ctx.Err())
+				return
+			}
+			results[i], errs[i] = Evaluate(ctx, opts, s)
+			if opts.Progress != nil {
+				mu.Lock()
+				opts.Progress(s, results[i], errs[i])
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return results, errs
+}
+
+// CheckFiles loads every scenario file and evaluates those that load and
+// that keep selects (every one when keep is nil), opts.Jobs at a time. It
+// never stops at a bad file: it returns the results of every scenario it
+// evaluated, in file order, and a ScenarioError for every file that did not
+// load (with all of its problems) or whose traces could not be read, in
+// file order too. A report built from both shows every scenario.
+func CheckFiles(ctx context.Context, files []string, keep func(*expectations.Scenario) bool, opts Options) ([]*expectations.ScenarioResult, []*expectations.ScenarioError) {
+	var bad []*expectations.ScenarioError
+	var scenarios []*expectations.Scenario
+	for _, f := range files {
+		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+		switch {
+		case err != nil:
+			bad = append(bad, expectations.NewScenarioError(f, "", err))
+		case keep == nil || keep(s):
+			scenarios = append(scenarios, s)
+		}
+	}
+	if opts.Selected != nil {
+		opts.Selected(len(scenarios))
+	}
+	results, errs := evaluateAll(ctx, scenarios, opts)
+	var out []*expectations.ScenarioResult
+	for i, res := range results {
+		if errs[i] != nil {
+			bad = append(bad, expectations.NewScenarioError(scenarios[i].File, scenarios[i].Name, errs[i]))
+		} else {
+			out = append(out, res)
+		}
+	}
+	order := map[string]int{}
+	for i, f := range files {
+		order[f] = i
+	}
+	slices.SortStableFunc(bad, func(a, b *expectations.ScenarioError) int { return order[a.File] - order[b.File] })
+	return out, bad
+}
