@@ -106,3 +106,43 @@ func TestAStreamServingManyReadsHoldsOnlyTheStringsOfTheLast(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStreamMatchesNormalize reads any input as a trace twice, once whole
+// and once through a Stream whose documents are written from its compact
+// events (Pending.WriteJSON) and made from them (Pending.Document), and
+// requires the same bytes.
+func FuzzStreamMatchesNormalize(f *testing.F) {
+	f.Add(benchgen.RealShaped(8 << 10))
+	for _, file := range []string{
+		"../testdata/examples/fix-token-expiry.claude.jsonl",
+		"../testdata/traces/claude/parallel-subagents.claude.jsonl",
+		"../testdata/traces/claude/malformed-lines.claude.jsonl",
+		"../testdata/traces/toolcalls/aura-semantic-then-edit.toolcalls.json",
+	} {
+		data, err := os.ReadFile(file)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	gt := &GroundTruth{Files: []string{"src/auth/token.go", "src/hooks/useTodos1.tsx"}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "in"})
+		if err != nil {
+			return
+		}
+		want := NormalizeAll(whole, "in", Options{GroundTruth: gt})
+		st := NewConcurrentStream(Options{GroundTruth: gt})
+		streamed, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "in", CallDone: st.CallDone})
+		require.NoError(t, err, "the second read of the same input")
+		require.NoError(t, st.Wait())
+		pending := st.Pending(streamed, "in")
+		require.Len(t, pending, len(want))
+		for i, p := range pending {
+			var w, written, made bytes.Buffer
+			require.NoError(t, want[i].WriteJSON(&w))
+			require.NoError(t, p.WriteJSON(&written))
+			require.Equal(t, w.String(), written.String())
+			require.NoError(t, p.Document().WriteJSON(&made))
+			require.Equal(t, w.String(), made.String())
+		}
+	})
+}
