@@ -162,15 +162,17 @@ func (f *TraceFlags) Reader(cmd string, stderr io.Writer) (*TraceReader, error) 
 // the grades of its ground truth under the document's spelling of the
 // paths.
 type LoadedRun struct {
-	Pending *events.Pending
 	Grades  map[string]int
+	pending *events.Pending
 	doc     *events.Document
 }
 
-// Document makes the run's document once, and returns it.
+// Document makes the run's document once, and returns it. The session
+// and the events as the stream kept them are let go then: the document
+// holds all that is left to know.
 func (r *LoadedRun) Document() *events.Document {
 	if r.doc == nil {
-		r.doc = r.Pending.Document()
+		r.doc, r.pending = r.pending.Document(), nil
 	}
 	return r.doc
 }
@@ -181,7 +183,7 @@ func (r *LoadedRun) WriteJSON(w io.Writer) error {
 	if r.doc != nil {
 		return r.doc.WriteJSON(w)
 	}
-	return r.Pending.WriteJSON(w)
+	return r.pending.WriteJSON(w)
 }
 
 // Load reads and normalizes every session of one trace (a file, a folder,
@@ -218,7 +220,7 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 		if more := sess.WarningsSummary(); more != "" {
 			fmt.Fprintf(stderr, "warning: %s\n", more)
 		}
-		runs[i] = &LoadedRun{Pending: pending[i]}
+		runs[i] = &LoadedRun{pending: pending[i]}
 		if r.truth != nil {
 			// Grades are keyed by the path as the document spells it, which
 			// is the ground-truth path normalized the way Normalize does it.
