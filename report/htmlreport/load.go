@@ -62,15 +62,34 @@ func Load(paths []string, opts LoadOptions) ([]*expectations.Run, error) {
 		if opts.Name != nil {
 			path = opts.Name(file)
 		}
-		sessions, err := trace.ReadFileAll(file, trace.Options{Format: opts.Format, Source: path, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead})
-		if err != nil {
-			return nil, err
-		}
 		eopts := events.Options{Taxonomy: tax}
 		if truth != nil {
 			eopts.GroundTruth = truth.Events()
 		}
-		docs := events.NormalizeAll(sessions, path, eopts)
+		// Each call's event is made as its result is read, and the call
+		// keeps only what the page shows of the result.
+		stream := events.NewConcurrentStream(eopts)
+		callDone := func(s *trace.Session, i int) bool {
+			if stream.CallDone(s, i) {
+				s.Calls[i].Result = ShownResult(s.Calls[i].Result)
+			}
+			return false
+		}
+		sessions, err := trace.ReadFileAll(file, trace.Options{Format: opts.Format, Source: path, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone})
+		if werr := stream.Wait(); err == nil && werr != nil {
+			err = fmt.Errorf("%s: %w", path, werr)
+		}
+		if err != nil {
+			return nil, err
+		}
+		docs := stream.NormalizeAll(sessions, path)
+		for _, sess := range sessions {
+			for i := range sess.Calls {
+				// The calls the stream could not take (a working directory
+				// it learnt late) are cut too.
+				sess.Calls[i].Result = ShownResult(sess.Calls[i].Result)
+			}
+		}
 		for i, sess := range sessions {
 			for _, w := range sess.Warnings {
 				warn(w.String())

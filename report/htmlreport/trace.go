@@ -351,6 +351,37 @@ func prettyJSON(raw json.RawMessage) string {
 
 // cutLines keeps the first n lines of s, each cut at maxLineRunes, made
 // printable, and says what was left out.
+// ShownResult is as much of a tool call's result as the call's entry on a
+// page shows: the first lines, each cut past what the page can show of
+// it, and a "." for every line after them, so that the entry's text and
+// its count of lines left out are those of the whole result. A page of a
+// long session then holds a few kilobytes a call instead of its results
+// (Load keeps no more; check -html neither).
+func ShownResult(s string) string {
+	s = strings.TrimRight(s, "\n")
+	var b strings.Builder
+	for range maxResultLines {
+		line, rest, more := strings.Cut(s, "\n")
+		if len(line) > maxShownLineBytes {
+			line = line[:maxShownLineBytes]
+		}
+		b.WriteString(line)
+		if !more {
+			return b.String()
+		}
+		b.WriteByte('\n')
+		s = rest
+	}
+	b.WriteString(strings.Repeat(".\n", strings.Count(s, "\n")))
+	b.WriteByte('.')
+	return b.String()
+}
+
+// maxShownLineBytes is what ShownResult keeps of a line: more than the
+// bytes of maxLineRunes+1 runes however they are written, so that the
+// line is shortened as the whole line would be.
+const maxShownLineBytes = 4 * (maxLineRunes + 56)
+
 func cutLines(s string, n int) (string, string) {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
