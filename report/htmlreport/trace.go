@@ -356,7 +356,7 @@ func prettyJSON(raw json.RawMessage) string {
 // it, and a "." for every line after them, so that the entry's text and
 // its count of lines left out are those of the whole result. A page of a
 // long session then holds a few kilobytes a call instead of its results
-// (Load keeps no more; check -html neither).
+// (Load keeps no more).
 func ShownResult(s string) string {
 	s = strings.TrimRight(s, "\n")
 	var b strings.Builder
