@@ -404,5 +404,5 @@
 // a Type says it never does, or for which params, with ReadsArguments. The
 // built-in types read events, not arguments, but for sequence, before and
 // the retries of errors. Results are kept only for a report that shows
-// them (MeasureOptions.KeepResults).
+// them (MeasureOptions.KeepResults keeps what it returns of them).
 package expectations

@@ -27,9 +27,9 @@ type EvalOptions struct {
 	// to); "" means a new folder in the temporary folder, kept afterwards
 	// so that the report's trace paths can be opened.
 	RecordDir string
-	// KeepResults keeps the calls' results in each Run's session (see
-	// MeasureOptions.KeepResults).
-	KeepResults bool
+	// KeepResults keeps what it returns of the calls' results in each
+	// Run's session (see MeasureOptions.KeepResults); nil keeps none.
+	KeepResults func(result string) string
 }
 
 // Evaluate measures every run of the scenario and checks every

@@ -25,12 +25,14 @@ type MeasureOptions struct {
 	// MaxInputSize bounds, in bytes, the trace file (trace.Options's
 	// field of the same name); zero means trace.DefaultMaxInputSize.
 	MaxInputSize int64
-	// KeepResults keeps the calls' results in Run.Session, for a report
-	// that shows them (an HTML report's timeline). Without it a result is
-	// dropped once its call's event is made: expectations read events,
-	// arguments and the answer, not results, and a session then holds one
-	// result at a time, whatever its size.
-	KeepResults bool
+	// KeepResults, when set, keeps in Run.Session what it returns of each
+	// call's result, for a report that shows them: htmlreport.ShownResult
+	// keeps what a page shows, func(r string) string { return r } all of
+	// it. It is called once a result. When nil a result is dropped once
+	// its call's event is made: expectations read events, arguments and
+	// the answer, not results, and a session then holds one result at a
+	// time, whatever its size.
+	KeepResults func(result string) string
 	// DropArguments drops the calls' arguments too, once their events are
 	// made, for expectations that read none (Type.ReadsArguments); a
 	// report that shows them (KeepResults) keeps them.
@@ -82,7 +84,25 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	// second goroutine, and its result is then dropped (see KeepResults),
 	// and its arguments unless an expectation may match them.
 	stream := events.NewConcurrentStream(eopts)
-	dropArguments := opts.DropArguments && !opts.KeepResults
+	dropArguments := opts.DropArguments && opts.KeepResults == nil
+	// kept marks, by session and call, the results KeepResults has been
+	// given already (a file may hold several sessions).
+	kept := map[*trace.Session][]bool{}
+	keep := func(s *trace.Session, i int) {
+		c := &s.Calls[i]
+		if opts.KeepResults == nil {
+			c.Result = ""
+			return
+		}
+		done := kept[s]
+		for len(done) <= i {
+			done = append(done, false)
+		}
+		if !done[i] {
+			c.Result, done[i] = opts.KeepResults(c.Result), true
+		}
+		kept[s] = done
+	}
 	callDone := func(s *trace.Session, i int) bool {
 		if !stream.CallDone(s, i) {
 			return false
@@ -90,9 +110,7 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		if dropArguments {
 			return true // the reader releases both
 		}
-		if !opts.KeepResults {
-			s.Calls[i].Result = ""
-		}
+		keep(s, i)
 		return false
 	}
 	// Extraction reads the first events.ResultBytesRead of a result: the
@@ -113,15 +131,13 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		return nil, traceError(traceFile, err)
 	}
 	doc := stream.Normalize(sess)
-	if !opts.KeepResults {
-		// The calls the reader kept whole (a format read whole, or a
-		// session whose working directory came late) lose their results
-		// too: a Run has results only when asked.
-		for i := range sess.Calls {
-			sess.Calls[i].Result = ""
-			if dropArguments {
-				sess.Calls[i].Arguments = nil
-			}
+	// The calls the reader kept whole (a format read whole, or a session
+	// whose working directory came late) are treated alike: a Run has
+	// results only as asked.
+	for i := range sess.Calls {
+		keep(sess, i)
+		if dropArguments {
+			sess.Calls[i].Arguments = nil
 		}
 	}
 	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}

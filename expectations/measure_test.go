@@ -3,6 +3,7 @@ package expectations_test
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,7 +53,11 @@ func TestMeasureGivesTheEventsOfAWholeReadWithoutKeepingResults(t *testing.T) {
 			require.NoError(t, events.Normalize(whole, eopts).WriteJSON(&want))
 
 			for _, keep := range []bool{false, true} {
-				run, err := expectations.Measure(file, expectations.MeasureOptions{Truth: truth, KeepResults: keep})
+				var keepResults func(string) string
+				if keep {
+					keepResults = func(r string) string { return r }
+				}
+				run, err := expectations.Measure(file, expectations.MeasureOptions{Truth: truth, KeepResults: keepResults})
 				require.NoError(t, err)
 				var got bytes.Buffer
 				require.NoError(t, run.Document.WriteJSON(&got))
@@ -91,7 +96,7 @@ func TestMeasureDropsArgumentsWhenAskedUnlessResultsAreKept(t *testing.T) {
 	require.NoError(t, err)
 	drop, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true})
 	require.NoError(t, err)
-	report, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true, KeepResults: true})
+	report, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true, KeepResults: strings.ToUpper})
 	require.NoError(t, err)
 
 	var a, b bytes.Buffer
@@ -145,5 +150,43 @@ func TestEvaluateKeepsArgumentsOnlyForExpectationsThatMayReadThem(t *testing.T) 
 				assert.Zero(t, kept)
 			}
 		})
+	}
+}
+
+func TestMeasureKeepsWhatKeepResultsReturnsOfEachResultOnce(t *testing.T) {
+	t.Parallel()
+	for _, file := range measureTraces(t) {
+		whole, err := trace.ReadFile(file, trace.Options{MaxResultBytes: events.ResultBytesRead})
+		if err != nil {
+			continue
+		}
+		seen := map[string]int{}
+		run, err := expectations.Measure(file, expectations.MeasureOptions{KeepResults: func(r string) string {
+			seen[r]++
+			return "kept:" + r
+		}})
+		require.NoError(t, err, file)
+		want := map[string]int{}
+		for i, c := range whole.Calls {
+			want[c.Result]++
+			assert.Equal(t, "kept:"+c.Result, run.Session.Calls[i].Result, "%s call %d", file, i)
+		}
+		assert.Equal(t, want, seen, "%s: called once a result", file)
+	}
+}
+
+func TestMeasureKeepsTheResultsOfTheSessionTraceIDNames(t *testing.T) {
+	t.Parallel()
+	// Two sessions of one file, each with a call 0.
+	const file = "../trace/testdata/openhands/output.jsonl"
+	for _, id := range []string{"shop__shop-101", "shop__shop-102"} {
+		whole, err := trace.ReadFile(file, trace.Options{SessionID: id, MaxResultBytes: events.ResultBytesRead})
+		require.NoError(t, err)
+		run, err := expectations.Measure(file, expectations.MeasureOptions{TraceID: id, KeepResults: func(r string) string { return "kept:" + r }})
+		require.NoError(t, err)
+		require.Len(t, run.Session.Calls, len(whole.Calls))
+		for i, c := range whole.Calls {
+			assert.Equal(t, "kept:"+c.Result, run.Session.Calls[i].Result, "session %s call %d", id, i)
+		}
 	}
 }

@@ -35,10 +35,11 @@ type Options struct {
 	// expectations.LoadOptions and trace.Options. Ground truth, taxonomy
 	// and symbol files are bounded by their packages' SetMaxInputSize.
 	MaxInputSize int64
-	// KeepResults keeps the tool calls' results in the runs of the
-	// results, for a report that shows them (htmlreport.WriteCheck); by
-	// default a run's session holds its calls without their results.
-	KeepResults bool
+	// KeepResults keeps what it returns of the tool calls' results in the
+	// runs of the results, for a report that shows them:
+	// htmlreport.ShownResult for htmlreport.WriteCheck. By default a
+	// run's session holds its calls without their results.
+	KeepResults func(result string) string
 }
 
 // Check loads the scenario files that patterns name and evaluates them.

@@ -19,7 +19,7 @@ func TestOptionsHandEveryRunnerOptionOn(t *testing.T) {
 		Progress:     func(*expectations.Scenario, *expectations.ScenarioResult, error) {},
 		Selected:     func(int) {},
 		MaxInputSize: 42,
-		KeepResults:  true,
+		KeepResults:  func(string) string { return "" },
 	}
 	// Every field of Options is set above.
 	v := reflect.ValueOf(opts)

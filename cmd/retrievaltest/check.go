@@ -86,7 +86,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: *htmlFile != "", Selected: prog.SetTotal,
+	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(*htmlFile != ""), Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := map[bool]string{true: "FAIL", false: "pass"}[err == nil && res.Failed()]
 			if err != nil {
@@ -135,4 +135,13 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitFailed
 	}
 	return exitOK
+}
+
+// keepResults is what check keeps of the calls' results: what the HTML
+// report shows, when there is one.
+func keepResults(html bool) func(string) string {
+	if html {
+		return htmlreport.ShownResult
+	}
+	return nil
 }

@@ -29,7 +29,7 @@ type Options struct {
 	Progress     func(s *expectations.Scenario, res *expectations.ScenarioResult, err error)
 	Selected     func(n int)
 	MaxInputSize int64
-	KeepResults  bool
+	KeepResults  func(result string) string
 }
 
 // Evaluate evaluates one loaded scenario, naming its file in errors.

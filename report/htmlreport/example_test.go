@@ -45,7 +45,7 @@ func ExampleWriteCheck() {
 	if len(errs) > 0 {
 		log.Fatal(errs)
 	}
-	results, errs := retrievaltest.EvaluateAll(context.Background(), scenarios, retrievaltest.Options{KeepResults: true})
+	results, errs := retrievaltest.EvaluateAll(context.Background(), scenarios, retrievaltest.Options{KeepResults: htmlreport.ShownResult})
 	if len(errs) > 0 {
 		log.Fatal(errs)
 	}

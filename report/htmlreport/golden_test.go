@@ -27,7 +27,7 @@ func checkResults(t testing.TB, files ...string) []*expectations.ScenarioResult 
 	if len(errs) > 0 {
 		t.Fatalf("loading %v: %v", files, errs)
 	}
-	results, errs := retrievaltest.EvaluateAll(context.Background(), scenarios, retrievaltest.Options{Jobs: 1, KeepResults: true})
+	results, errs := retrievaltest.EvaluateAll(context.Background(), scenarios, retrievaltest.Options{Jobs: 1, KeepResults: htmlreport.ShownResult})
 	if len(errs) > 0 {
 		t.Fatalf("evaluating %v: %v", files, errs)
 	}
