@@ -349,8 +349,6 @@ func prettyJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// cutLines keeps the first n lines of s, each cut at maxLineRunes, made
-// printable, and says what was left out.
 // ShownResult is as much of a tool call's result as the call's entry on a
 // page shows: the first lines, each cut past what the page can show of
 // it, and a "." for every line after them, so that the entry's text and
@@ -382,6 +380,8 @@ func ShownResult(s string) string {
 // line is shortened as the whole line would be.
 const maxShownLineBytes = 4 * (maxLineRunes + 56)
 
+// cutLines keeps the first n lines of s, each cut at maxLineRunes, made
+// printable, and says what was left out.
 func cutLines(s string, n int) (string, string) {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
