@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -145,4 +146,45 @@ func FuzzStreamMatchesNormalize(f *testing.F) {
 			require.Equal(t, w.String(), made.String())
 		}
 	})
+}
+
+func TestKeepResultsKeepsWhatItIsToldOnceAResultAndTheArguments(t *testing.T) {
+	// The working directory comes after the first call: the stream takes
+	// that call only once its document is made.
+	late := strings.Join([]string{
+		`{"type":"assistant","sessionId":"s","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/w/a.go"}}]}}`,
+		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"     1→package a"}]}}`,
+		`{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Grep","input":{"pattern":"x"}}]}}`,
+		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"/w/c.go:3:x"}]}}`,
+	}, "\n")
+	whole, err := trace.Read(strings.NewReader(late), trace.Options{})
+	require.NoError(t, err)
+	want := Normalize(whole, Options{})
+
+	for _, keep := range []func(string) string{nil, func(r string) string { return "kept:" + r }} {
+		st := NewConcurrentStream(Options{})
+		seen := map[string]int{}
+		counted := keep
+		if keep != nil {
+			counted = func(r string) string { seen[r]++; return keep(r) }
+		}
+		callDone, rest := st.KeepResults(counted)
+		s, err := trace.Read(strings.NewReader(late), trace.Options{CallDone: callDone})
+		require.NoError(t, err)
+		require.NoError(t, st.Wait())
+		got := st.Normalize(s)
+		rest(s)
+		assert.Equal(t, want.Events, got.Events)
+		for i, c := range s.Calls {
+			assert.Equal(t, whole.Calls[i].Arguments, c.Arguments, "call %d keeps its arguments", i)
+			if keep == nil {
+				assert.Empty(t, c.Result, "call %d", i)
+			} else {
+				assert.Equal(t, "kept:"+whole.Calls[i].Result, c.Result, "call %d", i)
+			}
+		}
+		if keep != nil {
+			assert.Equal(t, map[string]int{"     1→package a": 1, "/w/c.go:3:x": 1}, seen, "once a result")
+		}
+	}
 }

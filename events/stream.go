@@ -135,6 +135,45 @@ func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Docum
 	})
 }
 
+// KeepResults is for a reader whose sessions keep their calls' arguments
+// and, of each result, what keep returns of it (nothing when keep is
+// nil), a report's share of it, say. callDone, for trace.Options.CallDone,
+// gives each call to st as CallDone does and then keeps that share; rest,
+// called on each session once its document is made, does the same to the
+// calls st could not take as they were read (their session's working
+// directory came later). keep sees each result once.
+func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*trace.Session, int) bool, rest func(*trace.Session)) {
+	kept := map[*trace.Session][]bool{} // by session and call: its result is kept
+	keepResult := func(s *trace.Session, i int) {
+		c := &s.Calls[i]
+		if keep == nil {
+			c.Result = ""
+			return
+		}
+		done := kept[s]
+		for len(done) <= i {
+			done = append(done, false)
+		}
+		if !done[i] {
+			c.Result, done[i] = keep(c.Result), true
+		}
+		kept[s] = done
+	}
+	callDone = func(s *trace.Session, i int) bool {
+		if st.CallDone(s, i) {
+			keepResult(s, i)
+		}
+		return false // the arguments stay
+	}
+	rest = func(s *trace.Session) {
+		for i := range s.Calls {
+			keepResult(s, i)
+		}
+		delete(kept, s)
+	}
+	return callDone, rest
+}
+
 // Pending returns the documents of sessions read with CallDone, one per
 // session in order, named as NormalizeAll names them (input is the
 // trace's name), to be made or written one at a time.
@@ -178,6 +217,9 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 		// them.
 		p.done = &streamSession{store: eventStore{strs: newStringTable()}}
 	}
+	// Two passes over the events: the warnings and the summary they bring
+	// are written before them, and decoding one again costs less than
+	// holding it.
 	b := beginDocument(p.s, p.opts)
 	st := &p.done.store
 	sum := newSummary(b.paths)

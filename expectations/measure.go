@@ -84,34 +84,15 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 	// second goroutine, and its result is then dropped (see KeepResults),
 	// and its arguments unless an expectation may match them.
 	stream := events.NewConcurrentStream(eopts)
-	dropArguments := opts.DropArguments && opts.KeepResults == nil
-	// kept marks, by session and call, the results KeepResults has been
-	// given already (a file may hold several sessions).
-	kept := map[*trace.Session][]bool{}
-	keep := func(s *trace.Session, i int) {
-		c := &s.Calls[i]
-		if opts.KeepResults == nil {
-			c.Result = ""
-			return
+	callDone, rest := stream.KeepResults(opts.KeepResults)
+	if opts.DropArguments && opts.KeepResults == nil {
+		// The reader releases both.
+		callDone = stream.CallDone
+		rest = func(s *trace.Session) {
+			for i := range s.Calls {
+				s.Calls[i].Result, s.Calls[i].Arguments = "", nil
+			}
 		}
-		done := kept[s]
-		for len(done) <= i {
-			done = append(done, false)
-		}
-		if !done[i] {
-			c.Result, done[i] = opts.KeepResults(c.Result), true
-		}
-		kept[s] = done
-	}
-	callDone := func(s *trace.Session, i int) bool {
-		if !stream.CallDone(s, i) {
-			return false
-		}
-		if dropArguments {
-			return true // the reader releases both
-		}
-		keep(s, i)
-		return false
 	}
 	// Extraction reads the first events.ResultBytesRead of a result: the
 	// rest need not be kept.
@@ -131,15 +112,9 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		return nil, traceError(traceFile, err)
 	}
 	doc := stream.Normalize(sess)
-	// The calls the reader kept whole (a format read whole, or a session
-	// whose working directory came late) are treated alike: a Run has
-	// results only as asked.
-	for i := range sess.Calls {
-		keep(sess, i)
-		if dropArguments {
-			sess.Calls[i].Arguments = nil
-		}
-	}
+	// The calls the stream could not take as they were read are treated
+	// alike: a Run has results and arguments only as asked.
+	rest(sess)
 	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}
 	if opts.Truth != nil {
 		// Grades are keyed by the path as the document spells it: the

@@ -69,12 +69,7 @@ func Load(paths []string, opts LoadOptions) ([]*expectations.Run, error) {
 		// Each call's event is made as its result is read, and the call
 		// keeps only what the page shows of the result.
 		stream := events.NewConcurrentStream(eopts)
-		callDone := func(s *trace.Session, i int) bool {
-			if stream.CallDone(s, i) {
-				s.Calls[i].Result = ShownResult(s.Calls[i].Result)
-			}
-			return false
-		}
+		callDone, rest := stream.KeepResults(ShownResult)
 		sessions, err := trace.ReadFileAll(file, trace.Options{Format: opts.Format, Source: path, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone})
 		if werr := stream.Wait(); err == nil && werr != nil {
 			err = fmt.Errorf("%s: %w", path, werr)
@@ -84,11 +79,7 @@ func Load(paths []string, opts LoadOptions) ([]*expectations.Run, error) {
 		}
 		docs := stream.NormalizeAll(sessions, path)
 		for _, sess := range sessions {
-			for i := range sess.Calls {
-				// The calls the stream could not take (a working directory
-				// it learnt late) are cut too.
-				sess.Calls[i].Result = ShownResult(sess.Calls[i].Result)
-			}
+			rest(sess)
 		}
 		for i, sess := range sessions {
 			for _, w := range sess.Warnings {
