@@ -58,30 +58,26 @@ type Options struct {
 	Index IndexOptions `json:"index"`
 }
 
+// positiveSet returns the numbers of list that are 1 or more, sorted and
+// without repeats, or those of def when there are none.
+func positiveSet(list, def []int) []int {
+	var out []int
+	for _, n := range list {
+		if n >= 1 {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		out = slices.Clone(def)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // normalized returns the options with defaults filled in.
 func (o Options) normalized() Options {
-	var ks []int
-	for _, k := range o.Ks {
-		if k >= 1 {
-			ks = append(ks, k)
-		}
-	}
-	if len(ks) == 0 {
-		ks = slices.Clone(DefaultKs)
-	}
-	slices.Sort(ks)
-	o.Ks = slices.Compact(ks)
-	var budgets []int
-	for _, n := range o.LineBudgets {
-		if n >= 1 {
-			budgets = append(budgets, n)
-		}
-	}
-	if len(budgets) == 0 {
-		budgets = slices.Clone(DefaultLineBudgets)
-	}
-	slices.Sort(budgets)
-	o.LineBudgets = slices.Compact(budgets)
+	o.Ks = positiveSet(o.Ks, DefaultKs)
+	o.LineBudgets = positiveSet(o.LineBudgets, DefaultLineBudgets)
 	if o.Level < 1 {
 		o.Level = DefaultLevel
 	}
