@@ -70,8 +70,10 @@
 // A Stream makes the same documents as Normalize while the trace is read:
 // its CallDone, given to trace.Options.CallDone, extracts each call as
 // soon as the reader has its result, and the reader then drops the
-// result and the arguments. Memory then follows the number of calls, not
-// the size of their outputs; the retrievaltest commands read this way.
+// result and the arguments, or, with trace.Options.DropReleased, the
+// whole call: the Stream keeps what the document needs of it. Memory then
+// follows the number of calls, not the size of their outputs; the
+// retrievaltest commands read this way.
 // NewConcurrentStream extracts on a second goroutine, in order, while the
 // reader parses the next lines, when GOMAXPROCS allows it. A Stream keeps
 // each event in a few dozen bytes rather than as an Event; Stream.Pending

@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -73,19 +74,22 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 	}
 	b := beginDocument(s, opts)
 	doc := b.doc
-	doc.Events = make([]Event, len(s.Calls))
-	for i := range s.Calls {
-		c := &s.Calls[i]
+	doc.Events = make([]Event, s.NumCalls())
+	for i := range doc.Events {
 		ev := &doc.Events[i]
+		var called time.Time
 		if done != nil && done.store.has(i) {
-			done.store.get(i, ev)
+			called = done.store.get(i, ev)
 			b.warn(done.store.warnings[i])
 		} else {
+			// Not handed over, or not taken: the session kept the call.
+			c := s.Call(i)
 			var warnings []string
 			*ev, warnings = callEvent(c, b.tax, b.paths, b.gtKeys)
 			b.warn(warnings)
+			called = c.Time
 		}
-		b.timing(c, ev)
+		b.timing(i, called, ev)
 	}
 	b.endWarnings()
 	doc.Summary = summarize(doc.Events, b.paths)
@@ -141,7 +145,7 @@ func beginDocument(s *trace.Session, opts Options) *docBuilder {
 		reason := fmt.Sprintf("the trace reader skipped input (%d warning(s), first: %s); events may be incomplete", n, s.Warnings[0])
 		doc.Coverage.DegradedReason = &reason
 	}
-	if len(s.Calls) == 0 && doc.Coverage.DegradedReason == nil {
+	if s.NumCalls() == 0 && doc.Coverage.DegradedReason == nil {
 		reason := "the trace has no tool calls"
 		doc.Coverage.DegradedReason = &reason
 	}
@@ -159,13 +163,14 @@ func (b *docBuilder) warn(warnings []string) {
 	}
 }
 
-// timing sets what an event takes from the whole session: the tokens up
-// to its call and the time since the session began.
-func (b *docBuilder) timing(c *trace.ToolCall, ev *Event) {
-	ev.CumulativeTokens = c.CumulativeTokens
+// timing sets what the event of call i, made at called, takes from the
+// whole session: the tokens up to the call and the time since the
+// session began.
+func (b *docBuilder) timing(i int, called time.Time, ev *Event) {
+	ev.CumulativeTokens = b.s.CallTokens(i)
 	ev.ElapsedSeconds = nil
-	if !c.Time.IsZero() && !b.s.Start.IsZero() {
-		sec := c.Time.Sub(b.s.Start).Seconds()
+	if !called.IsZero() && !b.s.Start.IsZero() {
+		sec := called.Sub(b.s.Start).Seconds()
 		ev.ElapsedSeconds = &sec
 	}
 }

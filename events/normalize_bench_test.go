@@ -85,7 +85,7 @@ func BenchmarkStreamRealShaped(b *testing.B) {
 		b.StartTimer()
 		st := NewConcurrentStream(opts)
 		n := 0
-		all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "bench", MaxResultBytes: ResultBytesRead, CallDone: func(s *trace.Session, i int) bool {
+		all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "bench", MaxResultBytes: ResultBytesRead, DropReleased: true, CallDone: func(s *trace.Session, i int) bool {
 			if n++; n == calls*9/10 {
 				b.StopTimer()
 				st.mustWait()

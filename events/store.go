@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 )
 
 // An eventStore holds the events a Stream made, by call index, encoded in
@@ -14,7 +15,8 @@ import (
 // its events in a few megabytes until its document is written.
 //
 // An encoded event is, in order: a byte of flags, the step index, the
-// tool name, category and class, the parent call id, the target files,
+// time of the call (when it has one: seconds since 1970 and nanoseconds,
+// so that a reader that drops the calls need not keep it), the tool name, category and class, the parent call id, the target files,
 // files read, files written, line ranges, symbols and ground-truth hits
 // as lists, and the query. Numbers are varints; a string of the table is
 // its number; a list is its length plus one (zero for a nil list, so that
@@ -53,13 +55,14 @@ const (
 	flagUnclassified
 	flagError
 	flagSubagent
+	flagTime
 )
 
 func (st *eventStore) has(i int) bool { return i < len(st.at) && st.at[i] >= 0 }
 
 // put keeps ev as the event of call i, with the warnings its extraction
-// gave.
-func (st *eventStore) put(i int, ev *Event, warnings []string) {
+// gave and the time of the call.
+func (st *eventStore) put(i int, ev *Event, warnings []string, called time.Time) {
 	for len(st.at) <= i {
 		// One call more at a time, mostly: appending grows the slices
 		// without a temporary one per call.
@@ -83,7 +86,7 @@ func (st *eventStore) put(i int, ev *Event, warnings []string) {
 		flag byte
 	}{
 		{ev.IsMCP, flagMCP}, {ev.HitsGroundTruth, flagHitsGroundTruth}, {ev.Unclassified, flagUnclassified},
-		{ev.IsError, flagError}, {ev.IsSubagent, flagSubagent},
+		{ev.IsError, flagError}, {ev.IsSubagent, flagSubagent}, {!called.IsZero(), flagTime},
 	} {
 		if f.set {
 			flags |= f.flag
@@ -91,6 +94,10 @@ func (st *eventStore) put(i int, ev *Event, warnings []string) {
 	}
 	b := append(st.buf, flags)
 	b = binary.AppendUvarint(b, uint64(ev.StepIndex))
+	if !called.IsZero() {
+		b = binary.AppendVarint(b, called.Unix())
+		b = binary.AppendUvarint(b, uint64(called.Nanosecond()))
+	}
 	b = st.appendString(b, ev.ToolName)
 	b = st.appendString(b, string(ev.ToolCategory))
 	b = st.appendString(b, string(ev.ToolClass))
@@ -129,9 +136,10 @@ func appendLength(b []byte, isNil bool, n int) []byte {
 	return binary.AppendUvarint(b, uint64(n)+1)
 }
 
-// get decodes the event of call i into ev, which it overwrites whole.
-// The strings are those put kept; the slices are new.
-func (st *eventStore) get(i int, ev *Event) {
+// get decodes the event of call i into ev, which it overwrites whole,
+// and returns the time of the call. The strings are those put kept; the
+// slices are new.
+func (st *eventStore) get(i int, ev *Event) (called time.Time) {
 	d := storeDecoder{st: st, b: st.buf[st.at[i]:]}
 	flags := d.byte()
 	*ev = Event{
@@ -142,6 +150,10 @@ func (st *eventStore) get(i int, ev *Event) {
 		IsSubagent:      flags&flagSubagent != 0,
 		StepIndex:       int(d.uvarint()),
 		CallID:          st.ids[i],
+	}
+	if flags&flagTime != 0 {
+		sec := d.varint()
+		called = time.Unix(sec, int64(d.uvarint()))
 	}
 	ev.ToolName = d.string()
 	ev.ToolCategory = Category(d.string())
@@ -163,6 +175,7 @@ func (st *eventStore) get(i int, ev *Event) {
 	ev.GroundTruthHits = d.list()
 	n := int(d.uvarint())
 	ev.Query = string(d.b[:n])
+	return called
 }
 
 // storeDecoder reads an event put encoded. The bytes are the store's own,

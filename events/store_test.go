@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,6 +47,19 @@ func TestTheEventStoreGivesBackTheEventsItKept(t *testing.T) {
 		order = append(order, i)
 	}
 	order = append(order, 1)
+	// The time of each call: none, one a nanosecond past the zero time,
+	// one in year 9999, and the others a second and a nanosecond apart.
+	called := func(i int) time.Time {
+		switch i {
+		case 0:
+			return time.Time{}
+		case 1:
+			return time.Time{}.Add(time.Nanosecond)
+		case 2:
+			return time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+		}
+		return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC).Add(time.Duration(i) * (time.Second + time.Nanosecond))
+	}
 	for _, i := range order {
 		ev := events[i]
 		ev.CumulativeTokens, ev.ElapsedSeconds = nil, nil // the session's, not kept
@@ -53,7 +67,7 @@ func TestTheEventStoreGivesBackTheEventsItKept(t *testing.T) {
 		if i == 1 {
 			warnings = []string{"step 8 (mcp__aura__search): no query"}
 		}
-		st.put(i, &ev, warnings)
+		st.put(i, &ev, warnings, called(i))
 	}
 	assert.Less(t, len(st.buf), 64*len(events), "a few dozen bytes an event")
 	for i, want := range events {
@@ -61,8 +75,10 @@ func TestTheEventStoreGivesBackTheEventsItKept(t *testing.T) {
 		require.True(t, st.has(i))
 		var got Event
 		got.ElapsedSeconds = new(float64) // get overwrites the whole event
-		st.get(i, &got)
+		at := st.get(i, &got)
 		assert.Equal(t, want, got, "event %d", i)
+		assert.True(t, at.Equal(called(i)), "event %d: called at %v, not %v", i, at, called(i))
+		assert.Equal(t, called(i).IsZero(), at.IsZero(), "event %d", i)
 	}
 	assert.Equal(t, map[int][]string{1: {"step 8 (mcp__aura__search): no query"}}, st.warnings)
 	assert.False(t, st.has(len(events)))
@@ -108,10 +124,11 @@ func TestAStreamServingManyReadsHoldsOnlyTheStringsOfTheLast(t *testing.T) {
 	}
 }
 
-// FuzzStreamMatchesNormalize reads any input as a trace twice, once whole
-// and once through a Stream whose documents are written from its compact
-// events (Pending.WriteJSON) and made from them (Pending.Document), and
-// requires the same bytes.
+// FuzzStreamMatchesNormalize reads any input as a trace whole, and
+// through Streams whose documents are written from their compact events
+// (Pending.WriteJSON) and made from them (Pending.Document), the reader
+// keeping the calls handed over or dropping them, and requires the same
+// bytes.
 func FuzzStreamMatchesNormalize(f *testing.F) {
 	f.Add(benchgen.RealShaped(8 << 10))
 	for _, file := range []string{
@@ -131,19 +148,21 @@ func FuzzStreamMatchesNormalize(f *testing.F) {
 			return
 		}
 		want := NormalizeAll(whole, "in", Options{GroundTruth: gt})
-		st := NewConcurrentStream(Options{GroundTruth: gt})
-		streamed, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "in", CallDone: st.CallDone})
-		require.NoError(t, err, "the second read of the same input")
-		require.NoError(t, st.Wait())
-		pending := st.Pending(streamed, "in")
-		require.Len(t, pending, len(want))
-		for i, p := range pending {
-			var w, written, made bytes.Buffer
-			require.NoError(t, want[i].WriteJSON(&w))
-			require.NoError(t, p.WriteJSON(&written))
-			require.Equal(t, w.String(), written.String())
-			require.NoError(t, p.Document().WriteJSON(&made))
-			require.Equal(t, w.String(), made.String())
+		for _, drop := range []bool{false, true} {
+			st := NewConcurrentStream(Options{GroundTruth: gt})
+			streamed, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "in", CallDone: st.CallDone, DropReleased: drop})
+			require.NoError(t, err, "the second read of the same input")
+			require.NoError(t, st.Wait())
+			pending := st.Pending(streamed, "in")
+			require.Len(t, pending, len(want))
+			for i, p := range pending {
+				var w, written, made bytes.Buffer
+				require.NoError(t, want[i].WriteJSON(&w))
+				require.NoError(t, p.WriteJSON(&written))
+				require.Equal(t, w.String(), written.String(), "calls dropped: %v", drop)
+				require.NoError(t, p.Document().WriteJSON(&made))
+				require.Equal(t, w.String(), made.String(), "calls dropped: %v", drop)
+			}
 		}
 	})
 }

@@ -39,7 +39,7 @@ type streamSession struct {
 // make makes the event of call c, number i of its session.
 func (ss *streamSession) make(c *trace.ToolCall, i int) {
 	ev, warnings := callEvent(c, ss.tax, ss.paths, ss.gtKeys)
-	ss.store.put(i, &ev, warnings)
+	ss.store.put(i, &ev, warnings, c.Time)
 }
 
 // NewStream returns a Stream that normalizes with opts, as Normalize does.
@@ -87,10 +87,10 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 	if st.pipe != nil {
 		// The worker gets its own copy of the call: the reader may
 		// release the session's references to arguments and result.
-		st.pipe.send(streamJob{ss: ss, i: i, call: s.Calls[i]})
+		st.pipe.send(streamJob{ss: ss, i: i, call: *s.Call(i)})
 		return true
 	}
-	ss.make(&s.Calls[i], i)
+	ss.make(s.Call(i), i)
 	return true
 }
 
@@ -145,7 +145,7 @@ func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Docum
 func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*trace.Session, int) bool, rest func(*trace.Session)) {
 	kept := map[*trace.Session][]bool{} // by session and call: its result is kept
 	keepResult := func(s *trace.Session, i int) {
-		c := &s.Calls[i]
+		c := s.Call(i)
 		if keep == nil {
 			c.Result = ""
 			return
@@ -166,8 +166,8 @@ func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*t
 		return false // the arguments stay
 	}
 	rest = func(s *trace.Session) {
-		for i := range s.Calls {
-			keepResult(s, i)
+		for k := range s.Calls {
+			keepResult(s, s.Calls[k].Index)
 		}
 		delete(kept, s)
 	}
@@ -224,22 +224,22 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 	st := &p.done.store
 	sum := newSummary(b.paths)
 	var ev Event
-	for i := range p.s.Calls {
-		c := &p.s.Calls[i]
+	n := p.s.NumCalls()
+	for i := range n {
 		if !st.has(i) {
+			// Not handed over, or not taken: the session kept the call.
+			c := p.s.Call(i)
 			made, warnings := callEvent(c, b.tax, b.paths, b.gtKeys)
-			st.put(i, &made, warnings)
+			st.put(i, &made, warnings, c.Time)
 		}
 		b.warn(st.warnings[i])
-		st.get(i, &ev)
-		b.timing(c, &ev)
+		b.timing(i, st.get(i, &ev), &ev)
 		sum.add(&ev)
 	}
 	b.endWarnings()
 	b.doc.Summary = sum.result()
-	return b.doc.writeJSON(w, false, len(p.s.Calls), func(i int) *Event {
-		st.get(i, &ev)
-		b.timing(&p.s.Calls[i], &ev)
+	return b.doc.writeJSON(w, false, n, func(i int) *Event {
+		b.timing(i, st.get(i, &ev), &ev)
 		return &ev
 	})
 }

@@ -36,18 +36,23 @@ func assertStreamMatchesNormalize(t *testing.T, name string, read func(trace.Opt
 		return // not a trace
 	}
 	want := NormalizeAll(all, name, opts)
-	assertStreamMakes(t, name, "one goroutine", NewStream(opts), read, want)
-	assertStreamMakes(t, name, "concurrent", concurrentStream(opts), read, want)
-	assertPendingWrites(t, name, "one goroutine", NewStream(opts), read, want)
-	assertPendingWrites(t, name, "concurrent", concurrentStream(opts), read, want)
+	for _, drop := range []bool{false, true} {
+		assertStreamMakes(t, name, "one goroutine", NewStream(opts), read, want, drop)
+		assertStreamMakes(t, name, "concurrent", concurrentStream(opts), read, want, drop)
+		assertPendingWrites(t, name, "one goroutine", NewStream(opts), read, want, drop)
+		assertPendingWrites(t, name, "concurrent", concurrentStream(opts), read, want, drop)
+	}
 }
 
 // assertPendingWrites reads through st and checks that each Pending
 // writes, and makes, the document wanted, whichever is called first and
 // however often.
-func assertPendingWrites(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document) {
+func assertPendingWrites(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document, drop bool) {
 	t.Helper()
-	streamed, err := read(trace.Options{Source: name, CallDone: st.CallDone})
+	if drop {
+		kind += ", calls dropped"
+	}
+	streamed, err := read(trace.Options{Source: name, CallDone: st.CallDone, DropReleased: drop})
 	require.NoError(t, err, name, kind)
 	pending := st.Pending(streamed, name)
 	require.Len(t, pending, len(want), name, kind)
@@ -64,10 +69,13 @@ func assertPendingWrites(t *testing.T, name, kind string, st *Stream, read func(
 	}
 }
 
-func assertStreamMakes(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document) {
+func assertStreamMakes(t *testing.T, name, kind string, st *Stream, read func(trace.Options) ([]*trace.Session, error), want []*Document, drop bool) {
 	t.Helper()
+	if drop {
+		kind += ", calls dropped"
+	}
 	released := 0
-	streamed, err := read(trace.Options{Source: name, CallDone: func(s *trace.Session, i int) bool {
+	streamed, err := read(trace.Options{Source: name, DropReleased: drop, CallDone: func(s *trace.Session, i int) bool {
 		ok := st.CallDone(s, i)
 		if ok {
 			released++
@@ -83,16 +91,22 @@ func assertStreamMakes(t *testing.T, name, kind string, st *Stream, read func(tr
 		require.NoError(t, got[i].WriteJSON(&g))
 		assert.Equal(t, w.String(), g.String(), "%s (%s)", name, kind)
 	}
-	calls, holding := 0, 0
+	calls, holding, kept := 0, 0, 0
 	for _, s := range streamed {
+		calls += s.NumCalls()
+		kept += len(s.Calls)
 		for _, c := range s.Calls {
-			calls++
 			if c.Result != "" || c.Arguments != nil {
 				holding++
 			}
 		}
 	}
 	assert.LessOrEqual(t, holding, calls-released, "%s (%s): released calls keep neither result nor arguments", name, kind)
+	if drop {
+		assert.Equal(t, calls-released, kept, "%s (%s): released calls are dropped", name, kind)
+	} else {
+		assert.Equal(t, calls, kept, "%s (%s): every call is kept", name, kind)
+	}
 }
 
 func fromBytes(data []byte) func(trace.Options) ([]*trace.Session, error) {

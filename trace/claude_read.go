@@ -75,6 +75,9 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		taskIndex:  map[string]int{},
 	}
 	cr.name = cr.blockField
+	if opts.CallDone != nil && opts.DropReleased {
+		cr.sess.dropReleased()
+	}
 	lr := newLineReader(r)
 	lr.compact = newClaudeCompactor(opts.MaxResultBytes)
 	cr.offsets = func(off int) int {
@@ -104,12 +107,15 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 	cr.finish()
 	if opts.CallDone != nil {
 		// The calls whose result never came are done too.
-		for i := range cr.sess.Calls {
-			if !cr.sess.Calls[i].HasResult {
+		for i := range cr.sess.NumCalls() {
+			if c := cr.sess.Call(i); c != nil && !c.HasResult {
 				handOver(cr.sess, i, opts.CallDone)
 			}
 		}
 		cr.sess.streamed = true
+		if cr.sess.ledger != nil {
+			cr.sess.closeLedger()
+		}
 	}
 	return cr.sess, nil
 }
@@ -403,8 +409,8 @@ func (r *claudeReader) user(n int, sub bool) {
 			r.sess.Warnf(n, "tool_result for unknown tool_use id %q; result dropped", id)
 			continue
 		}
-		c := &r.sess.Calls[idx]
-		if c.HasResult {
+		c := r.sess.Call(idx) // nil: handed over with its result, and dropped
+		if c == nil || c.HasResult {
 			r.sess.Warnf(n, "second tool_result for tool_use id %q; ignored", id)
 			continue
 		}
@@ -483,10 +489,20 @@ func (r *claudeReader) finish() {
 		u := sum.max(r.total).usage()
 		r.sess.Usage = &u
 		if r.sawUsage {
-			tokens := make([]int64, len(r.sess.Calls))
-			for i := range r.sess.Calls {
-				tokens[i] = upTo[r.callMsg[i]]
-				r.sess.Calls[i].CumulativeTokens = &tokens[i]
+			tokens := make([]int64, len(r.callMsg))
+			for i, m := range r.callMsg {
+				tokens[i] = upTo[m]
+			}
+			if l := r.sess.ledger; l != nil {
+				ptrs := make([]*int64, len(tokens))
+				for i := range tokens {
+					ptrs[i] = &tokens[i]
+				}
+				l.setTokens(ptrs)
+			} else {
+				for i := range r.sess.Calls {
+					r.sess.Calls[i].CumulativeTokens = &tokens[i]
+				}
 			}
 		}
 	}

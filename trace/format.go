@@ -110,8 +110,19 @@ type Options struct {
 	// the end of the input: a session of any size then holds one result
 	// at a time. With other formats, Read, ReadAll, ReadFile and
 	// ReadFileAll hand over every call, in order, once the session is read. CallDone is called once per call, and may look at
-	// the session as read so far (its CWD may still be unknown).
+	// the session as read so far (its CWD may still be unknown); it finds
+	// the call with s.Call(i).
 	CallDone func(s *Session, i int) (release bool)
+	// DropReleased, with CallDone, drops from the session each call that
+	// CallDone releases, instead of keeping it without its arguments and
+	// result: for a caller that takes from a call all it will need when
+	// the call is handed over. A Claude Code session of any number of
+	// calls then holds only the calls waiting for their result. The
+	// session's Calls holds the calls CallDone did not release, in order,
+	// each with its Index (which is no longer its place in Calls);
+	// NumCalls counts every call, Call finds one by its index, and
+	// CallTokens gives the CumulativeTokens of any.
+	DropReleased bool
 
 	// detectBuffer, when set, sizes the buffer detection reads through:
 	// the size of a small file, which bounds what there is to see.
@@ -468,20 +479,38 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	for _, s := range all {
 		finishSession(s, f, opts.Source)
 		if opts.CallDone != nil && !s.streamed {
+			var released []bool
+			if opts.DropReleased {
+				released = make([]bool, len(s.Calls))
+			}
 			for i := range s.Calls {
-				handOver(s, i, opts.CallDone)
+				r := handOver(s, i, opts.CallDone)
+				if released != nil {
+					released[i] = r
+				}
+			}
+			if released != nil {
+				s.dropAfterRead(released)
 			}
 		}
 	}
 	return all, nil
 }
 
-// handOver gives call i to done and releases what done no longer needs.
-func handOver(s *Session, i int, done func(*Session, int) bool) {
-	if done(s, i) {
-		c := &s.Calls[i]
-		c.Arguments, c.Result = nil, ""
+// handOver gives call i to done and releases what done no longer needs:
+// with Options.DropReleased, as the session is read, the whole call. It
+// reports whether done released the call.
+func handOver(s *Session, i int, done func(*Session, int) bool) bool {
+	if !done(s, i) {
+		return false
 	}
+	if l := s.ledger; l != nil && l.live != nil {
+		delete(l.live, i)
+		return true
+	}
+	c := &s.Calls[i]
+	c.Arguments, c.Result = nil, ""
+	return true
 }
 
 // recoverReader turns a reader's panic into an error naming the source.

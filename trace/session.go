@@ -68,6 +68,9 @@ type Session struct {
 	// streamed is set by readers that hand calls to Options.CallDone
 	// themselves, as they read.
 	streamed bool
+	// ledger, for a session read with Options.DropReleased, counts its
+	// calls and holds those not dropped.
+	ledger *callLedger
 }
 
 // MaxWarnings is how many warnings a session keeps. Later ones are only
@@ -235,8 +238,11 @@ func thousands(n int) string {
 }
 
 // AddCall appends a call, setting its Index, and returns that index so a
-// reader can fill in the result later through s.Calls[i].
+// reader can fill in the result later through s.Call(i).
 func (s *Session) AddCall(c ToolCall) int {
+	if s.ledger != nil && s.ledger.live != nil {
+		return s.ledger.add(c)
+	}
 	c.Index = len(s.Calls)
 	s.Calls = append(s.Calls, c)
 	return c.Index

@@ -194,9 +194,10 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 	topts := r.Trace
 	topts.Source = r.stage.Name(local) // a URL without its query
 	// Calls are normalized as they are read, on a second goroutine when
-	// there is a second CPU, and their results dropped.
+	// there is a second CPU, and then dropped, results and all: the
+	// stream keeps what the document needs of each.
 	stream := events.NewConcurrentStream(r.opts)
-	topts.CallDone = stream.CallDone
+	topts.CallDone, topts.DropReleased = stream.CallDone, true
 	var all []*trace.Session
 	switch {
 	case err != nil:
