@@ -40,6 +40,8 @@ type Session struct {
 	Start time.Time `json:"start,omitzero"`
 
 	// Calls holds every tool call in trace order; Calls[i].Index == i.
+	// A session read with Options.DropReleased holds only the calls not
+	// dropped (see NumCalls and Call).
 	Calls []ToolCall `json:"calls"`
 
 	// Usage is the token total over the whole trace, each model message
