@@ -26,11 +26,11 @@ type Answer struct {
 
 func answerType() Type {
 	return Type{
-		Name:           "answer",
-		Description:    "correct-first keyword grading of the agent's final answer, and the entity IDs it must name",
-		Params:         Answer{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkAnswer(p.(*Answer), run) },
+		Name:        "answer",
+		Description: "correct-first keyword grading of the agent's final answer, and the entity IDs it must name",
+		Params:      Answer{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkAnswer(p.(*Answer), run) },
 		Validate: func(p any) error {
 			a := p.(*Answer)
 			switch {

@@ -19,11 +19,11 @@ type Budget struct {
 
 func budgetType() Type {
 	return Type{
-		Name:           "budget",
-		Description:    "the cost of reaching the first relevant file (calls, tokens, seconds), and of the whole run",
-		Params:         Budget{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkBudget(p.(*Budget), run) },
+		Name:        "budget",
+		Description: "the cost of reaching the first relevant file (calls, tokens, seconds), and of the whole run",
+		Params:      Budget{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkBudget(p.(*Budget), run) },
 		Validate: func(p any) error {
 			b := p.(*Budget)
 			if b.MaxCallsBeforeFirstRelevant == nil && b.MaxTokensBeforeFirstRelevant == nil && b.MaxSecondsBeforeFirstRelevant == nil &&
@@ -140,9 +140,11 @@ func totalTokens(run *Run) (*float64, string) {
 	if u := run.Session.Usage; u != nil {
 		return ptr(float64(u.Total())), ""
 	}
-	for i := len(run.Session.Calls) - 1; i >= 0; i-- {
-		if n := run.Session.Calls[i].CumulativeTokens; n != nil {
-			return ptr(float64(*n)), fmt.Sprintf("up to the last tool call, step %d; the trace records no session total", run.Session.Calls[i].Index+1)
+	// CallTokens, not Calls: the calls may have been dropped as they
+	// were read (MeasureOptions.DropCalls).
+	for i := run.Session.NumCalls() - 1; i >= 0; i-- {
+		if n := run.Session.CallTokens(i); n != nil {
+			return ptr(float64(*n)), fmt.Sprintf("up to the last tool call, step %d; the trace records no session total", i+1)
 		}
 	}
 	return nil, ""

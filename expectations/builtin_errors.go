@@ -24,8 +24,8 @@ func errorsType() Type {
 		Description: "failed tool calls, by tool and class, and retry loops of the same failing call",
 		Params:      CallErrors{},
 		// Only a retry, the same call failing again, compares arguments.
-		ReadsArguments: func(params any) bool { return params.(*CallErrors).MaxRetries != nil },
-		Check:          func(p any, run *Run) Outcome { return checkErrors(p.(*CallErrors), run) },
+		ReadsCalls: func(params any) bool { return params.(*CallErrors).MaxRetries != nil },
+		Check:      func(p any, run *Run) Outcome { return checkErrors(p.(*CallErrors), run) },
 		Validate: func(p any) error {
 			e := p.(*CallErrors)
 			if e.MaxFailed == nil && len(e.Failed) == 0 && len(e.FailedByClass) == 0 && e.MaxRetries == nil {

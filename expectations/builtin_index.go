@@ -22,11 +22,11 @@ type IndexUsage struct {
 
 func indexUsageType() Type {
 	return Type{
-		Name:           "index_usage",
-		Description:    "how much the agent used the semantic index, and how soon it reached the code",
-		Params:         IndexUsage{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkIndexUsage(p.(*IndexUsage), run) },
+		Name:        "index_usage",
+		Description: "how much the agent used the semantic index, and how soon it reached the code",
+		Params:      IndexUsage{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkIndexUsage(p.(*IndexUsage), run) },
 		Validate: func(p any) error {
 			u := p.(*IndexUsage)
 			if u.MinSemanticRatio == nil && u.MinSemanticRatioAllCalls == nil && u.MaxStepsToTarget == nil && u.MinGrade == "" {

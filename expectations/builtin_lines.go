@@ -15,11 +15,11 @@ type LineCoverage struct {
 
 func lineCoverageType() Type {
 	return Type{
-		Name:           "line_coverage",
-		Description:    "how much of the ground-truth line ranges (chunks) the agent read",
-		Params:         LineCoverage{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkLineCoverage(p.(*LineCoverage), run) },
+		Name:        "line_coverage",
+		Description: "how much of the ground-truth line ranges (chunks) the agent read",
+		Params:      LineCoverage{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkLineCoverage(p.(*LineCoverage), run) },
 		Validate: func(p any) error {
 			c := p.(*LineCoverage)
 			if c.MinCoverage == nil && c.MinPrecision == nil && c.MinF1 == nil && c.MinIoU == nil {

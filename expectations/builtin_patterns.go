@@ -19,11 +19,11 @@ type Patterns struct {
 
 func patternsType() Type {
 	return Type{
-		Name:           "patterns",
-		Description:    "behaviour patterns of the index-effectiveness analysis (fishing, guessing, direct) that must not or must occur, with the steps as evidence",
-		Params:         Patterns{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkPatterns(p.(*Patterns), run) },
+		Name:        "patterns",
+		Description: "behaviour patterns of the index-effectiveness analysis (fishing, guessing, direct) that must not or must occur, with the steps as evidence",
+		Params:      Patterns{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkPatterns(p.(*Patterns), run) },
 		Validate: func(p any) error {
 			pt := p.(*Patterns)
 			if len(pt.Forbid) == 0 && len(pt.Require) == 0 {

@@ -22,12 +22,12 @@ type Retrieval struct {
 
 func retrievalType() Type {
 	return Type{
-		Name:           "retrieval",
-		Description:    "bounds on retrieval metrics by name (recall@5, read.mrr, ndcg@10, …; see metrics.Definitions), written directly under the expectation as {min, max}",
-		Params:         Retrieval{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkRetrieval(p.(*Retrieval), run) },
-		InlineKey:      metricKey,
+		Name:        "retrieval",
+		Description: "bounds on retrieval metrics by name (recall@5, read.mrr, ndcg@10, …; see metrics.Definitions), written directly under the expectation as {min, max}",
+		Params:      Retrieval{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkRetrieval(p.(*Retrieval), run) },
+		InlineKey:   metricKey,
 		Validate: func(p any) error {
 			r := p.(*Retrieval)
 			if len(r.Metrics) == 0 {

@@ -18,11 +18,11 @@ type Tools struct {
 
 func toolsType() Type {
 	return Type{
-		Name:           "tools",
-		Description:    "which tools the agent called and how often, by tool name or glob (path.Match)",
-		Params:         Tools{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkTools(p.(*Tools), run) },
+		Name:        "tools",
+		Description: "which tools the agent called and how often, by tool name or glob (path.Match)",
+		Params:      Tools{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkTools(p.(*Tools), run) },
 		Validate: func(p any) error {
 			t := p.(*Tools)
 			if len(t.MustCall) == 0 && len(t.MustNotCall) == 0 && len(t.Calls) == 0 && t.MaxCalls == nil {

@@ -16,11 +16,11 @@ type Utilization struct {
 
 func utilizationType() Type {
 	return Type{
-		Name:           "utilization",
-		Description:    "whether the agent used what it retrieved (the utilization probes)",
-		Params:         Utilization{},
-		ReadsArguments: readsNoArguments,
-		Check:          func(p any, run *Run) Outcome { return checkUtilization(p.(*Utilization), run) },
+		Name:        "utilization",
+		Description: "whether the agent used what it retrieved (the utilization probes)",
+		Params:      Utilization{},
+		ReadsCalls:  readsNoCalls,
+		Check:       func(p any, run *Run) Outcome { return checkUtilization(p.(*Utilization), run) },
 		Validate: func(p any) error {
 			u := p.(*Utilization)
 			if u.MinReadOverlap == nil && u.MinWriteOverlapExpectedEdit == nil && u.MinReadBeforeWriteRatio == nil {

@@ -399,10 +399,12 @@
 // a set of keys that could never fail) or takes keys of its own naming
 // (InlineKey, as retrieval takes metric names).
 //
-// A run's session holds the calls' arguments only when some expectation of
-// its scenario may read them: a type registered with RegisterFunc may, and
-// a Type says it never does, or for which params, with ReadsArguments. The
-// built-in types read events, not arguments, but for sequence, before and
-// the retries of errors. Results are kept only for a report that shows
-// them (MeasureOptions.KeepResults keeps what it returns of them).
+// A run's session holds its calls only when some expectation of its
+// scenario may read them: a type registered with RegisterFunc may, and a
+// Type says it never does, or for which params, with ReadsCalls. The
+// built-in types read events, not calls, but for sequence, before and
+// the retries of errors, which match arguments. Without calls a session
+// still counts them (trace.Session.NumCalls) and gives their tokens
+// (CallTokens). Results are kept only for a report that shows them
+// (MeasureOptions.KeepResults keeps what it returns of them).
 package expectations

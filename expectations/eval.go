@@ -66,7 +66,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		// A format is forced by the scenario's key.
 		FormatSetting: "format: NAME",
 		KeepResults:   opts.KeepResults,
-		DropArguments: !readsArguments(s, orDefault(opts.Registry)),
+		DropCalls:     !readsCalls(s, orDefault(opts.Registry)),
 	}
 	runs := make([]*Run, 0, len(s.Traces))
 	for i, t := range s.Traces {
@@ -79,15 +79,15 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 	return EvaluateRuns(s, runs, opts), nil
 }
 
-// readsArguments reports whether an expectation of s may read the calls'
-// arguments: a type without ReadsArguments may.
-func readsArguments(s *Scenario, reg *Registry) bool {
+// readsCalls reports whether an expectation of s may read the session's
+// calls: a type without ReadsCalls may.
+func readsCalls(s *Scenario, reg *Registry) bool {
 	for _, e := range s.Expectations {
 		t, ok := reg.Lookup(e.Type)
 		switch {
 		case ok && t.Live:
 			// Never checked: reported as skipped.
-		case !ok || t.ReadsArguments == nil || t.ReadsArguments(e.Params):
+		case !ok || t.ReadsCalls == nil || t.ReadsCalls(e.Params):
 			return true
 		}
 	}

@@ -33,10 +33,12 @@ type MeasureOptions struct {
 	// the answer, not results, and a session then holds one result at a
 	// time, whatever its size.
 	KeepResults func(result string) string
-	// DropArguments drops the calls' arguments too, once their events are
-	// made, for expectations that read none (Type.ReadsArguments); a
-	// report that shows them (KeepResults) keeps them.
-	DropArguments bool
+	// DropCalls drops each call from Run.Session once its event is made
+	// (trace.Options.DropReleased), for expectations that read none
+	// (Type.ReadsCalls): Session.NumCalls still counts them and
+	// Session.CallTokens gives their tokens. A report that shows the
+	// calls (KeepResults) keeps them.
+	DropCalls bool
 	// FormatSetting is how the user forces a format where the trace was
 	// named, for the suggestion of a trace in no known format (see
 	// trace.FormatError.Setting); "" means the -format flag.
@@ -82,21 +84,19 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 
 	// Each call's event is made as the reader finishes the call, on a
 	// second goroutine, and its result is then dropped (see KeepResults),
-	// and its arguments unless an expectation may match them.
+	// and the whole call unless an expectation may read it.
 	stream := events.NewConcurrentStream(eopts)
 	callDone, rest := stream.KeepResults(opts.KeepResults)
-	if opts.DropArguments && opts.KeepResults == nil {
-		// The reader releases both.
+	drop := opts.DropCalls && opts.KeepResults == nil
+	if drop {
+		// The reader drops the calls the stream takes; those it could
+		// not take as they were read go once the document is made.
 		callDone = stream.CallDone
-		rest = func(s *trace.Session) {
-			for i := range s.Calls {
-				s.Calls[i].Result, s.Calls[i].Arguments = "", nil
-			}
-		}
+		rest = func(s *trace.Session) { s.Calls = []trace.ToolCall{} }
 	}
 	// Extraction reads the first events.ResultBytesRead of a result: the
 	// rest need not be kept.
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone})
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone, DropReleased: drop})
 	if werr := stream.Wait(); werr != nil && err == nil {
 		err = werr
 	}

@@ -89,29 +89,35 @@ func orNull(raw []byte) string {
 	return string(raw)
 }
 
-func TestMeasureDropsArgumentsWhenAskedUnlessResultsAreKept(t *testing.T) {
+func TestMeasureDropsCallsWhenAskedUnlessResultsAreKept(t *testing.T) {
 	t.Parallel()
 	const file = "../testdata/examples/fix-token-expiry.claude.jsonl"
 	keep, err := expectations.Measure(file, expectations.MeasureOptions{})
 	require.NoError(t, err)
-	drop, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true})
+	drop, err := expectations.Measure(file, expectations.MeasureOptions{DropCalls: true})
 	require.NoError(t, err)
-	report, err := expectations.Measure(file, expectations.MeasureOptions{DropArguments: true, KeepResults: strings.ToUpper})
+	report, err := expectations.Measure(file, expectations.MeasureOptions{DropCalls: true, KeepResults: strings.ToUpper})
 	require.NoError(t, err)
 
 	var a, b bytes.Buffer
 	require.NoError(t, keep.Document.WriteJSON(&a))
 	require.NoError(t, drop.Document.WriteJSON(&b))
 	assert.Equal(t, a.String(), b.String(), "the events are the same")
+	assert.Equal(t, keep.Metrics, drop.Metrics)
 	require.NotEmpty(t, keep.Session.Calls)
-	for i := range keep.Session.Calls {
-		assert.NotEmpty(t, keep.Session.Calls[i].Arguments, "call %d kept", i)
-		assert.Nil(t, drop.Session.Calls[i].Arguments, "call %d dropped", i)
-		assert.Equal(t, keep.Session.Calls[i].Arguments, report.Session.Calls[i].Arguments, "call %d kept for a report", i)
+	assert.Empty(t, drop.Session.Calls, "dropped")
+	assert.Equal(t, len(keep.Session.Calls), drop.Session.NumCalls(), "counted")
+	assert.Equal(t, keep.Session.Answer, drop.Session.Answer)
+	assert.Equal(t, keep.Session.Usage, drop.Session.Usage)
+	require.Len(t, report.Session.Calls, len(keep.Session.Calls), "kept for a report")
+	for i, c := range keep.Session.Calls {
+		assert.NotEmpty(t, c.Arguments, "call %d kept", i)
+		assert.Equal(t, c.CumulativeTokens, drop.Session.CallTokens(i), "call %d's tokens", i)
+		assert.Equal(t, c.Arguments, report.Session.Calls[i].Arguments, "call %d kept for a report", i)
 	}
 }
 
-func TestEvaluateKeepsArgumentsOnlyForExpectationsThatMayReadThem(t *testing.T) {
+func TestEvaluateKeepsCallsOnlyForExpectationsThatMayReadThem(t *testing.T) {
 	t.Parallel()
 	reg := expectations.DefaultRegistry()
 	type Mine struct {
@@ -138,16 +144,15 @@ func TestEvaluateKeepsArgumentsOnlyForExpectationsThatMayReadThem(t *testing.T) 
 			res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: reg})
 			require.NoError(t, err)
 			require.Len(t, res.Runs, 1)
-			kept := 0
-			for _, c := range res.Runs[0].Session.Calls {
-				if c.Arguments != nil {
-					kept++
-				}
+			sess := res.Runs[0].Session
+			require.Positive(t, sess.NumCalls())
+			if !tt.kept {
+				assert.Empty(t, sess.Calls)
+				return
 			}
-			if tt.kept {
-				assert.Equal(t, len(res.Runs[0].Session.Calls), kept)
-			} else {
-				assert.Zero(t, kept)
+			require.Len(t, sess.Calls, sess.NumCalls())
+			for i, c := range sess.Calls {
+				assert.NotNil(t, c.Arguments, "call %d", i)
 			}
 		})
 	}

@@ -47,16 +47,19 @@ type Type struct {
 	// params (a pointer to a Params struct) when every key was valid, and
 	// its error is reported at the expectation's line. Nil checks nothing.
 	Validate func(params any) error
-	// ReadsArguments reports whether Check, given these params, reads the
-	// calls' arguments (Run.Session.Calls[i].Arguments). Nil means it may.
-	// A scenario none of whose expectations reads them is measured
-	// without keeping them (MeasureOptions.DropArguments): on a long
-	// session they are most of what a run holds.
-	ReadsArguments func(params any) bool
+	// ReadsCalls reports whether Check, given these params, reads the
+	// session's calls (Run.Session.Calls: their names, arguments, times,
+	// …). Nil means it may. A scenario none of whose expectations reads
+	// them is measured without keeping them (MeasureOptions.DropCalls):
+	// Run.Session then holds no call, though Session.NumCalls counts them
+	// and Session.CallTokens gives their tokens, and the expectations read
+	// the document's events. On a long session the calls are most of
+	// what a run holds.
+	ReadsCalls func(params any) bool
 }
 
-// readsNoArguments is the ReadsArguments of a type that never reads them.
-func readsNoArguments(any) bool { return false }
+// readsNoCalls is the ReadsCalls of a type that never reads them.
+func readsNoCalls(any) bool { return false }
 
 // A Registry holds expectation types by name. Build one with NewRegistry
 // or DefaultRegistry and pass it in LoadOptions and EvalOptions; there is
