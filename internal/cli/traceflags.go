@@ -237,12 +237,16 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 // from write stops everything.
 func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, stdin io.Reader, stderr io.Writer, write func(*LoadedRun) error) int {
 	defer r.stage.Close()
+	gc := startGCPhases()
+	defer gc.done()
 	code := ExitOK
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return ExitBadInput
 		}
+		gc.read()
 		runs, err := r.Load(ctx, name, stdin, stderr)
+		gc.made()
 		if err != nil {
 			fmt.Fprintf(stderr, "retrievaltest %s: %v\n", cmd, err)
 			code = ExitBadInput

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,4 +39,42 @@ func TestALoadedRunWritesTheDocumentItMakes(t *testing.T) {
 	require.NoError(t, run.WriteJSON(&again))
 	assert.Equal(t, written.String(), made.String())
 	assert.Equal(t, made.String(), again.String())
+}
+
+// gcPercent returns the garbage collector's percent, leaving it as it is.
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+func TestEachRunCollectsMoreOftenOnceATraceIsReadUnlessGOGCIsSet(t *testing.T) {
+	const file = "../../testdata/examples/fix-token-expiry.claude.jsonl"
+	before := gcPercent()
+	for _, tt := range []struct {
+		name, gogc string
+		want       int
+	}{
+		{"without GOGC", "", min(before, afterReadGCPercent)},
+		{"with GOGC", "100", before},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.gogc != "" {
+				t.Setenv("GOGC", tt.gogc)
+			}
+			fs := flag.NewFlagSet("metrics", flag.ContinueOnError)
+			tf := AddTraceFlags(fs)
+			require.NoError(t, fs.Parse(nil))
+			r, err := tf.Reader("metrics", io.Discard)
+			require.NoError(t, err)
+			var seen []int
+			code := r.EachRun(context.Background(), "metrics", []string{file, file}, nil, io.Discard, func(*LoadedRun) error {
+				seen = append(seen, gcPercent())
+				return nil
+			})
+			require.Equal(t, ExitOK, code)
+			assert.Equal(t, []int{tt.want, tt.want}, seen, "while the runs are made")
+			assert.Equal(t, before, gcPercent(), "put back at the end")
+		})
+	}
 }
