@@ -17,8 +17,9 @@
 # written to a temporary folder and deleted at the end. Each command runs
 # under /usr/bin/time; the table gives the median wall time, the median
 # CPU time (user + sys, steadier than wall time on a shared machine), the
-# throughput against both, and the largest peak resident memory of the
-# runs, and the start-up floor: the peak memory of events on a two-line
+# throughput against both, the median and the largest peak resident
+# memory of the runs (a run's peak depends on when the collector ran, so
+# it varies by a few MiB), and the start-up floor: the peak memory of events on a two-line
 # trace, which the input's size does not change. jq prints the tool names
 # of the same file:
 #
@@ -99,15 +100,16 @@ done
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf "%s: %d bytes (%.1f MB), %d runs each, medians\n\n" "$kind session" "$bytes" "$(echo "$bytes" | awk '{ print $1 / 1e6 }')" "$runs"
-printf "| %-14s | %8s | %8s | %9s | %9s | %12s | %8s |\n" command "wall s" "cpu s" "MB/s" "cpu MB/s" "peak RSS MiB" "of input"
-printf "|%s|%s|%s|%s|%s|%s|%s|\n" ---------------- ---------: ---------: ----------: ----------: --------------: ---------:
+printf "| %-14s | %8s | %8s | %9s | %9s | %12s | %12s | %8s |\n" command "wall s" "cpu s" "MB/s" "cpu MB/s" "RSS med MiB" "RSS max MiB" "of input"
+printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n" ---------------- ---------: ---------: ----------: ----------: --------------: --------------: ---------:
 for name in "${names[@]}"; do
 	wall=$(cut -d' ' -f1 "$tmp/$name.times" | median)
 	cpu=$(cut -d' ' -f2 "$tmp/$name.times" | median)
 	rss=$(cut -d' ' -f3 "$tmp/$name.times" | sort -n | tail -1)
-	echo "$name $wall $cpu $rss" >>"$tmp/summary"
-	awk -v n="$name" -v w="$wall" -v c="$cpu" -v r="$rss" -v b="$bytes" 'BEGIN {
-		printf "| %-14s | %8.2f | %8.2f | %9.0f | %9.0f | %12.1f | %7.1f%% |\n", n, w, c, b / 1e6 / w, b / 1e6 / c, r / 1024, 100 * r * 1024 / b }'
+	rssmed=$(cut -d' ' -f3 "$tmp/$name.times" | median)
+	echo "$name $wall $cpu $rss $rssmed" >>"$tmp/summary"
+	awk -v n="$name" -v w="$wall" -v c="$cpu" -v r="$rss" -v m="$rssmed" -v b="$bytes" 'BEGIN {
+		printf "| %-14s | %8.2f | %8.2f | %9.0f | %9.0f | %12.1f | %12.1f | %7.1f%% |\n", n, w, c, b / 1e6 / w, b / 1e6 / c, m / 1024, r / 1024, 100 * r * 1024 / b }'
 done
 echo
 awk '{ wall[$1] = $2; cpu[$1] = $3 } END {
@@ -117,7 +119,7 @@ awk '{ wall[$1] = $2; cpu[$1] = $3 } END {
 }' "$tmp/summary"
 floor=$(cut -d' ' -f3 "$tmp/floor.times" | sort -n | tail -1)
 awk -v f="$floor" -v b="$bytes" '{ rss[$1] = $4 } END {
-	printf "start-up floor (new events on a 2-line trace): %.1f MiB; above it:", f / 1024
+	printf "start-up floor (new events on a 2-line trace): %.1f MiB; the largest peak above it:", f / 1024
 	split("new-events new-metrics new-check", n, " ")
 	for (i = 1; i <= 3; i++) if (n[i] in rss) printf " %s %.1f MiB (%.1f%% of input)%s", substr(n[i], 5), (rss[n[i]] - f) / 1024, 100 * (rss[n[i]] - f) * 1024 / b, i < 3 ? "," : ""
 	printf "\n"
