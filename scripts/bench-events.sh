@@ -93,7 +93,12 @@ done
 # The floor: what the binary takes to start and read a two-line trace,
 # whatever the input's size (the mapped binary, the runtime, the
 # taxonomy). Memory above it is what the input costs.
-head -2 "$tmp/session.jsonl" >"$tmp/floor.jsonl"
+# A two-line session of its own: the first lines of a single-line
+# session are the whole session.
+cat >"$tmp/floor.jsonl" <<'JSONL'
+{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/w/a.go"}}]}}
+{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"package a"}]}}
+JSONL
 for ((i = 0; i < runs; i++)); do
 	measure floor "$tmp/new" events "$tmp/floor.jsonl"
 done
