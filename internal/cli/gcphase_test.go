@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"flag"
+	"io"
 	"os"
 	"testing"
 
@@ -39,4 +43,47 @@ func TestOverlappingGCPhasesPutBackThePercentOfBeforeTheFirst(t *testing.T) {
 			assert.Equal(t, before, gcPercent(), "once both are done")
 		})
 	}
+}
+
+// However EachRun ends, the percent of before it is put back.
+func TestEachRunPutsBackThePercentHoweverItEnds(t *testing.T) {
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	const file = "../../testdata/examples/fix-token-expiry.claude.jsonl"
+	before := gcPercent()
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name  string
+		ctx   context.Context
+		names []string
+		write func(*LoadedRun) error
+		code  int
+	}{
+		{"a write fails", context.Background(), []string{file}, func(*LoadedRun) error { return errors.New("disk full") }, ExitBadInput},
+		{"a trace cannot be read", context.Background(), []string{"no-such-file.jsonl"}, func(*LoadedRun) error { return nil }, ExitBadInput},
+		{"the context is canceled", canceled, []string{file}, func(*LoadedRun) error { return nil }, ExitBadInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("metrics", flag.ContinueOnError)
+			tf := AddTraceFlags(fs)
+			require.NoError(t, fs.Parse(nil))
+			r, err := tf.Reader("metrics", io.Discard)
+			require.NoError(t, err)
+			assert.Equal(t, tt.code, r.EachRun(tt.ctx, "metrics", tt.names, nil, io.Discard, tt.write))
+			assert.Equal(t, before, gcPercent())
+		})
+	}
+	t.Run("a write panics", func(t *testing.T) {
+		fs := flag.NewFlagSet("metrics", flag.ContinueOnError)
+		tf := AddTraceFlags(fs)
+		require.NoError(t, fs.Parse(nil))
+		r, err := tf.Reader("metrics", io.Discard)
+		require.NoError(t, err)
+		assert.Panics(t, func() {
+			r.EachRun(context.Background(), "metrics", []string{file}, nil, io.Discard, func(*LoadedRun) error { panic("bug") })
+		})
+		assert.Equal(t, before, gcPercent())
+	})
 }
