@@ -36,6 +36,9 @@ const Generator = "agentretrieval"
 // one event, classified by the taxonomy, with the files, line ranges,
 // symbols and query the call revealed, and marked when it touches the
 // ground truth. A nil session yields a degraded document with no events.
+// A session read with trace.Options.DropReleased lacks the calls it
+// dropped: only the Stream that took them normalizes it (Stream.Normalize,
+// NormalizeAll or Pending), and Normalize panics on it.
 func Normalize(s *trace.Session, opts Options) *Document {
 	return normalize(s, opts, nil)
 }
@@ -83,7 +86,7 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 			b.warn(done.store.warnings[i])
 		} else {
 			// Not handed over, or not taken: the session kept the call.
-			c := s.Call(i)
+			c := keptCall(s, i)
 			var warnings []string
 			*ev, warnings = callEvent(c, b.tax, b.paths, b.gtKeys)
 			b.warn(warnings)
@@ -189,6 +192,17 @@ func (b *docBuilder) endWarnings() {
 		reason := fmt.Sprintf("the arguments of some tool calls could not be used (%d warning(s), first: %s); events may be incomplete", n, argLog.Warnings[0])
 		doc.Coverage.DegradedReason = &reason
 	}
+}
+
+// keptCall returns call i of s, which the session must have kept: a
+// call dropped as it was read (trace.Options.DropReleased) is known only
+// to the Stream that took it, once.
+func keptCall(s *trace.Session, i int) *trace.ToolCall {
+	c := s.Call(i)
+	if c == nil {
+		panic(fmt.Sprintf("events: step %d of %s was dropped as it was read (trace.Options.DropReleased): only the Stream whose CallDone took it can make its event, once", i+1, s.Source))
+	}
+	return c
 }
 
 // callEvent makes the event of one call, all but its CumulativeTokens and

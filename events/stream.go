@@ -120,7 +120,10 @@ func (st *Stream) mustWait() {
 }
 
 // Normalize is Normalize, with the Stream's options, for a session read
-// with CallDone: the calls it handed over keep the events made then.
+// with CallDone: the calls it handed over keep the events made then. The
+// Stream lets go of those events: a session read with
+// trace.Options.DropReleased is normalized once (Pending keeps them for
+// more).
 func (st *Stream) Normalize(s *trace.Session) *Document {
 	st.mustWait()
 	return normalize(s, st.opts, st.take(s))
@@ -228,7 +231,7 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 	for i := range n {
 		if !st.has(i) {
 			// Not handed over, or not taken: the session kept the call.
-			c := p.s.Call(i)
+			c := keptCall(p.s, i)
 			made, warnings := callEvent(c, b.tax, b.paths, b.gtKeys)
 			st.put(i, &made, warnings, c.Time)
 		}

@@ -205,3 +205,35 @@ func TestAConcurrentStreamReportsACallWhoseExtractionPanicked(t *testing.T) {
 	require.NoError(t, st.Wait())
 	assert.Equal(t, []string{"a.go"}, st.Normalize(sess).Events[0].TargetFiles)
 }
+
+// A session whose calls were dropped as they were read has its events only
+// in the Stream that took them: normalizing it otherwise says so, instead
+// of failing on a missing call.
+func TestNormalizingASessionWhoseCallsWereDroppedElsewhereSaysWhy(t *testing.T) {
+	const file = "../testdata/examples/fix-token-expiry.claude.jsonl"
+	want := "events: step 1 of " + file + " was dropped as it was read (trace.Options.DropReleased): only the Stream whose CallDone took it can make its event, once"
+	read := func() (*Stream, *trace.Session) {
+		st := NewStream(Options{})
+		s, err := trace.ReadFile(file, trace.Options{CallDone: st.CallDone, DropReleased: true})
+		require.NoError(t, err)
+		require.Empty(t, s.Calls, "every call was dropped")
+		return st, s
+	}
+	tests := []struct {
+		name      string
+		normalize func(st *Stream, s *trace.Session)
+	}{
+		{"with Normalize", func(_ *Stream, s *trace.Session) { Normalize(s, Options{}) }},
+		{"with the Stream a second time", func(st *Stream, s *trace.Session) { st.Normalize(s); st.Normalize(s) }},
+		{"with another Stream", func(_ *Stream, s *trace.Session) { NewStream(Options{}).Normalize(s) }},
+		{"with the Pending of another Stream", func(_ *Stream, s *trace.Session) {
+			_ = NewStream(Options{}).Pending([]*trace.Session{s}, "s")[0].WriteJSON(io.Discard)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, s := read()
+			assert.PanicsWithValue(t, want, func() { tt.normalize(st, s) })
+		})
+	}
+}

@@ -38,7 +38,8 @@ type Options struct {
 	// KeepResults keeps what it returns of the tool calls' results in the
 	// runs of the results, for a report that shows them:
 	// htmlreport.ShownResult for htmlreport.WriteCheck. By default a
-	// run's session holds its calls without their results.
+	// run's session holds no result, and its calls only when an
+	// expectation of the scenario may read them (expectations.Type.ReadsCalls).
 	KeepResults func(result string) string
 }
 

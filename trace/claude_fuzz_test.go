@@ -77,6 +77,36 @@ func claudeFuzzCheck(t *testing.T, format Format, data []byte) {
 	require.NoError(t, err)
 
 	fuzzCheckResultLimit(t, format, data, s)
+	claudeFuzzCheckDropReleased(t, format, data, s)
+}
+
+// claudeFuzzCheckDropReleased reads data again dropping every other call
+// as it is handed over (DropReleased), and requires each call handed over
+// once, the others kept whole, and the count, tokens, warnings and usage
+// of the whole read.
+func claudeFuzzCheckDropReleased(t *testing.T, format Format, data []byte, whole *Session) {
+	t.Helper()
+	handed := map[int]int{}
+	s, err := format.Read(bytes.NewReader(data), Options{Source: "fuzz", DropReleased: true, CallDone: func(s *Session, i int) bool {
+		require.NotNil(t, s.Call(i), "call %d is there when it is handed over", i)
+		handed[i]++
+		return i%2 == 0
+	}})
+	require.NoError(t, err)
+	require.Equal(t, len(whole.Calls), s.NumCalls())
+	for i, want := range whole.Calls {
+		assert.Equal(t, 1, handed[i], "call %d is handed over once", i)
+		assert.Equal(t, want.CumulativeTokens, s.CallTokens(i), "call %d's tokens", i)
+		if i%2 == 0 {
+			assert.Nil(t, s.Call(i), "call %d is dropped", i)
+		} else if assert.NotNil(t, s.Call(i), "call %d is kept", i) {
+			assert.Equal(t, want, *s.Call(i), "call %d is kept whole", i)
+		}
+	}
+	assert.Len(t, s.Calls, len(whole.Calls)/2)
+	assert.Equal(t, whole.Warnings, s.Warnings)
+	assert.Equal(t, whole.Usage, s.Usage)
+	assert.Equal(t, whole.Answer, s.Answer)
 }
 
 func FuzzClaudeCode(f *testing.F) {

@@ -105,6 +105,9 @@ func readsCalls(f Format, prefix []byte, opts Options) (ok bool) {
 		}
 	}()
 	opts.Format = f.Name()
+	// The sessions read here are not the caller's: none is handed over,
+	// and none drops its calls (DropReleased), which would hide them.
+	opts.CallDone, opts.DropReleased = nil, false
 	if m, isMulti := f.(MultiFormat); isMulti {
 		all, err := m.ReadAll(bytes.NewReader(prefix), opts)
 		if err != nil {

@@ -59,3 +59,30 @@ func TestFormatSuggestionNamesTheSetting(t *testing.T) {
 	assert.Contains(t, fe.Error(), "forcing the tool-calls format (format: tool-calls) reads tool calls from it")
 	assert.NotContains(t, fe.Error(), "-format")
 }
+
+// Whether a forced reader would read the input is found out without the
+// caller's CallDone: the sessions read to find it out are not the
+// caller's, and a reader that drops the calls CallDone releases
+// (DropReleased) would seem to read none.
+func TestFormatSuggestionIsTheSameWithCallDone(t *testing.T) {
+	t.Parallel()
+	in := "# notes\n" +
+		`{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/w/a"}},{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/w/b"}}]}}` + "\n" +
+		`{"type":"user","sessionId":"s","cwd":"/w","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a"},{"type":"tool_result","tool_use_id":"t2","content":"b"}]}}` + "\n"
+	_, err := Read(strings.NewReader(in), Options{Source: "in"})
+	var plain *FormatError
+	require.True(t, errors.As(err, &plain), "error %v", err)
+	require.Contains(t, plain.Readable, "claude-code", "the input a forced Claude reader reads")
+
+	for _, drop := range []bool{false, true} {
+		handed := 0
+		_, err := Read(strings.NewReader(in), Options{Source: "in", DropReleased: drop, CallDone: func(*Session, int) bool {
+			handed++
+			return true
+		}})
+		var fe *FormatError
+		require.True(t, errors.As(err, &fe), "error %v", err)
+		assert.Equal(t, plain.Readable, fe.Readable, "calls dropped: %v", drop)
+		assert.Zero(t, handed, "no call of a session the caller never gets is handed over")
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"runtime/debug"
+	"sync"
 )
 
 // afterReadGCPercent is the garbage collector's percent while the runs of
@@ -18,31 +19,83 @@ const afterReadGCPercent = 25
 // what follows, unless the user chose one (GOGC): read sets the percent
 // for a read, made for the work on what was read, and done puts back the
 // percent there was.
-type gcPhases struct{ before int }
+//
+// The percent is the process's: commands that run side by side (in a
+// test binary, or a program that calls them) share it. The percent
+// before the first is put back when the last is done, and it stays the
+// reading one while any of them reads.
+type gcPhases struct{ reading bool }
+
+// gcShared is what the gcPhases under way share.
+var gcShared gcState
+
+type gcState struct {
+	sync.Mutex
+	active, reading int // phases under way, and those of them reading
+	before          int // the percent before the first
+}
+
+// apply sets the percent the phases under way call for: the one before
+// them while one reads, else the lower one. The caller holds the lock.
+func (g *gcState) apply() {
+	if g.reading > 0 {
+		debug.SetGCPercent(g.before)
+	} else {
+		debug.SetGCPercent(min(g.before, afterReadGCPercent))
+	}
+}
 
 func startGCPhases() *gcPhases {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return nil
 	}
-	before := debug.SetGCPercent(100)
-	debug.SetGCPercent(before)
-	return &gcPhases{before: before}
+	gcShared.Lock()
+	defer gcShared.Unlock()
+	if gcShared.active == 0 {
+		gcShared.before = debug.SetGCPercent(100)
+		debug.SetGCPercent(gcShared.before)
+	}
+	gcShared.active++
+	return &gcPhases{}
 }
 
-func (p *gcPhases) read() {
-	if p != nil {
-		debug.SetGCPercent(p.before)
+func (p *gcPhases) read() { p.set(true) }
+
+func (p *gcPhases) made() { p.set(false) }
+
+// set records whether p reads and sets the percent all the phases under
+// way call for.
+func (p *gcPhases) set(reading bool) {
+	if p == nil {
+		return
 	}
+	gcShared.Lock()
+	defer gcShared.Unlock()
+	p.setReading(reading)
+	gcShared.apply()
 }
 
-func (p *gcPhases) made() {
-	if p != nil {
-		debug.SetGCPercent(min(p.before, afterReadGCPercent))
+func (p *gcPhases) setReading(reading bool) {
+	switch {
+	case reading && !p.reading:
+		gcShared.reading++
+	case !reading && p.reading:
+		gcShared.reading--
 	}
+	p.reading = reading
 }
 
 func (p *gcPhases) done() {
-	if p != nil {
-		debug.SetGCPercent(p.before)
+	if p == nil {
+		return
 	}
+	gcShared.Lock()
+	defer gcShared.Unlock()
+	p.setReading(false)
+	gcShared.active--
+	if gcShared.active == 0 {
+		debug.SetGCPercent(gcShared.before)
+		return
+	}
+	gcShared.apply()
 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Commands run side by side in one process (a test binary, a program
+// that calls them) share the collector's percent: the one that ends last
+// must not put back the lowered percent it found when it started.
+func TestOverlappingGCPhasesPutBackThePercentOfBeforeTheFirst(t *testing.T) {
+	// No t.Parallel: the percent is the process's. Setenv puts GOGC back
+	// at the end; the phases run without it.
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	before := gcPercent()
+	for _, tt := range []struct {
+		name  string
+		steps func(a, b *gcPhases)
+	}{
+		{"the first ends first", func(a, b *gcPhases) { a.done(); b.done() }},
+		{"the second ends first", func(a, b *gcPhases) { b.done(); a.done() }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := startGCPhases()
+			a.read()
+			a.made()
+			b := startGCPhases()
+			b.read()
+			b.made()
+			assert.Equal(t, min(before, afterReadGCPercent), gcPercent(), "while both make their runs")
+			a.read()
+			assert.Equal(t, before, gcPercent(), "while one reads")
+			a.made()
+			tt.steps(a, b)
+			assert.Equal(t, before, gcPercent(), "once both are done")
+		})
+	}
+}
+
+// However EachRun ends, the percent of before it is put back.
+func TestEachRunPutsBackThePercentHoweverItEnds(t *testing.T) {
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	const file = "../../testdata/examples/fix-token-expiry.claude.jsonl"
+	before := gcPercent()
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name  string
+		ctx   context.Context
+		names []string
+		write func(*LoadedRun) error
+		code  int
+	}{
+		{"a write fails", context.Background(), []string{file}, func(*LoadedRun) error { return errors.New("disk full") }, ExitBadInput},
+		{"a trace cannot be read", context.Background(), []string{"no-such-file.jsonl"}, func(*LoadedRun) error { return nil }, ExitBadInput},
+		{"the context is canceled", canceled, []string{file}, func(*LoadedRun) error { return nil }, ExitBadInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("metrics", flag.ContinueOnError)
+			tf := AddTraceFlags(fs)
+			require.NoError(t, fs.Parse(nil))
+			r, err := tf.Reader("metrics", io.Discard)
+			require.NoError(t, err)
+			assert.Equal(t, tt.code, r.EachRun(tt.ctx, "metrics", tt.names, nil, io.Discard, tt.write))
+			assert.Equal(t, before, gcPercent())
+		})
+	}
+	t.Run("a write panics", func(t *testing.T) {
+		fs := flag.NewFlagSet("metrics", flag.ContinueOnError)
+		tf := AddTraceFlags(fs)
+		require.NoError(t, fs.Parse(nil))
+		r, err := tf.Reader("metrics", io.Discard)
+		require.NoError(t, err)
+		assert.Panics(t, func() {
+			r.EachRun(context.Background(), "metrics", []string{file}, nil, io.Discard, func(*LoadedRun) error { panic("bug") })
+		})
+		assert.Equal(t, before, gcPercent())
+	})
+}
