@@ -16,9 +16,10 @@ import (
 //
 // An encoded event is, in order: a byte of flags, the step index, the
 // time of the call (when it has one: seconds since 1970 and nanoseconds,
-// so that a reader that drops the calls need not keep it), the tool name, category and class, the parent call id, the target files,
-// files read, files written, line ranges, symbols and ground-truth hits
-// as lists, and the query. Numbers are varints; a string of the table is
+// so that a reader that drops the calls need not keep it), the tool
+// name, category and class, the parent call id, the target files, files
+// read, files written, line ranges, symbols and ground-truth hits as
+// lists, and the query. Numbers are varints; a string of the table is
 // its number; a list is its length plus one (zero for a nil list, so that
 // nil and empty come back as they went in), then its elements.
 type eventStore struct {

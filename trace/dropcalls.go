@@ -95,25 +95,22 @@ func (s *Session) closeLedger() {
 	l.live = nil
 }
 
-// dropAfterRead gives a session that a reader built whole (with
-// AddCall) the ledger of one read with Options.DropReleased, keeping in
-// Calls the calls that released says CallDone did not release.
-func (s *Session) dropAfterRead(released []bool) {
-	l := &callLedger{n: len(s.Calls)}
+// dropReleasedAfterRead gives a session that a reader built whole (with
+// AddCall) the ledger of a read with Options.DropReleased, before its
+// calls are handed over: handOver then drops each call CallDone
+// releases, and closeLedger keeps the others, as for a session that
+// drops its calls as it is read.
+func (s *Session) dropReleasedAfterRead() {
+	l := &callLedger{n: len(s.Calls), live: make(map[int]*ToolCall, len(s.Calls))}
 	for i := range s.Calls {
-		if s.Calls[i].CumulativeTokens != nil {
+		c := &s.Calls[i]
+		l.live[i] = c
+		if c.CumulativeTokens != nil {
 			if l.tokens == nil {
 				l.tokens = make([]*int64, len(s.Calls))
 			}
-			l.tokens[i] = s.Calls[i].CumulativeTokens
+			l.tokens[i] = c.CumulativeTokens
 		}
 	}
-	kept := []ToolCall{}
-	for i := range s.Calls {
-		if !released[i] {
-			kept = append(kept, s.Calls[i])
-		}
-	}
-	s.Calls = kept
 	s.ledger = l
 }

@@ -479,18 +479,14 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	for _, s := range all {
 		finishSession(s, f, opts.Source)
 		if opts.CallDone != nil && !s.streamed {
-			var released []bool
 			if opts.DropReleased {
-				released = make([]bool, len(s.Calls))
+				s.dropReleasedAfterRead()
 			}
-			for i := range s.Calls {
-				r := handOver(s, i, opts.CallDone)
-				if released != nil {
-					released[i] = r
-				}
+			for i := range s.NumCalls() {
+				handOver(s, i, opts.CallDone)
 			}
-			if released != nil {
-				s.dropAfterRead(released)
+			if s.ledger != nil {
+				s.closeLedger()
 			}
 		}
 	}
@@ -498,19 +494,17 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 }
 
 // handOver gives call i to done and releases what done no longer needs:
-// with Options.DropReleased, as the session is read, the whole call. It
-// reports whether done released the call.
-func handOver(s *Session, i int, done func(*Session, int) bool) bool {
+// with Options.DropReleased, the whole call.
+func handOver(s *Session, i int, done func(*Session, int) bool) {
 	if !done(s, i) {
-		return false
+		return
 	}
 	if l := s.ledger; l != nil && l.live != nil {
 		delete(l.live, i)
-		return true
+		return
 	}
 	c := &s.Calls[i]
 	c.Arguments, c.Result = nil, ""
-	return true
 }
 
 // recoverReader turns a reader's panic into an error naming the source.
