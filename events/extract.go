@@ -132,9 +132,21 @@ func extract(c *trace.ToolCall, rule Rule, n PathNormalizer) *collector {
 	args = callArguments(c.Name, rule, args)
 	toolError := strings.HasPrefix(strings.TrimSpace(c.Result), "<tool_use_error>")
 	if cmd, ok := shellCommand(c.Name, rule, args, raw); ok {
-		extractShell(col, cmd, c.Result, toolError, c.IsError)
+		failed := c.IsError || c.HasResult && uncaughtTraceback(c.Result)
+		a := extractShell(col, cmd, c.Result, toolError, failed)
+		if !c.HasResult {
+			// No output was recorded: nothing was shown.
+			col.clearReads()
+		}
 		if toolError {
 			col.clearEffects()
+		}
+		col.failed = failed && !c.IsError
+		if toolError || failed {
+			col.clearWrites()
+			col.failedTargets(c.Result, a.names)
+		} else if c.HasResult {
+			col.dropMissing(c.Result, a.names)
 		}
 		return col
 	}
@@ -145,6 +157,10 @@ func extract(c *trace.ToolCall, rule Rule, n PathNormalizer) *collector {
 	extractTool(col, c, perCall, args, toolError || c.IsError)
 	if toolError || c.IsError {
 		col.clearEffects()
+	}
+	if toolError || c.IsError || col.failed {
+		col.clearWrites()
+		col.failedTargets(c.Result, nil)
 	}
 	return col
 }
@@ -363,11 +379,15 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 	}
 
 	result := c.Result
+	if write && !failed && failedEdit(result) {
+		col.failed = true
+	}
 	if failed || strings.TrimSpace(result) == "" && !read {
 		return
 	}
 	switch {
 	case read && !listing:
+		result = dropFinalNewlineLine(result)
 		if primary != "" {
 			col.argRanges(primary, args, lastNumberedLine(result))
 		}
@@ -375,18 +395,33 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		if primary != "" && len(col.resRng[col.n.Key(primary)]) == 0 {
 			if first, last, ok := consecutiveNumbered(result); ok {
 				col.addResultRange(primary, first, last)
+			} else if len(col.argRng[col.n.Key(primary)]) == 0 && !hasRangeArgs(args) {
+				col.plainRead(primary, result)
 			}
 		}
 	case write:
-		// A write's result echoes the agent's own edit; it shows no code
-		// the agent was looking for. SWE-agent's edit has no file argument:
-		// it edits the open file, which its result names in a header.
-		if primary == "" {
+		// SWE-agent's edit has no file argument: it edits the open file,
+		// which its result names in a header.
+		if primary == "" && !col.failed {
 			col.editedFileHeader(result)
 		}
+		// An editor that answers with numbered lines of the file (SWE-agent's
+		// window, a cat -n snippet) shows them. Of a refused edit, only the
+		// file as it is counts, not as the edit would have made it.
+		shown := result
+		if i := strings.Index(result, sweOriginalCode); i >= 0 {
+			shown = result[i:]
+		} else if strings.Contains(result, "This is how your edit would have looked") {
+			shown = ""
+		}
+		col.scanResult(shown, resultScan{forms: formNumbered | formFileLines, single: primary, read: true})
 	case cat == OtherCategory || cat == "":
 		// Results of unknown tools (Task summaries, todo lists) mention
-		// files in prose; trusting them would invent retrievals.
+		// files in prose; trusting them would invent retrievals. A unified
+		// diff (SWE-agent's submit, a review tool) shows its new side.
+		if unifiedDiff(result) {
+			col.scanResult(result, resultScan{forms: formDiff, read: true})
+		}
 	default:
 		s := resultScan{forms: formPaths | formGrep | formLsLong | formTree | formDiff | formFileLines | formJSON}
 		if listing {
@@ -575,6 +610,8 @@ type collector struct {
 	query    string
 	category Category
 	class    Class
+	// failed is set when the call's output shows it failed.
+	failed bool
 	// noRelative is the current result scan's resultScan.noRelative.
 	noRelative bool
 	// warnings are problems with the call's arguments.
@@ -673,6 +710,79 @@ func (c *collector) addSymbol(s string) {
 	c.symbols = append(c.symbols, s)
 }
 
+// clearReads forgets that anything was read: the call showed nothing.
+func (c *collector) clearReads() {
+	for i := range c.files {
+		c.files[i].Read = false
+	}
+	clear(c.argRng)
+	clear(c.resRng)
+}
+
+// clearWrites forgets that anything was written: the call failed.
+func (c *collector) clearWrites() {
+	for i := range c.files {
+		c.files[i].Written = false
+	}
+}
+
+// unread forgets that p was read, and the lines of it.
+func (c *collector) unread(p string) {
+	k := c.n.Key(p)
+	if i, ok := c.index[k]; ok {
+		c.files[i].Read = false
+	}
+	delete(c.argRng, k)
+	delete(c.resRng, k)
+}
+
+// setArgRanges replaces the ranges the arguments asked of p by the ones
+// the output showed.
+func (c *collector) setArgRanges(p string, rs []LineRange) {
+	delete(c.argRng, c.n.Key(p))
+	for _, r := range rs {
+		c.addArgRange(p, r.Start, r.End)
+	}
+}
+
+// drop forgets file p altogether.
+func (c *collector) drop(p string) {
+	k := c.n.Key(p)
+	i, ok := c.index[k]
+	if !ok {
+		return
+	}
+	c.files = append(c.files[:i], c.files[i+1:]...)
+	delete(c.index, k)
+	for j := i; j < len(c.files); j++ {
+		c.index[c.n.Key(c.files[j].Path)] = j
+	}
+	delete(c.argRng, k)
+	delete(c.resRng, k)
+}
+
+// dropFolders forgets the names that other names of the call live under:
+// `rg -n foo .deepwiki` printing ".deepwiki/a.md:3:…" shows .deepwiki is a
+// folder, not a file the search read.
+func (c *collector) dropFolders() {
+	if len(c.files) < 2 || len(c.files) > 1000 {
+		return
+	}
+	var drop []string
+	for _, f := range c.files {
+		prefix := c.n.Key(f.Path) + "/"
+		for _, g := range c.files {
+			if strings.HasPrefix(c.n.Key(g.Path), prefix) {
+				drop = append(drop, f.Path)
+				break
+			}
+		}
+	}
+	for _, p := range drop {
+		c.drop(p)
+	}
+}
+
 // clearEffects forgets that anything was read or written: the call failed.
 func (c *collector) clearEffects() {
 	for i := range c.files {
@@ -687,7 +797,7 @@ func (c *collector) clearEffects() {
 // showed any, else argument ranges; coalesced and ordered by the file's
 // first mention, then start line.
 func (c *collector) finish() Extraction {
-	e := Extraction{Query: c.query, Category: c.category, Class: c.class, Warnings: c.warnings}
+	e := Extraction{Query: c.query, Category: c.category, Class: c.class, Warnings: c.warnings, Failed: c.failed}
 	if len(c.files) > 0 {
 		e.Files = c.files
 	}
@@ -738,4 +848,71 @@ func coalesce(rs []LineRange) []LineRange {
 		out = append(out, r)
 	}
 	return out
+}
+
+// dropFinalNewlineLine removes the last line of Claude Code's numbered
+// Read output when it is empty: "    29→" after line 28 stands for the
+// file's final newline, not for a line of the file.
+func dropFinalNewlineLine(result string) string {
+	t := result
+	// Claude Code appends a <system-reminder> block after the file.
+	if i := strings.LastIndex(t, "\n<system-reminder>"); i >= 0 && strings.HasSuffix(strings.TrimSpace(t), "</system-reminder>") {
+		t = t[:i]
+	}
+	t = strings.TrimRight(t, "\n")
+	i := strings.LastIndexByte(t, '\n')
+	if i < 0 {
+		return result
+	}
+	last := strings.TrimLeft(t[i+1:], " ")
+	if n, j := leadingInt(last); j > 0 && n > 1 && last[j:] == "→" {
+		return t[:i+1]
+	}
+	return result
+}
+
+// plainRead records the lines of a read tool's result that is the file's
+// text without line numbers (Gemini CLI's read_file): the whole file, or
+// the lines a truncation notice says it shows ("Showing lines 1-2000 of
+// 5000 total lines").
+func (c *collector) plainRead(file, result string) {
+	t := strings.TrimSpace(result)
+	if t == "" || t[0] == '[' || strings.HasPrefix(t, "Cannot ") || strings.HasPrefix(t, "Binary") {
+		return
+	}
+	if i := strings.Index(result, "Showing lines "); i >= 0 && i < 512 {
+		spec := result[i+len("Showing lines "):]
+		a, j := leadingInt(spec)
+		if j > 0 && strings.HasPrefix(spec[j:], "-") {
+			if b, k := leadingInt(spec[j+1:]); k > 0 && b >= a {
+				c.addResultRange(file, a, b)
+			}
+		}
+		return
+	}
+	if strings.Contains(t[:min(len(t), 512)], "truncated") {
+		return
+	}
+	if n := countLines(result); n > 0 {
+		c.addResultRange(file, 1, n)
+	}
+}
+
+// unifiedDiff reports a result that holds a unified diff: a "+++ " file
+// header and a hunk header.
+func unifiedDiff(result string) bool {
+	head := result[:min(len(result), 64<<10)]
+	return strings.Contains(head, "\n+++ ") && strings.Contains(head, "\n@@ -")
+}
+
+// hasRangeArgs reports arguments that ask for part of a file, usable or
+// not: a read that asked for a part it could not be given did not show
+// the whole file.
+func hasRangeArgs(args map[string]any) bool {
+	for _, k := range []string{"offset", "limit", "view_range", "startLine", "endLine", "start_line", "end_line", "lineStart", "lineEnd", "line", "start_line_one_indexed"} {
+		if _, ok := args[k]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -19,6 +19,10 @@ type Extraction struct {
 	// file_write.
 	Category Category
 	Class    Class
+	// Failed is set when the call's output shows that it failed although
+	// the trace did not mark it (an uncaught Python traceback, an edit
+	// tool's "No replacement was performed").
+	Failed bool
 	// Warnings lists what of the call's arguments could not be used: a
 	// value that could not be decoded, a line number that is not one. The
 	// call's other arguments are still read.

@@ -224,7 +224,7 @@ func callEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer, gtKeys ma
 		TargetFiles:  []string{},
 		CallID:       c.ID,
 		Unclassified: !known,
-		IsError:      c.IsError,
+		IsError:      c.IsError || ex.Failed,
 		IsSubagent:   c.Subagent,
 		ParentCallID: c.ParentID,
 		LineRanges:   ex.Ranges,

@@ -51,8 +51,9 @@ func (o PathOrigin) String() string {
 //
 // The rules, in order: a file:// URI loses its scheme and other URLs are
 // rejected; a Sourcegraph blob address (".../-/blob/path") keeps only the
-// path; an absolute path below CWD becomes relative to CWD, otherwise the
-// first matching workspace prefix is stripped, otherwise it stays absolute;
+// path; an absolute path below CWD becomes relative to CWD, a path outside
+// a known CWD stays absolute, and when the CWD is not known the first
+// matching workspace prefix is stripped;
 // diff paths lose a leading "a/" or "b/" (only diff paths: a repository may
 // have a real top-level folder named "a"); the result is cleaned with
 // path.Clean. Paths starting with "~" are kept as written. Globs, shell
@@ -178,6 +179,12 @@ func (n PathNormalizer) relative(p string) (string, bool) {
 		if n.hasPrefix(p, c+"/") {
 			return p[len(c)+1:], true
 		}
+	}
+	if n.cwd() != "" {
+		// The working directory is known and the path is not below it: a
+		// file outside the repository (/workspace/test.c when the
+		// repository is /workspace/repo) stays absolute.
+		return p, true
 	}
 	prefixes := n.Prefixes
 	if prefixes == nil {
@@ -347,6 +354,8 @@ var knownFileNames = map[string]bool{
 	"Guardfile": true, "Capfile": true, "Berksfile": true, "Pipfile": true,
 	"Justfile": true, "justfile": true, "Earthfile": true, "Tiltfile": true, "Snakefile": true,
 	"BUILD": true, "WORKSPACE": true, "configure": true, "gradlew": true, "mvnw": true,
+	"license": true, "licence": true, "copying": true, "notice": true, "authors": true,
+	"changelog": true, "readme": true,
 }
 
 // dotDirs are dot-named entries that are directories, so a listing that

@@ -54,6 +54,11 @@ const (
 	formCounts
 	// formJSON: a JSON document (MCP servers) walked for file hits.
 	formJSON
+	// formDiag: what programs print about files: Python traceback frames
+	// (with the line they quote), compiler and linter diagnostics
+	// ("a.c:12:5: error: …", with gcc's quoted "   12 | text"), pytest's
+	// rootdir/configfile header and test ids.
+	formDiag
 )
 
 // resultScan says how to read one result.
@@ -137,7 +142,20 @@ type textState struct {
 	// is made with the first grep line: most results have none.
 	grepFiles map[string]string
 	prevMinus bool
-	lsDir     string
+	// hunkFile is the file of the diff being read; hunkNew the new-side
+	// number of the next line of its hunk, and hunkOld, hunkLeft the
+	// old- and new-side lines the hunk header says are still to come.
+	hunkFile          string
+	hunkNew           int
+	hunkOld, hunkLeft int
+	lsDir             string
+	// frame is the file and line of the traceback frame or diagnostic
+	// on the line before, whose text the next line may quote.
+	frame     string
+	frameLine int
+	pyFrame   bool
+	// rootdir is the directory pytest reported its paths relative to.
+	rootdir   string
 	treeStack []string
 	dashRoot  string
 	dashStack []string
@@ -155,7 +173,16 @@ func (c *collector) scanText(text string, s resultScan) {
 		}
 		lines++
 		line = strings.TrimRight(line, "\r")
+		if st.hunkOld > 0 || st.hunkLeft > 0 {
+			if c.hunkLine(line, &st) {
+				continue
+			}
+		}
 		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if _, ok := cutMarker(line); ok {
+			st.cut()
 			continue
 		}
 		c.scanLine(line, &s, &st)
@@ -163,6 +190,10 @@ func (c *collector) scanText(text string, s resultScan) {
 }
 
 func (c *collector) scanLine(line string, s *resultScan, st *textState) {
+	if s.forms&formDiag != 0 {
+		c.diagLine(line, s, st)
+		return
+	}
 	if s.forms&formDiff != 0 && c.diffLine(line, s, st) {
 		return
 	}
@@ -345,10 +376,11 @@ func (c *collector) diffLine(line string, s *resultScan, st *textState) bool {
 	case strings.HasPrefix(line, "diff --git "):
 		rest := line[len("diff --git "):]
 		// "a/x b/x": the new name follows the last " b/".
+		st.hunkFile = ""
 		if i := strings.LastIndex(rest, " b/"); i >= 0 {
-			c.surface(rest[i+1:], "", FromDiff, true)
+			st.hunkFile, _ = c.surface(rest[i+1:], s.dir, FromDiff, true)
 		} else if f := strings.Fields(rest); len(f) == 2 {
-			c.surface(f[1], "", FromDiff, true)
+			st.hunkFile, _ = c.surface(f[1], s.dir, FromDiff, true)
 		}
 		return true
 	case strings.HasPrefix(line, "--- "):
@@ -360,7 +392,18 @@ func (c *collector) diffLine(line string, s *resultScan, st *textState) bool {
 		if i := strings.IndexByte(p, '\t'); i >= 0 {
 			p = p[:i]
 		}
-		c.surface(p, "", FromDiff, true)
+		if np, _ := c.surface(p, s.dir, FromDiff, true); np != "" {
+			st.hunkFile = np
+		}
+		return true
+	case strings.HasPrefix(line, "@@ -") && st.hunkFile != "":
+		// "@@ -a,b +c,d @@": the hunk's new side starts at line c.
+		_, newSide, _ := strings.Cut(line[len("@@ -"):], " +")
+		oldSide := line[len("@@ -"):]
+		st.hunkOld = hunkCount(oldSide)
+		if n, j := leadingInt(newSide); j > 0 {
+			st.hunkNew, st.hunkLeft = n, hunkCount(newSide)
+		}
 		return true
 	case strings.HasPrefix(line, "rename from ") || strings.HasPrefix(line, "rename to "):
 		_, p, _ := strings.Cut(line[len("rename "):], " ")
@@ -506,4 +549,48 @@ func (c *collector) lineSpec(file, spec string) bool {
 	c.addFile(file, true, false, true)
 	c.addResultRange(file, a, b)
 	return true
+}
+
+// hunkCount reads the line count of one side of a hunk header ("12,5" is
+// 5 lines, "12" one).
+func hunkCount(side string) int {
+	_, j := leadingInt(side)
+	if j == 0 {
+		return 0
+	}
+	if rest, ok := strings.CutPrefix(side[j:], ","); ok {
+		n, k := leadingInt(rest)
+		if k > 0 {
+			return n
+		}
+		return 0
+	}
+	return 1
+}
+
+// hunkLine reads one line of a diff hunk: a context or added line shows
+// the new side's line. It returns false at a line that is not part of the
+// hunk.
+func (c *collector) hunkLine(line string, st *textState) bool {
+	switch {
+	case strings.HasPrefix(line, `\`):
+		return true // "\ No newline at end of file"
+	case strings.HasPrefix(line, "-") && st.hunkOld > 0:
+		st.hunkOld--
+		return true
+	case strings.HasPrefix(line, "+") && st.hunkLeft > 0,
+		(line == "" || strings.HasPrefix(line, " ")) && st.hunkLeft > 0 && st.hunkOld > 0:
+		if st.hunkNew > 0 {
+			c.addFile(st.hunkFile, true, false, true)
+			c.addResultRange(st.hunkFile, st.hunkNew, st.hunkNew)
+			st.hunkNew++
+		}
+		st.hunkLeft--
+		if line == "" || line[0] == ' ' {
+			st.hunkOld--
+		}
+		return true
+	}
+	st.hunkOld, st.hunkLeft = 0, 0
+	return false
 }

@@ -328,7 +328,7 @@ func (c *collector) pathLine(line string, s *resultScan, st *textState) bool {
 
 // lsShortLine reads names printed in columns by plain `ls` or `ls -F`.
 func (c *collector) lsShortLine(line string, s *resultScan, st *textState) {
-	for _, name := range strings.Fields(line) {
+	for _, name := range lsColumns(line) {
 		if strings.HasSuffix(name, "/") || strings.HasSuffix(name, "@") || strings.HasSuffix(name, "|") || strings.HasSuffix(name, "=") {
 			continue
 		}
@@ -339,4 +339,123 @@ func (c *collector) lsShortLine(line string, s *resultScan, st *textState) {
 		}
 		c.surface(name, st.lsDir, FromText, false)
 	}
+}
+
+// cut is called at a marker that stands for output the agent framework
+// left out. A tree's entries after it hang under ancestors that may have
+// been cut: only the top level is still known. Other line context ends.
+func (st *textState) cut() {
+	st.treeStack = st.treeStack[:min(1, len(st.treeStack))]
+	st.dashStack = st.dashStack[:min(1, len(st.dashStack))]
+	st.heading, st.frame, st.frameLine = "", "", 0
+	st.prevMinus = false
+}
+
+// diagLine reads what programs print about files: a Python traceback
+// frame (`  File "a.py", line 12, in f`) followed by the text of that line,
+// a diagnostic naming a file and line ("a.c:12:5: error: …", "a.py:12:
+// AssertionError"), gcc's quoted source line ("   12 | text"), pytest's
+// "rootdir:", "configfile:" and "inifile:" header and its test ids
+// ("tests/a_test.py::test_x PASSED"). A frame or diagnostic names the
+// file; it shows the line only when the next line quotes its text.
+func (c *collector) diagLine(line string, s *resultScan, st *textState) {
+	frame, frameLine, python := st.frame, st.frameLine, st.pyFrame
+	st.frame, st.frameLine, st.pyFrame = "", 0, false
+	t := strings.TrimSpace(line)
+	if rest, ok := strings.CutPrefix(t, `File "`); ok {
+		if name, after, ok := strings.Cut(rest, `", line `); ok {
+			if n, j := leadingInt(after); j > 0 && n > 0 {
+				if p, ok := c.surface(name, s.dir, FromText, false); ok {
+					st.frame, st.frameLine, st.pyFrame = p, n, true
+				}
+			}
+		}
+		return
+	}
+	if frame != "" && strings.HasPrefix(line, " ") {
+		// The frame's line, as the traceback quotes it; gcc quotes it as
+		// "   12 | text".
+		if n, j := leadingInt(t); j > 0 && n == frameLine && strings.HasPrefix(strings.TrimSpace(t[j:]), "|") {
+			c.addFile(frame, true, false, true)
+			c.addResultRange(frame, n, n)
+			return
+		}
+		if python && !strings.HasPrefix(t, "^") && !strings.HasPrefix(t, "~") {
+			c.addFile(frame, true, false, true)
+			c.addResultRange(frame, frameLine, frameLine)
+			return
+		}
+	}
+	for _, key := range []string{"rootdir: ", "configfile: ", "inifile: "} {
+		rest, ok := strings.CutPrefix(t, key)
+		if !ok {
+			continue
+		}
+		name, note, _ := strings.Cut(rest, " ")
+		name = strings.TrimSuffix(name, ",")
+		if key == "rootdir: " {
+			st.rootdir = name
+			return
+		}
+		dir := st.rootdir
+		if dir == "" {
+			dir = s.dir
+		}
+		c.surface(name, dir, FromText, false)
+		// "(WARNING: ignoring pytest config in tox.ini!)"
+		if _, other, ok := strings.Cut(note, "config in "); ok {
+			other = strings.TrimRight(other, "!)")
+			c.surface(other, dir, FromText, false)
+		}
+		return
+	}
+	// pytest: "tests/a_test.py::test_x PASSED", "FAILED tests/a_test.py::test_x - …",
+	// "tests/a_test.py .F.".
+	word := t
+	if rest, ok := strings.CutPrefix(word, "FAILED "); ok {
+		word = rest
+	} else if rest, ok := strings.CutPrefix(word, "ERROR "); ok {
+		word = rest
+	}
+	if i := strings.IndexByte(word, ' '); i > 0 {
+		word = word[:i]
+	}
+	if name, _, ok := strings.Cut(word, "::"); ok && name != "" {
+		c.surface(name, c.rootOr(st, s), FromText, false)
+		return
+	}
+	// "a.c:12:5: error: …", "a.py:12: AssertionError", "a.go:3:1: …"
+	if i := strings.IndexByte(t, ':'); i > 0 && !strings.HasPrefix(line, " ") {
+		name := t[:i]
+		if n, j := leadingInt(t[i+1:]); j > 0 && n > 0 && !strings.ContainsAny(name, " \t") {
+			rest := t[i+1+j:]
+			if strings.HasPrefix(rest, ":") {
+				if p, ok := c.surface(name, c.rootOr(st, s), FromText, false); ok {
+					st.frame, st.frameLine = p, n
+				}
+			}
+		}
+	}
+}
+
+// rootOr is the directory a program's relative paths are relative to.
+func (c *collector) rootOr(st *textState, s *resultScan) string {
+	if st.rootdir != "" {
+		return st.rootdir
+	}
+	return s.dir
+}
+
+// lsColumns splits a line of plain ls output into its entries. Written to
+// a pipe, as agents run it, ls prints one entry a line; on a terminal it
+// pads columns with two spaces or more. A single space is part of a name
+// ("LM Studio configuration.md").
+func lsColumns(line string) []string {
+	var out []string
+	for _, f := range strings.Split(strings.ReplaceAll(line, "\t", "  "), "  ") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -8,9 +8,10 @@ import (
 // stage is what one simple command of a pipeline does.
 type stage struct {
 	name string
-	// rank orders commands for choosing the call's category: reading,
-	// searching, listing and history (3) before metadata (2) before
-	// writing (1). 0 is unrecognized.
+	// rank orders commands for choosing the call's category: writing
+	// (rankWrite) before reading, searching, listing and history (3)
+	// before metadata (2). A call that writes any file is an edit,
+	// whatever else it runs. 0 is unrecognized.
 	rank     int
 	category Category
 	class    Class
@@ -45,7 +46,13 @@ type stage struct {
 	xargs bool
 	// stdoutGone is set when stdout goes to a file (or /dev/null).
 	stdoutGone bool
+	// wrote is set when the command writes a file through a redirection.
+	wrote bool
 }
+
+// rankWrite is the rank of a command that creates, changes or deletes a
+// file.
+const rankWrite = 4
 
 // shellOutput describes what one pipeline printed.
 type shellOutput struct {
@@ -58,6 +65,10 @@ type shellOutput struct {
 	lsDir     string
 	treeRoot  string
 	treeFull  bool
+	// plan lists the lines of single a content command prints, in the
+	// order it prints them (End 0: to the end of the file); nil when they
+	// are not known.
+	plan []LineRange
 }
 
 // shellAnalyzer walks the pipelines of one shell call.
@@ -72,6 +83,21 @@ type shellAnalyzer struct {
 	// outputs lists what each pipeline printed, unknown programs
 	// included; silent commands (cd, cp) are left out.
 	outputs []shellOutput
+	// inPipe is set while a command that reads the pipe of the one before
+	// it is analyzed.
+	inPipe bool
+	// names lists the commands the call ran, whose error messages
+	// ("sed: x: No such file or directory") are not file content.
+	names []string
+	// programs lists the operands of programs the call runs that are not
+	// recognized (python x.py, pytest t.py, a linter): they name files.
+	programs []programRun
+}
+
+// programRun is an unrecognized program and the file operands it named.
+type programRun struct {
+	name  string
+	files []string
 }
 
 // shellInput is the command of a shell call: a script, or an argv array
@@ -85,10 +111,13 @@ type shellInput struct {
 }
 
 // extractShell extracts one shell call: the script's commands, then its
-// output read in the shape its commands print. failed is set when the
-// command exited non-zero: its output is still read, but an error message
-// is not file content to count lines of.
-func extractShell(col *collector, in shellInput, result string, toolError, failed bool) {
+// output read in the shape its commands print. What a command showed is
+// measured from its output: the lines a content command (cat, sed -n,
+// head) printed are placed on the lines it asked for, so a range past the
+// end of the file, or cut by the agent framework, is not credited; a call
+// that printed nothing read nothing. failed is set when the command exited
+// non-zero: its output is still read.
+func extractShell(col *collector, in shellInput, result string, toolError, failed bool) *shellAnalyzer {
 	a := &shellAnalyzer{col: col, dir: strings.TrimSpace(in.workdir)}
 	if in.argv != nil {
 		a.argv(in.argv)
@@ -97,13 +126,21 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 	}
 	col.category, col.class = a.category, a.class
 	col.setQuery(a.query)
-	if toolError || strings.TrimSpace(result) == "" {
-		return
+	if toolError {
+		return a
+	}
+	runs := shownOutput(result)
+	if emptyShown(runs) {
+		col.clearReads()
+		return a
 	}
 	var known []shellOutput
+	unknown := false
 	for _, o := range a.outputs {
 		if o.format != 0 {
 			known = append(known, o)
+		} else if !o.content {
+			unknown = true
 		}
 	}
 	switch len(known) {
@@ -119,24 +156,75 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 		// shapes that cannot be mistaken for other output.
 		var forms resultForm
 		dir := known[0].dir
+		lsDir, listings := "", 0
 		for _, o := range known {
 			forms |= o.format
 			if o.dir != dir {
 				dir = ""
 			}
+			if o.format&(formLsLong|formLsShort) != 0 {
+				lsDir = o.lsDir
+				listings++
+			}
 		}
 		forms &= formGrep | formLsLong | formDiff | formTree
-		col.scanResult(result, resultScan{forms: forms, dir: dir, read: true, noRelative: a.dirUnknown})
+		if listings > 1 {
+			// Entries of two listings cannot be told apart: their folders
+			// are not known.
+			forms &^= formLsLong
+		}
+		col.scanResult(result, resultScan{forms: forms, dir: dir, lsDir: lsDir, read: true, noRelative: a.dirUnknown})
 	}
-	// A command that prints one file to the end (cat, tail -n +N) shows as
-	// many lines as the output has, when nothing else printed.
-	if len(a.outputs) == 1 && !failed {
-		if o := a.outputs[0]; o.content && o.wholeFrom > 0 && o.single != "" && o.format&formNumbered == 0 {
-			if n := countLines(result); n > 0 {
-				col.addArgRange(o.single, o.wholeFrom, o.wholeFrom+n-1)
+	if unknown || len(a.programs) > 0 {
+		// Programs (tests, linters, compilers, scripts) name files in
+		// tracebacks, diagnostics and headers; a frame or message that
+		// quotes a line's text shows that line.
+		col.scanResult(result, resultScan{forms: formDiag, dir: a.dir, read: true, noRelative: a.dirUnknown})
+		a.programWrites(result, failed)
+	}
+	// A command that prints one file's lines in order (cat, sed -n, head)
+	// showed as many of them as its output has, when nothing else printed.
+	if len(a.outputs) == 1 {
+		if o := a.outputs[0]; o.content && o.single != "" && o.format&formNumbered == 0 && len(o.plan) > 0 {
+			shown := mapShown(o.plan, runs, a.errorLine)
+			col.setArgRanges(o.single, shown)
+			if len(shown) == 0 {
+				col.unread(o.single)
 			}
 		}
 	}
+	col.dropFolders()
+	return a
+}
+
+// errorLine reports a line that is an error message of one of the call's
+// commands ("sed: can't read x: No such file or directory"), not output.
+func (a *shellAnalyzer) errorLine(line string) bool {
+	for _, n := range a.names {
+		rest, ok := strings.CutPrefix(line, n+": ")
+		if ok && errorPhrase(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorPhrases are what commands and tools say when an operand does not
+// exist or cannot be used.
+var errorPhrases = []string{
+	"No such file or directory", "no such file or directory", "not found", "Not found", "does not exist",
+	"cannot access", "can't read", "cannot open", "Cannot open", "can't open", "Not a directory",
+	"Is a directory", "Permission denied", "invalid option", "unrecognized option", "illegal option",
+	"unknown option", "os error 2", "cannot find", "Could not find",
+}
+
+func errorPhrase(s string) bool {
+	for _, p := range errorPhrases {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // argv analyzes a command given as an argv array: one simple command
@@ -166,8 +254,10 @@ func (a *shellAnalyzer) script(src string, depth int) {
 
 func (a *shellAnalyzer) pipeline(pl shellPipeline, depth int) {
 	stages := make([]stage, 0, len(pl.cmds))
-	for _, cmd := range pl.cmds {
+	for j, cmd := range pl.cmds {
+		a.inPipe = j > 0
 		st, ok := a.command(cmd, depth)
+		a.inPipe = false
 		if !ok {
 			// cd, a nested script: no output of its own in this pipeline.
 			st = stage{silent: true, passes: false}
@@ -200,15 +290,16 @@ func (a *shellAnalyzer) pipeline(pl shellPipeline, depth int) {
 			last := out.wholeFrom + s.filterEnd - 1
 			from.ranges = append(from.ranges, LineRange{Path: out.single, Start: first, End: last})
 			out.wholeFrom = 0
+			out.plan = []LineRange{{Path: out.single, Start: first, End: last}}
 		case s.numbers:
 			if out.content && out.wholeFrom == 1 && out.single != "" {
 				out.format = formNumbered
 			} else {
 				out.format = 0
 			}
-			out.wholeFrom = 0
+			out.wholeFrom, out.plan = 0, nil
 		default:
-			out.wholeFrom = 0
+			out.wholeFrom, out.plan = 0, nil
 		}
 		if s.grepList {
 			out.grepList = true
@@ -240,14 +331,30 @@ func (a *shellAnalyzer) pipeline(pl shellPipeline, depth int) {
 }
 
 func outputOf(s stage) shellOutput {
-	return shellOutput{
+	o := shellOutput{
 		format: s.format, content: s.content, wholeFrom: s.wholeFrom, single: s.single,
 		grepList: s.grepList, dir: s.dir, lsDir: s.lsDir, treeRoot: s.treeRoot, treeFull: s.treeFull,
 	}
+	if s.content && s.single != "" {
+		for _, r := range s.ranges {
+			if r.Path == s.single {
+				o.plan = append(o.plan, r)
+			}
+		}
+		if s.wholeFrom > 0 {
+			o.plan = append(o.plan, LineRange{Path: s.single, Start: s.wholeFrom})
+		}
+	}
+	return o
 }
 
-// note records a stage's category when it outranks what the call has.
+// note records a stage's category when it outranks what the call has. A
+// filter that reads the output of the command before it (pip list | grep
+// x) searches no file: the command it filters decides.
 func (a *shellAnalyzer) note(s *stage) {
+	if a.inPipe && s.passes && !s.operands && !s.xargs && s.rank < rankWrite {
+		return
+	}
 	if s.rank > a.bestRank {
 		a.bestRank, a.category, a.class = s.rank, s.category, s.class
 	}
@@ -272,6 +379,9 @@ func (a *shellAnalyzer) command(cmd simpleCommand, depth int) (stage, bool) {
 			if r.fd == -1 || r.fd == 1 || r.op[0] == '&' {
 				s.stdoutGone = true
 			}
+			if r.fd == 2 && nullDevice(r.target.text) {
+				continue
+			}
 			wrote = a.written(r.target, dir) || wrote
 		case ">&":
 			if !allDigits(r.target.text) && r.target.text != "-" {
@@ -290,12 +400,15 @@ func (a *shellAnalyzer) command(cmd simpleCommand, depth int) (stage, bool) {
 	if name == "" {
 		if wrote {
 			// A bare "> f" truncates f.
-			s.rank, s.category, s.class = 1, FileWrite, Edit
+			s.rank, s.category, s.class = rankWrite, FileWrite, Edit
 			a.note(&s)
 		}
 		return s, len(words) == 0 && len(cmd.redirs) > 0
 	}
 	s.name = name
+	if len(a.names) < 64 && !slices.Contains(a.names, name) {
+		a.names = append(a.names, name)
+	}
 	switch name {
 	case "cd", "pushd", "chdir":
 		a.cd(args)
@@ -323,10 +436,15 @@ func (a *shellAnalyzer) command(cmd simpleCommand, depth int) (stage, bool) {
 			s = stage{dir: dir, name: name, xargs: xargs, stdoutGone: s.stdoutGone}
 			handler(a, &s, append(slices.Clone(args), stdinFile), body)
 		}
+	} else {
+		a.program(&s, name, args)
 	}
-	if wrote && s.rank < 1 {
-		// printf ... > f, cat > f <<EOF: a write through a redirection.
-		s.rank, s.category, s.class = 1, FileWrite, Edit
+	if wrote {
+		// printf ... > f, cat > f <<EOF, git diff > p.patch: a write
+		// through a redirection makes the call an edit, whatever the
+		// command printed.
+		s.rank, s.category, s.class = rankWrite, FileWrite, Edit
+		s.wrote = true
 	}
 	a.note(&s)
 	return s, true
@@ -373,15 +491,31 @@ func init() {
 	}
 }
 
-// written records a file the command writes.
+// written records a file the command writes. Devices (/dev/null, and
+// nul on Windows) and temporary files outside the project are not files
+// of the project.
 func (a *shellAnalyzer) written(w shellWord, dir string) bool {
-	if strings.HasPrefix(w.text, "/dev/") || allDigits(w.text) {
+	if nullDevice(w.text) || allDigits(w.text) {
 		return false
 	}
 	if p, ok := a.path(w, dir, FromArgument); ok {
+		if scratchPath(p) {
+			return false
+		}
 		return a.col.addFile(p, false, true, false)
 	}
 	return false
+}
+
+// nullDevice reports a redirection target that discards its input.
+func nullDevice(t string) bool {
+	return strings.HasPrefix(t, "/dev/") || strings.EqualFold(t, "nul") || strings.EqualFold(t, "nul:")
+}
+
+// scratchPath reports a normalized path that is a temporary file outside
+// the project (a path inside it is relative by now).
+func scratchPath(p string) bool {
+	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, "/private/tmp/")
 }
 
 // path normalizes an operand, resolving it against the command's

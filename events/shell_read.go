@@ -253,7 +253,7 @@ func cmdSed(a *shellAnalyzer, s *stage, args []shellWord, _ string) {
 		for _, w := range ops {
 			a.written(w, s.dir)
 		}
-		s.rank, s.category, s.class = 1, FileWrite, Edit
+		s.rank, s.category, s.class = rankWrite, FileWrite, Edit
 		s.silent = true
 		s.operands = len(ops) > 0
 		return
@@ -453,7 +453,7 @@ func cmdPerl(a *shellAnalyzer, s *stage, args []shellWord, _ string) {
 		for _, w := range ops {
 			a.written(w, s.dir)
 		}
-		s.rank, s.category, s.class = 1, FileWrite, Edit
+		s.rank, s.category, s.class = rankWrite, FileWrite, Edit
 		s.silent = true
 		s.operands = len(ops) > 0
 		return

@@ -5,7 +5,7 @@ import (
 )
 
 func setWrite(s *stage) {
-	s.rank, s.category, s.class = 1, FileWrite, Edit
+	s.rank, s.category, s.class = rankWrite, FileWrite, Edit
 	s.silent = true
 	s.operands = true
 }
@@ -78,7 +78,7 @@ func cmdTee(a *shellAnalyzer, s *stage, args []shellWord, _ string) {
 	_, ops := parseArgs(args, "", []string{"output-error"})
 	s.passes = true
 	if len(ops) > 0 {
-		s.rank, s.category, s.class = 1, FileWrite, Edit
+		s.rank, s.category, s.class = rankWrite, FileWrite, Edit
 	}
 	for _, w := range ops {
 		a.written(w, s.dir)

@@ -211,7 +211,45 @@ func (t *Taxonomy) Classify(tool string) (Rule, bool) {
 	if first < len(t.rules) {
 		return t.rules[first], true
 	}
+	// Codex and Gemini CLI name an MCP tool server__tool, and some clients
+	// server.tool, where Claude Code writes mcp__server__tool: a rule for
+	// the Claude Code name classifies the others.
+	if alias, ok := mcpAlias(tool); ok {
+		if r, known := t.Classify(alias); known {
+			return r, true
+		}
+	}
 	return Rule{Match: tool, Category: OtherCategory, Class: OtherClass}, false
+}
+
+// mcpAlias returns Claude Code's name (mcp__server__tool) of a tool named
+// server__tool or server.tool.
+func mcpAlias(tool string) (string, bool) {
+	if strings.HasPrefix(tool, "mcp__") || strings.HasPrefix(tool, "mcp_") {
+		return "", false
+	}
+	server, name, ok := strings.Cut(tool, "__")
+	if !ok {
+		server, name, ok = strings.Cut(tool, ".")
+	}
+	if !ok || !mcpIdent(server) || !mcpIdent(name) {
+		return "", false
+	}
+	return "mcp__" + server + "__" + name, true
+}
+
+// mcpIdent reports a server or tool name: letters, digits, _ and -.
+func mcpIdent(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlpha(c) && !isDigit(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // ClassifyCall classifies one call: the first rule matching its name,
@@ -302,7 +340,13 @@ func (r Rule) IsMCP(tool string) bool {
 	if r.MCP != nil {
 		return *r.MCP
 	}
-	return strings.HasPrefix(tool, "mcp__") || strings.HasPrefix(tool, "mcp_")
+	if strings.HasPrefix(tool, "mcp__") || strings.HasPrefix(tool, "mcp_") {
+		return true
+	}
+	// server__tool (Codex, Gemini CLI): a double underscore between two
+	// names is how these agents join an MCP server's name to its tool's.
+	server, name, ok := strings.Cut(tool, "__")
+	return ok && mcpIdent(server) && mcpIdent(name)
 }
 
 func (r Rule) matches(tool string) bool {
