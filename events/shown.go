@@ -94,6 +94,9 @@ func cutMarker(line string) (gap int, ok bool) {
 		return gapUnknown, true
 	}
 	var inner string
+	if len(t) < len("[... ")+len(" ...]") {
+		return 0, false
+	}
 	switch {
 	case strings.HasPrefix(t, "[... ") && strings.HasSuffix(t, " ...]"):
 		inner = t[len("[... ") : len(t)-len(" ...]")]
