@@ -1,0 +1,178 @@
+package events
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// One case per rule of ../shared/extraction/SPEC.md, each with a minimal
+// output shaped as the agent that met it writes it (the trace readers have
+// already taken off the agent's wrapper: mini-swe-agent's <output>, Gemini
+// CLI's Command:/Exit Code: block).
+func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		class   Class
+		failed  bool
+		files   []string
+		read    []string
+		written []string
+		ranges  []LineRange
+	}
+	cases := []struct {
+		name    string
+		tool    string
+		args    map[string]any
+		result  string
+		noReply bool
+		isError bool
+		want    want
+	}{
+		{
+			name: "Codex: sed asking for 200 lines of a 113-line file showed 113",
+			tool: "shell", args: map[string]any{"command": []any{"bash", "-lc", "sed -n '1,200p' lib/f.ts"}},
+			result: printed(113),
+			want:   want{class: FileLevel, files: []string{"lib/f.ts"}, read: []string{"lib/f.ts"}, ranges: []LineRange{lines("lib/f.ts", 1, 113)}},
+		},
+		{
+			name: "Codex: the omitted middle of a long output was not shown",
+			tool: "shell", args: map[string]any{"command": []any{"bash", "-lc", "sed -n '1,420p' h.tsx"}},
+			result: "Total output lines: 420\n\n" + printed(128) + "\n[... omitted 164 of 420 lines ...]\n\n" + printed(128),
+			want:   want{class: FileLevel, files: []string{"h.tsx"}, read: []string{"h.tsx"}, ranges: []LineRange{lines("h.tsx", 1, 128), lines("h.tsx", 293, 420)}},
+		},
+		{
+			name: "mini-swe-agent: a grep that printed nothing read nothing and, failing, names nothing",
+			tool: "bash", args: map[string]any{"command": `grep -n "NVL" q.sql`}, isError: true,
+			want: want{class: FileLevel},
+		},
+		{
+			name: "mini-swe-agent: grep filtering a program's output searches no file",
+			tool: "bash", args: map[string]any{"command": "python -m pip list | grep -i sqlfluff"}, result: "sqlfluff 0.9.1\n",
+			want: want{class: OtherClass},
+		},
+		{
+			name: "mini-swe-agent: a redirect into the project makes git diff an edit",
+			tool: "bash", args: map[string]any{"command": "git diff -- ./src/a.py > patch.txt"},
+			want: want{class: Edit, files: []string{"patch.txt", "src/a.py"}, written: []string{"patch.txt"}},
+		},
+		{
+			name: "mini-swe-agent: a fixer rewrites its operand",
+			tool: "bash", args: map[string]any{"command": "sqlfluff fix q.sql --rules L060 --force"},
+			result: "== [q.sql] FAIL\nPersisting Changes...\n== [q.sql] PASS\n",
+			want:   want{class: Edit, files: []string{"q.sql"}, written: []string{"q.sql"}},
+		},
+		{
+			name: "mini-swe-agent: a command that was not found names nothing",
+			tool: "bash", args: map[string]any{"command": "sqlfluff lint q.sql"}, isError: true,
+			result: "/bin/sh: 1: sqlfluff: command not found\n",
+			want:   want{class: OtherClass},
+		},
+		{
+			name: "mini-swe-agent: pytest's header names its config files",
+			tool: "bash", args: map[string]any{"command": "cd test && python -m pytest rules/std_test.py -k L060"},
+			result: "rootdir: /testbed\nconfigfile: pytest.ini (WARNING: ignoring pytest config in tox.ini!)\ncollected 0 items\n",
+			want:   want{class: OtherClass, files: []string{"test/rules/std_test.py", "pytest.ini", "tox.ini"}},
+		},
+		{
+			name: "SWE-agent: a traceback's frames show the lines they quote, and the program failed",
+			tool: "bash", args: map[string]any{"command": "python repro.py"},
+			result: "Traceback (most recent call last):\n  File \"/testbed/repro.py\", line 17, in <module>\n    x = f()\n  File \"/testbed/pkg/a.py\", line 5, in f\n    raise ValueError(1)\nValueError: 1\n",
+			want: want{class: OtherClass, failed: true, files: []string{"repro.py", "pkg/a.py"}, read: []string{"repro.py", "pkg/a.py"},
+				ranges: []LineRange{lines("repro.py", 17, 17), lines("pkg/a.py", 5, 5)}},
+		},
+		{
+			name: "Gemini CLI: a script's 'Saved … to' output is a write",
+			tool: "run_shell_command", args: map[string]any{"command": "python3 /root/fill.py"},
+			result: "Saved filled offer letter to /root/out.docx\n",
+			want:   want{class: Edit, files: []string{"/root/fill.py", "/root/out.docx"}, written: []string{"/root/out.docx"}},
+		},
+		{
+			name: "Codex: ls prints one entry a line, spaces included, in its folder",
+			tool: "shell", args: map[string]any{"command": []any{"bash", "-lc", "ls docs"}},
+			result: "LM Studio configuration.md\nlicense\nguides\n",
+			want:   want{class: FileLevel, files: []string{"docs/LM Studio configuration.md", "docs/license"}},
+		},
+		{
+			name: "Codex: a searched folder is not a file",
+			tool: "shell", args: map[string]any{"command": []any{"bash", "-lc", "rg -n foo -S .deepwiki"}},
+			result: ".deepwiki/a.md:3:foo\n",
+			want:   want{class: FileLevel, files: []string{".deepwiki/a.md"}, read: []string{".deepwiki/a.md"}, ranges: []LineRange{lines(".deepwiki/a.md", 3, 3)}},
+		},
+		{
+			name: "a command with no recorded reply showed nothing",
+			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
+			want: want{class: FileLevel, files: []string{"patch.txt"}},
+		},
+		{
+			name: "stderr to nul writes no file",
+			tool: "Bash", args: map[string]any{"command": "cat a.go 2>nul"}, result: printed(3),
+			want: want{class: FileLevel, files: []string{"a.go"}, read: []string{"a.go"}, ranges: []LineRange{lines("a.go", 1, 3)}},
+		},
+		{
+			name: "a missing operand of cat is not a file read",
+			tool: "Bash", args: map[string]any{"command": "cat LM Studio.md a.go"}, isError: true,
+			result: "cat: LM: No such file or directory\ncat: Studio.md: No such file or directory\n" + printed(2),
+			want:   want{class: FileLevel, files: []string{"a.go"}, read: []string{"a.go"}},
+		},
+		{
+			name: "SWE-agent: a refused edit wrote nothing and shows only the original code",
+			tool: "edit", args: map[string]any{"command": "edit 2:3\nx\nend_of_edit"},
+			result: "Your proposed edit has introduced new syntax error(s).\nThis is how your edit would have looked if applied\n-------------------------------------------------\n[File: /testbed/a.py (9 lines total)]\n1:a\n2:x\n-------------------------------------------------\n\nThis is the original code before your edit\n-------------------------------------------------\n[File: /testbed/a.py (9 lines total)]\n1:a\n2:b\n3:c\n-------------------------------------------------\nYour changes have NOT been applied. Please fix your edit command and try again.\n",
+			want: want{class: Edit, failed: true, files: []string{"a.py"}, read: []string{"a.py"}, ranges: []LineRange{lines("a.py", 1, 3)}},
+		},
+		{
+			name: "SWE-agent: an edit's window shows the lines it prints",
+			tool: "edit", args: map[string]any{"command": "edit 1:1\nimport os\nend_of_edit"},
+			result: "[File: /testbed/r.py (2 lines total)]\n1:import os\n2:\nFile updated. Please review the changes.\n",
+			want:   want{class: Edit, files: []string{"r.py"}, read: []string{"r.py"}, written: []string{"r.py"}, ranges: []LineRange{lines("r.py", 1, 2)}},
+		},
+		{
+			name: "SWE-agent: submit's diff shows its new side",
+			tool: "submit", args: map[string]any{"command": "submit"},
+			result: "diff --git a/pkg/h.py b/pkg/h.py\n--- a/pkg/h.py\n+++ b/pkg/h.py\n@@ -10,3 +10,4 @@ def f():\n     a = 1\n-    b = 2\n+    b = 3\n+    c = 4\n \n",
+			want: want{class: OtherClass, files: []string{"pkg/h.py"}, read: []string{"pkg/h.py"}, ranges: []LineRange{lines("pkg/h.py", 10, 13)}},
+		},
+		{
+			name: "Gemini CLI: read_file of a whole file shows all its lines",
+			tool: "read_file", args: map[string]any{"file_path": "/root/data.json"}, result: "{\n  \"a\": 1\n}\n",
+			want: want{class: FileLevel, files: []string{"/root/data.json"}, read: []string{"/root/data.json"}, ranges: []LineRange{lines("/root/data.json", 1, 3)}},
+		},
+		{
+			name: "Claude Code: Read's empty last numbered line is the final newline",
+			tool: "Read", args: map[string]any{"file_path": "/testbed/p.json"}, result: "     1→{\n     2→}\n     3→\n\n<system-reminder>\nx\n</system-reminder>\n",
+			want: want{class: FileLevel, files: []string{"p.json"}, read: []string{"p.json"}, ranges: []LineRange{lines("p.json", 1, 2)}},
+		},
+	}
+	tax := DefaultTaxonomy()
+	paths := PathNormalizer{CWD: "/testbed"}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args, err := json.Marshal(tc.args)
+			assert.NoError(t, err)
+			c := &trace.ToolCall{Name: tc.tool, Arguments: args, Result: tc.result, HasResult: !tc.noReply, IsError: tc.isError}
+			rule, _ := tax.ClassifyCall(c)
+			ex := Extract(c, rule, paths)
+			class := rule.Class
+			if ex.Class != "" {
+				class = ex.Class
+			}
+			var files, read, written []string
+			for _, f := range ex.Files {
+				files = append(files, f.Path)
+				if f.Read {
+					read = append(read, f.Path)
+				}
+				if f.Written {
+					written = append(written, f.Path)
+				}
+			}
+			got := want{class: class, failed: ex.Failed, files: files, read: read, written: written, ranges: ex.Ranges}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
