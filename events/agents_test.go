@@ -70,7 +70,7 @@ func TestShellReadsThroughEachAgentsShellTool(t *testing.T) {
 	runAgentCalls(t, []agentCall{
 		{
 			name: "Codex shell with a bash -lc argv and a workdir", format: "codex-rollout", cwd: "/repo",
-			tool: "shell", args: `{"command": ["bash", "-lc", "sed -n '10,40p' x.go"], "workdir": "/repo/pkg"}`,
+			tool: "shell", args: `{"command": ["bash", "-lc", "sed -n '10,40p' x.go"], "workdir": "/repo/pkg"}`, result: printed(31),
 			category: FileRead, class: FileLevel, files: []string{"pkg/x.go"}, ranges: []LineRange{lines("pkg/x.go", 10, 40)},
 		},
 		{
@@ -80,7 +80,7 @@ func TestShellReadsThroughEachAgentsShellTool(t *testing.T) {
 		},
 		{
 			name: "Codex local_shell argv", format: "codex-rollout", cwd: "/repo",
-			tool: "local_shell", args: `{"command": ["bash", "-lc", "head -n 20 x.go"]}`,
+			tool: "local_shell", args: `{"command": ["bash", "-lc", "head -n 20 x.go"]}`, result: printed(20),
 			category: FileRead, class: FileLevel, files: []string{"x.go"}, ranges: []LineRange{lines("x.go", 1, 20)},
 		},
 		{
@@ -95,7 +95,7 @@ func TestShellReadsThroughEachAgentsShellTool(t *testing.T) {
 		},
 		{
 			name: "codex exec --json command item", format: "codex-exec", cwd: "/repo",
-			tool: "shell", args: `{"command": "bash -lc 'sed -n 5,9p x.go'"}`,
+			tool: "shell", args: `{"command": "bash -lc 'sed -n 5,9p x.go'"}`, result: printed(5),
 			category: FileRead, class: FileLevel, files: []string{"x.go"}, ranges: []LineRange{lines("x.go", 5, 9)},
 		},
 		{
@@ -105,22 +105,22 @@ func TestShellReadsThroughEachAgentsShellTool(t *testing.T) {
 		},
 		{
 			name: "OpenHands V0 run action", format: "openhands-v0", cwd: "/workspace",
-			tool: "run", args: `{"command": "sed -n '3,7p' x.py", "blocking": false}`,
+			tool: "run", args: `{"command": "sed -n '3,7p' x.py", "blocking": false}`, result: printed(5),
 			category: FileRead, class: FileLevel, files: []string{"x.py"}, ranges: []LineRange{lines("x.py", 3, 7)},
 		},
 		{
 			name: "OpenHands SDK terminal", format: "openhands-v1", cwd: "/workspace",
-			tool: "terminal", args: `{"command": "head -n 5 x.py"}`,
+			tool: "terminal", args: `{"command": "head -n 5 x.py"}`, result: printed(5),
 			category: FileRead, class: FileLevel, files: []string{"x.py"}, ranges: []LineRange{lines("x.py", 1, 5)},
 		},
 		{
 			name: "Gemini CLI run_shell_command in a subdirectory", format: "gemini-cli", cwd: "/repo",
-			tool: "run_shell_command", args: `{"command": "sed -n '10,40p' x.go", "dir_path": "/repo/sub"}`,
+			tool: "run_shell_command", args: `{"command": "sed -n '10,40p' x.go", "dir_path": "/repo/sub"}`, result: printed(31),
 			category: FileRead, class: FileLevel, files: []string{"sub/x.go"}, ranges: []LineRange{lines("sub/x.go", 10, 40)},
 		},
 		{
 			name: "Gemini CLI run_shell_command with the older directory key", format: "gemini-cli", cwd: "/repo",
-			tool: "run_shell_command", args: `{"command": "head -n 3 x.go", "directory": "sub"}`,
+			tool: "run_shell_command", args: `{"command": "head -n 3 x.go", "directory": "sub"}`, result: printed(3),
 			category: FileRead, class: FileLevel, files: []string{"sub/x.go"}, ranges: []LineRange{lines("sub/x.go", 1, 3)},
 		},
 		{
@@ -130,7 +130,7 @@ func TestShellReadsThroughEachAgentsShellTool(t *testing.T) {
 		},
 		{
 			name: "mini-swe-agent nl -ba piped into sed -n", format: "mini-swe-agent", cwd: "/testbed",
-			tool: "bash", args: `{"command": "nl -ba src/x.py | sed -n '10,40p'"}`,
+			tool: "bash", args: `{"command": "nl -ba src/x.py | sed -n '10,40p'"}`, result: numberedLines(10, 40),
 			category: FileRead, class: FileLevel, files: []string{"src/x.py"}, ranges: []LineRange{lines("src/x.py", 10, 40)},
 		},
 		{
@@ -221,15 +221,16 @@ func TestSWEAgentCommands(t *testing.T) {
 			category: FileWrite, class: Edit, written: []string{"reproduce.py"},
 		},
 		{
-			name: "pre-1.0 edit writes the open file its result names", format: "swe-agent", cwd: "/testbed",
+			name: "pre-1.0 edit writes the open file its result names and shows its window", format: "swe-agent", cwd: "/testbed",
 			tool: "edit", args: `{"command": "edit 1:1\nimport numpy as np\nend_of_edit"}`,
 			result:   "[File: /testbed/reproduce.py (1 lines total)]\n1:import numpy as np\nFile updated.",
-			category: FileWrite, class: Edit, written: []string{"reproduce.py"},
+			category: FileWrite, class: Edit, files: []string{"reproduce.py"}, written: []string{"reproduce.py"},
+			surfaced: []string{"reproduce.py"}, ranges: []LineRange{lines("reproduce.py", 1, 1)},
 		},
 		{
 			name: "filemap reads the file", format: "swe-agent", cwd: "/testbed",
 			tool: "filemap", args: `{"command": "filemap src/x.py"}`, result: "1 import os\n",
-			category: FileRead, class: FileLevel, files: []string{"src/x.py"},
+			category: FileRead, class: FileLevel, files: []string{"src/x.py"}, ranges: []LineRange{lines("src/x.py", 1, 1)},
 		},
 	})
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,6 +33,26 @@ func argWrote(p string) FileRef          { return FileRef{Path: p, Written: true
 func hitRead(p string) FileRef           { return FileRef{Path: p, Read: true, FromResult: true} }
 func surfaced(p string) FileRef          { return FileRef{Path: p, FromResult: true} }
 func lines(p string, s, e int) LineRange { return LineRange{Path: p, Start: s, End: e} }
+
+// printed is the output of a command that printed n lines of a file: a
+// call's reads are measured from what it printed.
+func printed(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+// numberedLines is the output of `nl -ba` or `cat -n` cut to lines first
+// to last.
+func numberedLines(first, last int) string {
+	var b strings.Builder
+	for i := first; i <= last; i++ {
+		fmt.Fprintf(&b, "%6d\tline %d\n", i, i)
+	}
+	return b.String()
+}
 
 // extractCase is one call and the extraction it must give.
 type extractCase struct {
@@ -154,25 +175,34 @@ func TestExtractArguments(t *testing.T) {
 			want:   Extraction{Files: []FileRef{argWrote("components/TodoItem.tsx")}},
 		},
 		{
-			name: "an Edit's cat -n echo of the edited file is not a read",
+			name: "an Edit's cat -n echo of the edited file shows the lines it prints",
 			tool: "Edit", rule: ruleWrite,
 			args:   `{"file_path": "/testbed/page.tsx", "old_string": "a", "new_string": "b"}`,
 			result: "The file /testbed/page.tsx has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n     1→'use client';\n",
-			want:   Extraction{Files: []FileRef{argWrote("page.tsx")}},
+			want:   Extraction{Files: []FileRef{{Path: "page.tsx", Read: true, Written: true}}, Ranges: []LineRange{lines("page.tsx", 1, 1)}},
 		},
 		{
-			name: "SWE-agent's edit writes the open file its result names",
+			name: "SWE-agent's edit writes the open file its result names and shows its window",
 			tool: "edit", rule: ruleWrite, cwd: "/testbed",
 			args:   `{"search": "x", "replace": "y"}`,
 			result: "Text replaced. Please review the changes and make sure they are correct.\r\n[File: /testbed/src/marshmallow/fields.py (1998 lines total)]\r\n(1458 more lines above)\r\n1459:            self.WEEKS,",
-			want:   Extraction{Files: []FileRef{{Path: "src/marshmallow/fields.py", Written: true, FromResult: true}}},
+			want: Extraction{
+				Files:  []FileRef{{Path: "src/marshmallow/fields.py", Read: true, Written: true, FromResult: true}},
+				Ranges: []LineRange{lines("src/marshmallow/fields.py", 1459, 1459)},
+			},
 		},
 		{
-			name: "SWE-agent's refused edit writes nothing",
+			name: "SWE-agent's refused edit fails, writes nothing and shows only the original code",
 			tool: "edit", rule: ruleWrite, cwd: "/testbed",
-			args:   `{"search": "x", "replace": "y"}`,
-			result: "Your proposed edit has introduced new syntax error(s).\r\n[File: /testbed/src/marshmallow/fields.py (1998 lines total)]\r\n",
-			want:   Extraction{},
+			args: `{"search": "x", "replace": "y"}`,
+			result: "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent\n\n" +
+				"This is how your edit would have looked if applied\n-------------------------------------------------\n[File: /testbed/src/marshmallow/fields.py (1998 lines total)]\n(1458 more lines above)\n1459:              self.WEEKS,\n1460:        )\n-------------------------------------------------\n\n" +
+				"This is the original code before your edit\n-------------------------------------------------\n[File: /testbed/src/marshmallow/fields.py (1998 lines total)]\n(1458 more lines above)\n1459:            self.WEEKS,\n-------------------------------------------------\nYour changes have NOT been applied. Please fix your edit command and try again.\n",
+			want: Extraction{
+				Files:  []FileRef{hitRead("src/marshmallow/fields.py")},
+				Ranges: []LineRange{lines("src/marshmallow/fields.py", 1459, 1459)},
+				Failed: true,
+			},
 		},
 		{
 			name: "a NotebookEdit writes its notebook",
@@ -335,6 +365,7 @@ func ExampleExtract() {
 		Name:      "Bash",
 		Arguments: json.RawMessage(`{"command": "cd /testbed && grep -rn 'def serialize' src/"}`),
 		Result:    "src/marshmallow/fields.py:1470:    def serialize(self, attr, obj):\nsrc/marshmallow/schema.py:12:def serialize(x):\n",
+		HasResult: true,
 	}
 	rule := Rule{Match: "Bash", Category: OtherCategory, Class: OtherClass, Shell: true}
 	e := Extract(call, rule, PathNormalizer{CWD: "/testbed"})

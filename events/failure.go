@@ -122,6 +122,10 @@ func (c *collector) dropMissing(result string, names []string) {
 			break
 		}
 		who, rest, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if _, after, found := strings.Cut(line, "ERROR: "); found {
+			// pytest: "collecting ... ERROR: file or directory not found: t.py"
+			who, rest, ok = "ERROR", after, true
+		}
 		if !ok || !sayMissing(rest) || !errorSpeaker(who, names) {
 			continue
 		}

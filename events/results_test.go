@@ -209,18 +209,18 @@ func TestExtractReadResults(t *testing.T) {
 			want:   Extraction{Files: []FileRef{argRead("main.go")}, Ranges: []LineRange{lines("main.go", 1, 3)}},
 		},
 		{
-			name: "text with a few numbered lines is not numbered content",
+			name: "text with a few numbered lines is not numbered content: the plain text is the whole file",
 			tool: "read_file", rule: ruleRead,
 			args:   `{"path": "notes.md"}`,
 			result: "Steps:\n1: install\n2: run\nthen read the docs\nand more text\n",
-			want:   Extraction{Files: []FileRef{argRead("notes.md")}},
+			want:   Extraction{Files: []FileRef{argRead("notes.md")}, Ranges: []LineRange{lines("notes.md", 1, 5)}},
 		},
 		{
 			name: "a read that returns a JSON file verbatim names no other files",
 			tool: "file.read", rule: ruleRead,
 			args:   `{"path": "package.json"}`,
 			result: `{"name": "todo-app", "files": ["dist"], "main": "dist/index.js", "workspaces": [{"path": "packages/a/index.ts"}]}`,
-			want:   Extraction{Files: []FileRef{argRead("package.json")}},
+			want:   Extraction{Files: []FileRef{argRead("package.json")}, Ranges: []LineRange{lines("package.json", 1, 1)}},
 		},
 		{
 			name: "JSON content with a start line covers as many lines as it has",

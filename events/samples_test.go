@@ -170,7 +170,7 @@ func TestExtractRealSWEAgentTrajectory(t *testing.T) {
 		if h.Role == "tool" && len(pending) > 0 {
 			c := pending[0]
 			pending = pending[1:]
-			c.Result = blockText(h.Content)
+			c.Result, c.HasResult = blockText(h.Content), true
 			rule, ok := rules[c.Name]
 			if !ok {
 				rule = ruleOther
@@ -183,5 +183,8 @@ func TestExtractRealSWEAgentTrajectory(t *testing.T) {
 	assert.Equal(t, []FileRef{surfaced("tests/missing_colon.py")}, got["find_file"].Files)
 	assert.Equal(t, []FileRef{argRead("tests/missing_colon.py")}, got["open"].Files)
 	assert.Equal(t, []LineRange{lines("tests/missing_colon.py", 1, 10)}, got["open"].Ranges)
-	assert.Equal(t, []FileRef{{Path: "tests/missing_colon.py", Written: true, FromResult: true}}, got["edit"].Files, "SWE-agent's edit names the open file only in its result")
+	assert.Equal(t, []FileRef{{Path: "tests/missing_colon.py", Read: true, Written: true, FromResult: true}}, got["edit"].Files, "SWE-agent's edit names the open file only in its result")
+	assert.Equal(t, []LineRange{lines("tests/missing_colon.py", 1, 10)}, got["edit"].Ranges, "the edit's window shows the file's lines")
+	assert.Equal(t, []FileRef{argNamed("tests/missing_colon.py")}, got["bash"].Files, "running a script names it")
+	assert.Equal(t, []LineRange{lines("tests/missing_colon.py", 1, 7)}, got["submit"].Ranges, "the submitted diff shows its new side")
 }

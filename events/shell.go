@@ -353,6 +353,9 @@ func outputOf(s stage) shellOutput {
 // x) searches no file: the command it filters decides.
 func (a *shellAnalyzer) note(s *stage) {
 	if a.inPipe && s.passes && !s.operands && !s.xargs && s.rank < rankWrite {
+		if s.query != "" && a.query == "" && s.rank == 3 {
+			a.query = s.query
+		}
 		return
 	}
 	if s.rank > a.bestRank {

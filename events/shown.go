@@ -154,21 +154,21 @@ func emptyShown(runs []shownRun) bool {
 // mapShown places the output lines of a command that prints a file's
 // lines in order onto the lines it asked for. plan lists the requested
 // ranges in the order the command prints them; an End of 0 runs to the
-// end of the file. Output past the plan is not the file's (a bounded plan
-// cannot print more); a plan the output does not fill was cut short by the
-// end of the file. Lines after a cut of unknown size cannot be numbered
+// end of the file. Output past the requested lines is not the file's (a
+// bounded request cannot print more); a request the output does not fill
+// was cut short by the end of the file. Lines after a cut of unknown size cannot be numbered
 // and are left out. skip reports output lines that are not the file's
 // (error messages on stderr).
 func mapShown(plan []LineRange, runs []shownRun, skip func(string) bool) []LineRange {
 	var out []LineRange
-	pi := 0 // the plan range being printed
+	pi := 0 // the requested range being printed
 	next := 0
 	if len(plan) > 0 {
 		next = plan[0].Start
 	}
-	// advance moves the print position on by n lines of the plan,
-	// recording them when record is set. It returns false once the plan is
-	// used up.
+	// advance moves the print position on by n requested lines,
+	// recording them when record is set. It returns false once the
+	// request is used up.
 	advance := func(n int, record bool) bool {
 		for n > 0 && pi < len(plan) {
 			r := plan[pi]

@@ -122,7 +122,7 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			name: "SWE-agent: a refused edit wrote nothing and shows only the original code",
 			tool: "edit", args: map[string]any{"command": "edit 2:3\nx\nend_of_edit"},
 			result: "Your proposed edit has introduced new syntax error(s).\nThis is how your edit would have looked if applied\n-------------------------------------------------\n[File: /testbed/a.py (9 lines total)]\n1:a\n2:x\n-------------------------------------------------\n\nThis is the original code before your edit\n-------------------------------------------------\n[File: /testbed/a.py (9 lines total)]\n1:a\n2:b\n3:c\n-------------------------------------------------\nYour changes have NOT been applied. Please fix your edit command and try again.\n",
-			want: want{class: Edit, failed: true, files: []string{"a.py"}, read: []string{"a.py"}, ranges: []LineRange{lines("a.py", 1, 3)}},
+			want:   want{class: Edit, failed: true, files: []string{"a.py"}, read: []string{"a.py"}, ranges: []LineRange{lines("a.py", 1, 3)}},
 		},
 		{
 			name: "SWE-agent: an edit's window shows the lines it prints",
@@ -134,7 +134,7 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			name: "SWE-agent: submit's diff shows its new side",
 			tool: "submit", args: map[string]any{"command": "submit"},
 			result: "diff --git a/pkg/h.py b/pkg/h.py\n--- a/pkg/h.py\n+++ b/pkg/h.py\n@@ -10,3 +10,4 @@ def f():\n     a = 1\n-    b = 2\n+    b = 3\n+    c = 4\n \n",
-			want: want{class: OtherClass, files: []string{"pkg/h.py"}, read: []string{"pkg/h.py"}, ranges: []LineRange{lines("pkg/h.py", 10, 13)}},
+			want:   want{class: OtherClass, files: []string{"pkg/h.py"}, read: []string{"pkg/h.py"}, ranges: []LineRange{lines("pkg/h.py", 10, 13)}},
 		},
 		{
 			name: "Gemini CLI: read_file of a whole file shows all its lines",

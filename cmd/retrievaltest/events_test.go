@@ -200,9 +200,15 @@ func TestEventsFlagsChangeTheOutcome(t *testing.T) {
 		assert.Equal(t, []string{"pkg/auth/token.go"}, readTarget(one(t, exampleTrace)))
 		assert.Equal(t, []string{"auth/token.go"}, readTarget(one(t, "-cwd", "/workspace/pkg", exampleTrace)))
 	})
-	t.Run("-prefixes replaces the stripped workspace prefixes", func(t *testing.T) {
-		assert.Equal(t, []string{"auth/token.go"}, readTarget(one(t, "-cwd", "/elsewhere", "-prefixes", "/workspace/pkg/", exampleTrace)))
-		assert.Equal(t, []string{"pkg/auth/token.go"}, readTarget(one(t, "-cwd", "/elsewhere", exampleTrace)))
+	t.Run("-prefixes replaces the stripped workspace prefixes of a trace without a working directory", func(t *testing.T) {
+		// A known working directory decides alone: a path outside it stays
+		// absolute. Prefixes apply only when the trace does not say where
+		// the agent worked.
+		noCWD := filepath.Join(dir, "no-cwd.toolcalls.json")
+		require.NoError(t, os.WriteFile(noCWD, []byte(`{"toolCalls": [{"tool": "Read", "arguments": {"file_path": "/workspace/pkg/auth/token.go"}}]}`), 0o644))
+		target := func(d events.Document) []string { return d.Events[0].TargetFiles }
+		assert.Equal(t, []string{"auth/token.go"}, target(one(t, "-prefixes", "/workspace/pkg/", noCWD)))
+		assert.Equal(t, []string{"pkg/auth/token.go"}, target(one(t, noCWD)))
 	})
 	t.Run("-fold-case compares paths case-insensitively", func(t *testing.T) {
 		assert.False(t, one(t, "-gt", upper, exampleTrace).Events[1].HitsGroundTruth)
