@@ -132,10 +132,14 @@ func TestComputeOnTheSearchReadEditTrace(t *testing.T) {
 		// Coverage after each call, surfaced: 1/2 1/2 1/2 1/2 1/2 1; read:
 		// 0 0 1/2 1/2 1/2 1. Tokens 1200 2500 3900 5100 6000 7400 give the
 		// calls widths 1200 1300 1400 1200 900 1400.
-		"coverage_auc":             (0.5*5 + 1) / 6,
-		"read.coverage_auc":        (0.5*3 + 1) / 6,
-		"coverage_auc_tokens":      (0.5*(1200+1300+1400+1200+900) + 1400) / 7400,
-		"read.coverage_auc_tokens": (0.5*(1400+1200+900) + 1400) / 7400,
+		"coverage_auc":      (0.5*5 + 1) / 6,
+		"read.coverage_auc": (0.5*3 + 1) / 6,
+		// The retrieval calls are 1, 2, 3 and 6 (Grep, Read, sed, Read);
+		// 4 and 5 are edits.
+		"coverage_auc_retrieval":      (0.5*3 + 1) / 4,
+		"read.coverage_auc_retrieval": (0 + 0 + 0.5 + 1) / 4,
+		"coverage_auc_tokens":         (0.5*(1200+1300+1400+1200+900) + 1400) / 7400,
+		"read.coverage_auc_tokens":    (0.5*(1400+1200+900) + 1400) / 7400,
 		// No line was read twice: efficiency is line precision; all 31 lines
 		// read fit in the smallest budget, 100.
 		"line_context_efficiency": 13.0 / 31,

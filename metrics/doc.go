@@ -150,12 +150,16 @@
 // taxonomy and the calibration slices, and the localization and context
 // measures: Acc@k (AccuracyAt: every relevant file in the top k, and
 // symbol_acc@k for symbols), coverage over time (CoverageOverTime: the
-// curve and its area per call and per token), evidence_drop,
+// curve and its area over all calls, over the retrieval calls only and per
+// token), evidence_drop,
 // line_context_efficiency and line_recall@N (a budget of N lines read). Definitions lists every metric name
 // with its exact definition; Result.Metric looks one up. A task with no
 // ground truth, or no usable trace, is non-computable: it carries a reason
 // and no figure, never a 0 or a 1. Aggregate and AggregateResults summarize
-// figures over tasks with a seeded percentile-bootstrap confidence interval.
+// figures over tasks with a seeded percentile-bootstrap confidence interval,
+// and AggregateResults adds a Wilson score interval to the figures that are
+// proportions by definition (Definition.Proportion: success@k, acc@k,
+// symbol_acc@k), never to one that merely happens to be 0 or 1.
 //
 // # Index effectiveness
 //
@@ -180,5 +184,7 @@
 //
 // WilcoxonSignedRank and SignTest test paired differences between two
 // configurations, task by task, and Spearman correlates a figure with a
-// reward; package report's Compare puts them together.
+// reward, with a p-value that is exact below SpearmanExactBelow tasks (all
+// pairings enumerated) and from Student's t from there on; runs.Compare
+// puts them together and report.WriteComparison prints them.
 package metrics

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
 )
@@ -36,10 +37,23 @@ func AccuracyAt(ranked []string, rel Judgments, k, level int) float64 {
 // the share of the relevant files (at Options.Level) that the call and the
 // ones before it had put in each view's ranked list.
 //
-// coverage_auc is the mean of that share over the calls, so an agent that
-// finds everything at its first call scores 1, one that finds it at its
-// last call of N scores 1/N, and one that never does 0. It is the area
-// under the coverage curve with the call axis scaled to [0, 1].
+// coverage_auc is the mean of that share over all the calls of the
+// session: every tool call, subagent calls included, whatever its class,
+// so edits, test runs and other calls after the last find count as much as
+// searches and reads. An agent that finds everything at its first call
+// scores 1, one that finds it at its last call of N scores 1/N, and one
+// that never does 0. It is the area under the coverage curve with the call
+// axis scaled to [0, 1]. Because every call counts, work after the last
+// find raises it: an agent that finds everything at its second call scores
+// 3/4 over 4 calls, and 13/14 if it then makes ten more edits.
+//
+// coverage_auc_retrieval is the same mean over the retrieval calls only,
+// the calls of class semantic or file_level (searches, navigation, reads,
+// listings; see events.Class), not edits or other calls: it averages over
+// retrieval steps, as ContextBench-style process measures do. The coverage
+// at a retrieval call is still that of every call up to it. In the example
+// above, with two retrieval calls, it is 1/2 however many edits follow.
+// It is null when the session has no retrieval call.
 //
 // coverage_auc_tokens weighs each call by the tokens spent on it instead
 // of by 1: the sum over calls of (coverage after the call) × (the call's
@@ -52,14 +66,19 @@ func AccuracyAt(ranked []string, rel Judgments, k, level int) float64 {
 type CoverageOverTime struct {
 	// Curve holds one point per call, in order.
 	Curve []CoveragePoint `json:"curve"`
-	// AUC and ReadAUC are coverage_auc of the surfaced and read views;
-	// null when the trace has no call.
+	// AUC and ReadAUC are coverage_auc of the surfaced and read views, the
+	// mean over all calls; null when the trace has no call.
 	AUC     *float64 `json:"coverage_auc"`
 	ReadAUC *float64 `json:"read.coverage_auc"`
+	// RetrievalAUC and ReadRetrievalAUC are coverage_auc_retrieval of both
+	// views, the mean over the retrieval calls; null when there is none.
+	RetrievalAUC     *float64 `json:"coverage_auc_retrieval"`
+	ReadRetrievalAUC *float64 `json:"read.coverage_auc_retrieval"`
 	// TokensAUC and ReadTokensAUC are coverage_auc_tokens of both views.
 	TokensAUC     *float64 `json:"coverage_auc_tokens"`
 	ReadTokensAUC *float64 `json:"read.coverage_auc_tokens"`
-	// Reason says why the token areas are null.
+	// Reason says why areas are null: the token areas, and the retrieval
+	// areas when the session has no retrieval call.
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -99,24 +118,54 @@ func computeCoverage(doc *events.Document, in *input) *CoverageOverTime {
 		c.Reason = "the trace has no tool calls: coverage over time is undefined"
 		return c
 	}
-	var sum, readSum float64
-	for _, p := range c.Curve {
+	var sum, readSum, retrievalSum, readRetrievalSum float64
+	retrieval := 0
+	for i, p := range c.Curve {
 		sum += p.Surfaced
 		readSum += p.Read
+		if isRetrieval(doc.Events[i].ToolClass) {
+			retrieval++
+			retrievalSum += p.Surfaced
+			readRetrievalSum += p.Read
+		}
 	}
 	c.AUC, c.ReadAUC = ptr(sum/float64(n)), ptr(readSum/float64(n))
+	var why []string
+	if retrieval > 0 {
+		c.RetrievalAUC = ptr(retrievalSum / float64(retrieval))
+		c.ReadRetrievalAUC = ptr(readRetrievalSum / float64(retrieval))
+	} else {
+		why = append(why, "no call is a retrieval call (semantic or file_level): coverage_auc_retrieval is undefined")
+	}
+	var reason string
+	if c.TokensAUC, c.ReadTokensAUC, reason = coverageTokens(c.Curve); reason != "" {
+		why = append(why, reason)
+	}
+	c.Reason = strings.Join(why, "; ")
+	return c
+}
 
-	for _, p := range c.Curve {
+// isRetrieval reports whether a call of class k retrieves: searches the
+// index or the files, navigates, reads or lists (semantic and file_level),
+// as opposed to an edit or any other call.
+func isRetrieval(k events.Class) bool {
+	return k == events.Semantic || k == events.FileLevel
+}
+
+// coverageTokens returns coverage_auc_tokens of both views of curve, or
+// nil and the reason.
+func coverageTokens(curve []CoveragePoint) (auc, readAUC *float64, reason string) {
+	n := len(curve)
+	for _, p := range curve {
 		if p.Tokens == nil {
-			c.Reason = fmt.Sprintf("call %d has no token count: coverage_auc_tokens is undefined", p.Step)
-			return c
+			return nil, nil, fmt.Sprintf("call %d has no token count: coverage_auc_tokens is undefined", p.Step)
 		}
 	}
 	var prev, last int64 // tokens before the current turn, and the most seen
 	var area, readArea float64
-	for i, p := range c.Curve {
+	for i, p := range curve {
 		t := max(*p.Tokens, last) // a count that goes back adds no width
-		if i+1 < n && max(*c.Curve[i+1].Tokens, t) == t {
+		if i+1 < n && max(*curve[i+1].Tokens, t) == t {
 			continue // the next call is of the same turn: weigh the turn after it
 		}
 		area += p.Surfaced * float64(t-prev)
@@ -124,12 +173,9 @@ func computeCoverage(doc *events.Document, in *input) *CoverageOverTime {
 		prev, last = t, t
 	}
 	if last <= 0 {
-		c.Reason = "no token was counted: coverage_auc_tokens is undefined"
-		return c
+		return nil, nil, "no token was counted: coverage_auc_tokens is undefined"
 	}
-	c.TokensAUC = ptr(area / float64(last))
-	c.ReadTokensAUC = ptr(readArea / float64(last))
-	return c
+	return ptr(area / float64(last)), ptr(readArea / float64(last)), ""
 }
 
 // lineBudget adds line_context_efficiency and line_recall@N to ll: the

@@ -49,6 +49,12 @@ func TestLocalizationFiguresOnLiteralDocuments(t *testing.T) {
 	query := func(q string) events.Event {
 		return events.Event{ToolName: "Grep", ToolCategory: events.CodeSearch, Query: q}
 	}
+	// classed gives a call the taxonomy class that events.Normalize would.
+	classed := func(k events.Class, ev events.Event) events.Event {
+		ev.ToolClass = k
+		return ev
+	}
+	runTests := events.Event{ToolName: "Bash", ToolCategory: events.OtherCategory, Query: "go test ./..."}
 	withSymbols := func(d *events.Document, syms ...string) *events.Document {
 		for _, s := range syms {
 			d.GroundTruth.Symbols = append(d.GroundTruth.Symbols, events.Symbol{File: "a", Symbol: s})
@@ -116,6 +122,38 @@ func TestLocalizationFiguresOnLiteralDocuments(t *testing.T) {
 			null: []string{"coverage_auc_tokens", "read.coverage_auc_tokens"},
 		},
 		{
+			// Calls: read a (file_level), edit c, run the tests (other),
+			// read b (file_level). Coverage after each: 1/2, 1/2, 1/2, 1 in
+			// both views. Over all calls (0.5 + 0.5 + 0.5 + 1) / 4 = 0.625;
+			// over the retrieval calls 1 and 4, (0.5 + 1) / 2 = 0.75.
+			name: "coverage_auc averages over all calls, coverage_auc_retrieval over the retrieval calls",
+			doc: literal([]string{"a", "b"},
+				classed(events.FileLevel, read("a")), classed(events.Edit, write("c")),
+				classed(events.OtherClass, runTests), classed(events.FileLevel, read("b"))),
+			want: map[string]float64{
+				"coverage_auc": 0.625, "read.coverage_auc": 0.625,
+				"coverage_auc_retrieval": 0.75, "read.coverage_auc_retrieval": 0.75,
+			},
+		},
+		{
+			// Calls: a semantic search that surfaces a, an edit of a, a read
+			// of a (file_level). Surfaced coverage 1, 1, 1; read 0, 0, 1.
+			// Retrieval calls 1 and 3: read (0 + 1) / 2, all calls 1/3.
+			name: "a semantic call is a retrieval call, an edit is not",
+			doc: literal([]string{"a"},
+				classed(events.Semantic, search("a")), classed(events.Edit, write("a")), classed(events.FileLevel, read("a"))),
+			want: map[string]float64{
+				"coverage_auc": 1, "coverage_auc_retrieval": 1,
+				"read.coverage_auc": 1.0 / 3, "read.coverage_auc_retrieval": 0.5,
+			},
+		},
+		{
+			name: "coverage_auc_retrieval is null when no call retrieves",
+			doc:  literal([]string{"a"}, classed(events.Edit, write("a")), classed(events.OtherClass, runTests)),
+			want: map[string]float64{"coverage_auc": 0, "read.coverage_auc": 0},
+			null: []string{"coverage_auc_retrieval", "read.coverage_auc_retrieval"},
+		},
+		{
 			name: "an agent that never finds the file has coverage_auc 0",
 			doc:  literal([]string{"a"}, search("x"), read("y")),
 			want: map[string]float64{"coverage_auc": 0, "read.coverage_auc": 0},
@@ -175,5 +213,24 @@ func TestCoverageCurveHasOnePointPerCall(t *testing.T) {
 		{Step: 2, Surfaced: 0.5, Read: 0},
 		{Step: 3, Surfaced: 1, Read: 0.5},
 	}, res.CoverageOverTime.Curve)
-	assert.Equal(t, "call 1 has no token count: coverage_auc_tokens is undefined", res.CoverageOverTime.Reason)
+	// The calls of literal documents have no taxonomy class, so none is
+	// a retrieval call.
+	assert.Equal(t, "no call is a retrieval call (semantic or file_level): coverage_auc_retrieval is undefined; "+
+		"call 1 has no token count: coverage_auc_tokens is undefined", res.CoverageOverTime.Reason)
+}
+
+func TestCoverageAUCRetrievalSaysWhyItIsNull(t *testing.T) {
+	t.Parallel()
+	edit := write("a")
+	edit.ToolClass = events.Edit
+	res := metrics.Compute(literal([]string{"a"}, edit), metrics.Options{})
+	require.NotNil(t, res.CoverageOverTime)
+	assert.Nil(t, res.CoverageOverTime.RetrievalAUC)
+	assert.Nil(t, res.CoverageOverTime.ReadRetrievalAUC)
+	assert.Equal(t, "no call is a retrieval call (semantic or file_level): coverage_auc_retrieval is undefined; "+
+		"call 1 has no token count: coverage_auc_tokens is undefined", res.CoverageOverTime.Reason)
+	assert.NotNil(t, res.CoverageOverTime.AUC, "coverage_auc is over all calls, and there is one")
+	agg := metrics.AggregateResults([]*metrics.Result{res})
+	assert.NotContains(t, agg, "coverage_auc_retrieval", "a null figure is left out, not counted as 0")
+	assert.Contains(t, agg, "coverage_auc")
 }

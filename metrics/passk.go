@@ -74,7 +74,11 @@ func PassHatK(n, c, k int) (float64, error) {
 //
 //	(p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n),  p̂ = c/n
 //
-// clamped to [0, 1]. With n = 0 it returns [0, 1]: nothing is known.
+// clamped to [0, 1]. With no success (c = 0) the lower bound is exactly
+// 0, and with no failure (c = n) the upper bound exactly 1: the formula
+// gives them in exact arithmetic, but in floating point it leaves 5e-17 at
+// 0 of 3 and 0.9999999999999999 at 10 of 10, bounds that would exclude the
+// very value observed. With n = 0 it returns [0, 1]: nothing is known.
 func WilsonInterval(c, n int, z float64) (lo, hi float64) {
 	if n <= 0 {
 		return 0, 1
@@ -85,10 +89,14 @@ func WilsonInterval(c, n int, z float64) (lo, hi float64) {
 	center := p + z2/(2*nf)
 	half := z * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
 	den := 1 + z2/nf
-	lo, hi = (center-half)/den, (center+half)/den
-	// At c = 0 and c = n one bound is exact in theory; rounding may leave
-	// it a hair outside [0, 1].
-	return max(0, lo), min(1, hi)
+	lo, hi = max(0, (center-half)/den), min(1, (center+half)/den)
+	if c <= 0 {
+		lo = 0
+	}
+	if c >= n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // PassRate summarizes the outcomes of repeated runs of one task.

@@ -46,7 +46,7 @@ func TestPassAtKAndPassHatKMatchTheBinomialFormulas(t *testing.T) {
 
 func TestWilsonIntervalMatchesHandComputedBounds(t *testing.T) {
 	t.Parallel()
-	z2 := metrics.WilsonZ95 * metrics.WilsonZ95
+	z2 := metrics.WilsonZ95 * metrics.WilsonZ95 // 3.8414588
 	tests := []struct {
 		name   string
 		c, n   int
@@ -54,7 +54,14 @@ func TestWilsonIntervalMatchesHandComputedBounds(t *testing.T) {
 	}{
 		// p = 0.8: (0.8 + z²/20 ∓ z·√(0.016 + z²/400)) / (1 + z²/10).
 		{"8 of 10", 8, 10, 0.4901624, 0.9433178},
-		// p = 0: the lower bound is 0, the upper z²/n / (1 + z²/n).
+		// p = 0.3: (0.3 + z²/20 ∓ z·√(0.021 + z²/400)) / (1 + z²/10)
+		// = (0.4920729 ∓ 0.3428816) / 1.3841459.
+		{"3 of 10", 3, 10, 0.1077913, 0.6032219},
+		// p = 0: the lower bound is 0, the upper z²/n / (1 + z²/n) =
+		// z²/(n + z²) = 3.8414588/13.8414588.
+		{"0 of 10", 0, 10, 0, 0.2775328},
+		// p = 1 mirrors it: n/(n + z²) = 10/13.8414588, and 1.
+		{"10 of 10", 10, 10, 0.7224672, 1},
 		{"0 of 5", 0, 5, 0, (z2 / 5) / (1 + z2/5)},
 		{"5 of 5 mirrors 0 of 5", 5, 5, 1 - (z2/5)/(1+z2/5), 1},
 		{"no run knows nothing", 0, 0, 0, 1},
@@ -67,6 +74,28 @@ func TestWilsonIntervalMatchesHandComputedBounds(t *testing.T) {
 			assert.InDelta(t, tt.hi, hi, 1e-6)
 		})
 	}
+}
+
+func TestWilsonIntervalIsExactlyZeroOrOneAtTheEnds(t *testing.T) {
+	t.Parallel()
+	// In floating point the formula leaves 4.9e-17 at 0 of 3 and
+	// 0.9999999999999999 at 10 of 10: a bound that excludes the value
+	// observed. No success has a lower bound of exactly 0, no failure an
+	// upper bound of exactly 1, whatever n.
+	for n := 1; n <= 200; n++ {
+		lo, hi := metrics.WilsonInterval(0, n, metrics.WilsonZ95)
+		assert.Equal(t, 0.0, lo, "0 of %d", n)
+		assert.Less(t, hi, 1.0, "0 of %d", n)
+		lo, hi = metrics.WilsonInterval(n, n, metrics.WilsonZ95)
+		assert.Equal(t, 1.0, hi, "%d of %d", n, n)
+		assert.Greater(t, lo, 0.0, "%d of %d", n, n)
+	}
+	pr, err := metrics.SummarizePasses(3, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, pr.WilsonLow, "a pass rate of 0 of 3 runs")
+	pr, err = metrics.SummarizePasses(10, 10)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, pr.WilsonHigh, "a pass rate of 10 of 10 runs")
 }
 
 func TestSummarizePassesListsEveryK(t *testing.T) {

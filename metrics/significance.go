@@ -234,14 +234,46 @@ type SpearmanResult struct {
 	// Rho is Spearman's ρ; nil when it is undefined (fewer than 2 pairs,
 	// or one side constant).
 	Rho *float64 `json:"rho"`
-	// P is the two-sided p-value of ρ = 0 from Student's t with N − 2
-	// degrees of freedom (SciPy's spearmanr); nil when N < 3 or Rho is nil.
+	// P is the two-sided p-value of ρ = 0, computed as Method says; nil
+	// when N < 3 or Rho is nil.
 	P *float64 `json:"p"`
+	// Method says how P was computed: SpearmanExact below
+	// SpearmanExactBelow pairs, SpearmanTApprox from there on; empty when
+	// P is nil.
+	Method string `json:"method,omitempty"`
 }
+
+// The methods of SpearmanResult.P.
+const (
+	// SpearmanExact is the permutation distribution of ρ: every one of the
+	// N! pairings of the ranks of y with the ranks of x, equally likely
+	// under the null hypothesis.
+	SpearmanExact = "exact-permutation"
+	// SpearmanTApprox is Student's t with N − 2 degrees of freedom, t =
+	// ρ·√((N−2)/(1−ρ²)), as SciPy's spearmanr computes it.
+	SpearmanTApprox = "t-approximation"
+)
+
+// SpearmanExactBelow is the number of pairs from which Spearman's p-value
+// comes from Student's t instead of the exact permutation distribution.
+// Below it the t approximation is poor (at 4 pairs in perfect order it
+// gives p = 0, where 2 of the 24 pairings are as extreme), and 9! = 362,880
+// pairings are enumerated in a few milliseconds.
+const SpearmanExactBelow = 10
 
 // Spearman returns the rank correlation of paired x and y: Pearson's
 // correlation of their average ranks (ties averaged, so a 0/1 reward is
 // handled). x and y must have the same length.
+//
+// The two-sided p-value of ρ = 0 is exact for 3 ≤ N < SpearmanExactBelow:
+// the share of the N! permutations of y's ranks (ties keeping their
+// average ranks, as for ρ itself) whose |ρ| is at least the observed |ρ|.
+// Every permutation has the same rank variances, so |ρ| is compared
+// through |Σ (2·rank_x − N − 1)(2·rank_y − N − 1)|, a whole number since
+// average ranks are multiples of ½: the comparison is exact, with no
+// floating-point tolerance. From SpearmanExactBelow pairs on, P is from
+// Student's t with N − 2 degrees of freedom (SciPy's spearmanr), and 0
+// when |ρ| = 1. Method says which was used.
 func Spearman(x, y []float64) SpearmanResult {
 	n := len(x)
 	res := SpearmanResult{N: n}
@@ -266,14 +298,69 @@ func Spearman(x, y []float64) SpearmanResult {
 	if n < 3 {
 		return res
 	}
+	if n < SpearmanExactBelow {
+		p := spearmanExactP(rx, ry)
+		res.P, res.Method = &p, SpearmanExact
+		return res
+	}
 	p := 0.0
 	if math.Abs(rho) < 1 {
 		df := float64(n - 2)
 		t := rho * math.Sqrt(df/((1-rho)*(1+rho)))
 		p = StudentTTwoSided(t, df)
 	}
-	res.P = &p
+	res.P, res.Method = &p, SpearmanTApprox
 	return res
+}
+
+// spearmanExactP returns the share of the permutations of ry whose
+// |Σ (2·rx − n − 1)(2·ry − n − 1)| is at least that of ry as given. The
+// permutations are visited by Heap's algorithm, which reaches each from
+// the one before by one swap, so the sum is updated in constant time and
+// nothing is allocated per permutation.
+func spearmanExactP(rx, ry []float64) float64 {
+	n := len(rx)
+	// a and b are the doubled, centred ranks: average ranks are multiples
+	// of ½, so these are whole numbers and every sum below is exact.
+	a, b := make([]int64, n), make([]int64, n)
+	var s int64
+	for i := range n {
+		a[i] = int64(math.Round(2*rx[i])) - int64(n+1)
+		b[i] = int64(math.Round(2*ry[i])) - int64(n+1)
+		s += a[i] * b[i]
+	}
+	observed := abs64(s)
+	atLeast, total := 1, 1 // the identity permutation, s itself
+	c := make([]int, n)
+	for i := 1; i < n; {
+		if c[i] >= i {
+			c[i] = 0
+			i++
+			continue
+		}
+		j := 0 // an even i swaps with the first, an odd i with the c[i]-th
+		if i%2 == 1 {
+			j = c[i]
+		}
+		// Swapping b[i] and b[j] changes a[i]·b[i] + a[j]·b[j] into
+		// a[i]·b[j] + a[j]·b[i].
+		s += (a[i] - a[j]) * (b[j] - b[i])
+		b[i], b[j] = b[j], b[i]
+		total++
+		if abs64(s) >= observed {
+			atLeast++
+		}
+		c[i]++
+		i = 1
+	}
+	return float64(atLeast) / float64(total)
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // StudentTTwoSided returns P(|T| ≥ |t|) for Student's t with df degrees of

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -136,17 +137,20 @@ func TestSignTest(t *testing.T) {
 
 func TestSpearman(t *testing.T) {
 	t.Parallel()
-	t.Run("SciPy's documentation example gives rho 0.8208 and p 0.0886", func(t *testing.T) {
+	t.Run("SciPy's documentation example gives rho 0.8208 and an exact p of 16/120", func(t *testing.T) {
 		t.Parallel()
 		// scipy.stats.spearmanr([1,2,3,4,5], [5,6,7,8,7]):
-		// statistic=0.8207826816681233, pvalue=0.0885870053135438. By hand:
-		// ranks of y are 1,2,3.5,5,3.5, Σdxdy = 8, Σdx² = 10, Σdy² = 9.5.
+		// statistic=0.8207826816681233 and, from Student's t,
+		// pvalue=0.0885870053135438. By hand: ranks of y are 1,2,3.5,5,3.5,
+		// Σdxdy = 8, Σdx² = 10, Σdy² = 9.5. With 5 pairs the p-value is
+		// exact: 16 of the 120 pairings have |ρ| ≥ 0.8208.
 		r := Spearman([]float64{1, 2, 3, 4, 5}, []float64{5, 6, 7, 8, 7})
 		require.NotNil(t, r.Rho)
 		require.NotNil(t, r.P)
 		assert.InDelta(t, 8/math.Sqrt(95), *r.Rho, 1e-15)
 		assert.InDelta(t, 0.8207826816681233, *r.Rho, 1e-15)
-		assert.InDelta(t, 0.0885870053135438, *r.P, 1e-12)
+		assert.Equal(t, 16.0/120, *r.P)
+		assert.Equal(t, SpearmanExact, r.Method)
 	})
 	t.Run("a binary reward is ranked with ties averaged", func(t *testing.T) {
 		t.Parallel()
@@ -155,18 +159,12 @@ func TestSpearman(t *testing.T) {
 		require.NotNil(t, r.Rho)
 		assert.InDelta(t, 4/math.Sqrt(20), *r.Rho, 1e-15)
 	})
-	t.Run("a perfect inverse order gives rho -1 and p 0", func(t *testing.T) {
-		t.Parallel()
-		r := Spearman([]float64{1, 2, 3, 4}, []float64{9, 7, 5, 1})
-		require.NotNil(t, r.Rho)
-		assert.Equal(t, -1.0, *r.Rho)
-		assert.Equal(t, 0.0, *r.P)
-	})
 	t.Run("a constant side has no correlation", func(t *testing.T) {
 		t.Parallel()
 		r := Spearman([]float64{1, 2, 3}, []float64{1, 1, 1})
 		assert.Nil(t, r.Rho)
 		assert.Nil(t, r.P)
+		assert.Empty(t, r.Method)
 	})
 	t.Run("two pairs have a correlation but no p-value", func(t *testing.T) {
 		t.Parallel()
@@ -174,7 +172,134 @@ func TestSpearman(t *testing.T) {
 		require.NotNil(t, r.Rho)
 		assert.Equal(t, 1.0, *r.Rho)
 		assert.Nil(t, r.P)
+		assert.Empty(t, r.Method)
 	})
+}
+
+func TestSpearmanPIsExactBelowTenPairs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		x, y   []float64
+		rho    float64
+		p      float64
+		byHand string
+	}{
+		{"four pairs in order", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}, 1, 2.0 / 24,
+			"of the 4! = 24 pairings only the identity (ρ = 1) and the reversal (ρ = −1) reach |ρ| = 1"},
+		{"four pairs in reverse order", []float64{1, 2, 3, 4}, []float64{9, 7, 5, 1}, -1, 2.0 / 24,
+			"the same two pairings: the test is two-sided"},
+		{"five pairs in order", []float64{1, 2, 3, 4, 5}, []float64{10, 20, 30, 40, 50}, 1, 2.0 / 120,
+			"2 of the 5! = 120 pairings"},
+		{"a binary reward ties in pairs", []float64{0.1, 0.2, 0.3, 0.4}, []float64{0, 0, 1, 1}, 4 / math.Sqrt(20), 8.0 / 24,
+			"doubled centred ranks are x −3,−1,1,3 and y −2,−2,2,2, so Σ = 4·(sum of x where y is 1): " +
+				"the 6 places of the two 1s give −4, −2, 0, 0, 2, 4 and the observed 4 is reached by 2 places, " +
+				"each 2!·2! = 4 of the 24 pairings"},
+		{"three pairs that cannot be told from chance", []float64{1, 2, 3}, []float64{1, 3, 2}, 0.5, 1,
+			"the 6 pairings give ρ = 1, 0.5, 0.5, −0.5, −0.5, −1: all have |ρ| ≥ 0.5"},
+		{"nine pairs in order", []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}, 1, 2.0 / 362880,
+			"2 of the 9! = 362,880 pairings: the largest N enumerated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := Spearman(tt.x, tt.y)
+			require.NotNil(t, r.Rho)
+			require.NotNil(t, r.P)
+			assert.InDelta(t, tt.rho, *r.Rho, 1e-15)
+			assert.InDelta(t, tt.p, *r.P, 1e-15, tt.byHand)
+			assert.Equal(t, SpearmanExact, r.Method)
+		})
+	}
+}
+
+func TestSpearmanExactPCountsEveryPermutation(t *testing.T) {
+	t.Parallel()
+	// The reference pairs y's ranks with x's in every order by recursion
+	// and compares |ρ| in floating point with a tolerance, as the
+	// definition reads; Spearman swaps one pair at a time and compares
+	// whole numbers. Ties on either side, and none.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 60 {
+		n := 3 + trial%6
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range n {
+			x[i] = float64(rng.IntN(n))
+			y[i] = float64(rng.IntN(3 + trial%4))
+		}
+		r := Spearman(x, y)
+		if r.Rho == nil {
+			continue
+		}
+		require.NotNil(t, r.P)
+		assert.InDelta(t, permutationP(Ranks(x), Ranks(y)), *r.P, 1e-15, "x %v y %v", x, y)
+	}
+}
+
+// permutationP is the exact p-value as defined: the share of the
+// permutations of ry whose |ρ| with rx is at least the observed |ρ|.
+func permutationP(rx, ry []float64) float64 {
+	rho := func(ry []float64) float64 {
+		m := float64(len(rx)+1) / 2
+		var sxy, sxx, syy float64
+		for i := range rx {
+			sxy += (rx[i] - m) * (ry[i] - m)
+			sxx += (rx[i] - m) * (rx[i] - m)
+			syy += (ry[i] - m) * (ry[i] - m)
+		}
+		return sxy / math.Sqrt(sxx*syy)
+	}
+	observed := math.Abs(rho(ry))
+	perm := make([]float64, 0, len(ry))
+	used := make([]bool, len(ry))
+	atLeast, total := 0, 0
+	var walk func()
+	walk = func() {
+		if len(perm) == len(ry) {
+			total++
+			if math.Abs(rho(perm)) >= observed-1e-12 {
+				atLeast++
+			}
+			return
+		}
+		for i, v := range ry {
+			if !used[i] {
+				used[i] = true
+				perm = append(perm, v)
+				walk()
+				perm = perm[:len(perm)-1]
+				used[i] = false
+			}
+		}
+	}
+	walk()
+	return float64(atLeast) / float64(total)
+}
+
+func TestSpearmanPFromTenPairsIsStudentsT(t *testing.T) {
+	t.Parallel()
+	// x = 1…10 against y = 2,1,4,3,6,5,8,7,10,9: every d = ±1, Σd² = 10,
+	// ρ = 1 − 6·10/(10·99) = 0.939393…, t = ρ·√(8/(1−ρ²)).
+	// With 8 degrees of freedom, θ = atan(t/√8) and (Abramowitz and
+	// Stegun 26.7.3) P(|T| ≥ t) = 1 − sin θ·(1 + cos²θ/2 + 3cos⁴θ/8 + 5cos⁶θ/16).
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	y := []float64{2, 1, 4, 3, 6, 5, 8, 7, 10, 9}
+	r := Spearman(x, y)
+	require.NotNil(t, r.Rho)
+	require.NotNil(t, r.P)
+	rho := 1 - 60.0/990
+	assert.InDelta(t, rho, *r.Rho, 1e-15)
+	tt := rho * math.Sqrt(8/(1-rho*rho))
+	theta := math.Atan(tt / math.Sqrt(8))
+	c2 := math.Cos(theta) * math.Cos(theta)
+	want := 1 - math.Sin(theta)*(1+c2/2+3*c2*c2/8+5*c2*c2*c2/16)
+	assert.InDelta(t, want, *r.P, 1e-12)
+	assert.Equal(t, SpearmanTApprox, r.Method)
+
+	r = Spearman(x, []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1})
+	require.NotNil(t, r.P)
+	assert.Equal(t, 0.0, *r.P, "from ten pairs a perfect order has p 0 by Student's t")
+	assert.Equal(t, SpearmanTApprox, r.Method)
 }
 
 func TestStudentTAndIncompleteBetaMatchClosedForms(t *testing.T) {

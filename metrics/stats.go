@@ -32,10 +32,18 @@ type Stats struct {
 	CILow  float64 `json:"ci_low"`
 	CIHigh float64 `json:"ci_high"`
 	// WilsonLow and WilsonHigh bound the 95% Wilson score interval of the
-	// mean when every value is 0 or 1: a pass rate, success@k, acc@k. At
-	// the few tasks or runs of a scenario the bootstrap interval of such a
-	// figure collapses to a point at 0 or N passes; Wilson's does not. Nil
-	// for other figures.
+	// mean of a proportion: a figure that Definitions marks Proportion
+	// (success@k, acc@k, symbol_acc@k, each 1 for a success and 0 for a
+	// failure), whose mean is c successes out of N. At the few tasks or
+	// runs of a scenario the bootstrap interval of such a figure collapses
+	// to a point at 0 or N successes; Wilson's does not. With no success
+	// WilsonLow is exactly 0, with no failure WilsonHigh exactly 1.
+	//
+	// Nil for every other figure, even one whose values happen to be all 0
+	// or 1 (steps_to_target, edit_calls, a reward): a Wilson interval bounds
+	// a share of successes, and their mean is not one. Nil too for a
+	// proportion with a value other than 0 or 1, such as a task's mean
+	// over several trials, which is not one outcome.
 	WilsonLow  *float64 `json:"wilson_low,omitempty"`
 	WilsonHigh *float64 `json:"wilson_high,omitempty"`
 }
@@ -51,15 +59,21 @@ type Stats struct {
 // are sorted before resampling, so the result does not depend on their
 // order. With N = 1 the interval is [x, x]; with N = 0 every field is 0 and
 // N says there was nothing to summarize. Values must be finite.
+//
+// Aggregate is given values without a metric name, and values alone
+// cannot say whether they are successes: it never sets the Wilson
+// interval. AggregateAll, given names, does for proportions.
 func Aggregate(values []float64) Stats {
 	return AggregateAll(map[string][]float64{"": values})[""]
 }
 
-// AggregateAll is Aggregate of each list of values, by name, with the same
-// results. It is faster on many lists: the bootstrap's draws depend only
-// on the number of values, so lists of the same length share them, and a
-// list whose values are all equal needs none. Lists are spread over
-// GOMAXPROCS goroutines.
+// AggregateAll is Aggregate of each list of values, by metric name, with
+// the same results, and the Wilson interval of each list whose name is a
+// proportion (Definition.Proportion: "success@5", "read.acc@1",
+// "symbol_acc@3") when every value is 0 or 1. It is faster on many lists:
+// the bootstrap's draws depend only on the number of values, so lists of
+// the same length share them, and a list whose values are all equal needs
+// none. Lists are spread over GOMAXPROCS goroutines.
 func AggregateAll(lists map[string][]float64) map[string]Stats {
 	out := make(map[string]Stats, len(lists))
 	sorted := make(map[string][]float64, len(lists))
@@ -73,6 +87,7 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 		xs := slices.Clone(values)
 		slices.Sort(xs)
 		s := describe(xs)
+		s.WilsonLow, s.WilsonHigh = wilson(name, xs)
 		if xs[0] == xs[n-1] {
 			// Every resample holds n copies of the one value: every mean
 			// of the bootstrap is this one, and so are its percentiles.
@@ -132,8 +147,7 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 	return out
 }
 
-// describe returns N, mean, median and standard deviation of sorted xs,
-// and the Wilson interval when every value is 0 or 1.
+// describe returns N, mean, median and standard deviation of sorted xs.
 func describe(xs []float64) Stats {
 	n := len(xs)
 	s := Stats{N: n, Mean: mean(xs)}
@@ -149,21 +163,29 @@ func describe(xs []float64) Stats {
 		}
 		s.Std = math.Sqrt(ss / float64(n-1))
 	}
-	passed, binary := 0, true
+	return s
+}
+
+// wilson returns the 95% Wilson interval of xs when the metric name is a
+// proportion by its definition and every value is an outcome, 1 or 0;
+// otherwise nil. The name decides, not the values: steps_to_target can be
+// 0 or 1 on every task without its mean being a share of successes.
+func wilson(name string, xs []float64) (lo, hi *float64) {
+	if d, ok := Define(name); !ok || !d.Proportion {
+		return nil, nil
+	}
+	passed := 0
 	for _, x := range xs {
 		switch x {
 		case 1:
 			passed++
 		case 0:
 		default:
-			binary = false
+			return nil, nil
 		}
 	}
-	if binary {
-		lo, hi := WilsonInterval(passed, n, WilsonZ95)
-		s.WilsonLow, s.WilsonHigh = &lo, &hi
-	}
-	return s
+	l, h := WilsonInterval(passed, len(xs), WilsonZ95)
+	return &l, &h
 }
 
 // bootstrap returns the percentile-bootstrap 95% interval of the mean of

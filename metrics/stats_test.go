@@ -100,14 +100,84 @@ func TestAggregateResultsSkipsNonComputableTasks(t *testing.T) {
 	assert.Empty(t, metrics.AggregateResults([]*metrics.Result{r3}))
 }
 
-func TestAggregateAddsAWilsonIntervalToPassRates(t *testing.T) {
+func TestAggregateAllAddsAWilsonIntervalToProportionsOnly(t *testing.T) {
 	t.Parallel()
+	// Hand-computed bounds, z = 1.959964, z² = 3.8414588:
+	// 4 of 5, p = 0.8: (0.8 + z²/10 ∓ z·√(0.032 + z²/100)) / (1 + z²/5);
+	// 3 of 10, p = 0.3: (0.3 + z²/20 ∓ z·√(0.021 + z²/400)) / (1 + z²/10);
+	// 0 of 10: [0, z²/(10 + z²)]; 10 of 10: [10/(10 + z²), 1];
+	// 2 of 3, p = 2/3: (2/3 + z²/6 ∓ z·√(2/27 + z²/36)) / (1 + z²/3).
+	zeros, ones := make([]float64, 10), make([]float64, 10)
+	for i := range ones {
+		ones[i] = 1
+	}
+	tests := []struct {
+		name   string
+		metric string
+		values []float64
+		wilson bool
+		lo, hi float64
+	}{
+		{"success@5 is a share of tasks with a hit", "success@5", []float64{1, 1, 0, 1, 1}, true, 0.3755346, 0.9637759},
+		{"read.success@1 of 3 in 10", "read.success@1", []float64{0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, true, 0.1077913, 0.6032219},
+		{"acc@10 with no success has a lower bound of exactly 0", "acc@10", zeros, true, 0, 0.2775328},
+		{"read.acc@3 with no failure has an upper bound of exactly 1", "read.acc@3", ones, true, 0.7224672, 1},
+		{"symbol_acc@1 of 2 in 3", "symbol_acc@1", []float64{0, 1, 1}, true, 0.2076596, 0.9385081},
+		{"steps_to_target that happens to be 0 or 1 is not a proportion", "steps_to_target", []float64{0, 1, 1}, false, 0, 0},
+		{"edit_calls of 0 or 1 is a count, not a proportion", "edit_calls", []float64{1, 0, 1, 1}, false, 0, 0},
+		{"recall@5 of 0 or 1 is a share within each task, not of tasks", "recall@5", []float64{1, 0, 1}, false, 0, 0},
+		{"a proportion averaged over trials is not one outcome a task", "success@5", []float64{1, 0.5, 0}, false, 0, 0},
+		{"a list without a metric name is not a proportion", "", []float64{1, 0, 1}, false, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := metrics.AggregateAll(map[string][]float64{tt.metric: tt.values})[tt.metric]
+			assert.Equal(t, len(tt.values), s.N)
+			if !tt.wilson {
+				assert.Nil(t, s.WilsonLow)
+				assert.Nil(t, s.WilsonHigh)
+				return
+			}
+			require.NotNil(t, s.WilsonLow)
+			require.NotNil(t, s.WilsonHigh)
+			assert.InDelta(t, tt.lo, *s.WilsonLow, 1e-6)
+			assert.InDelta(t, tt.hi, *s.WilsonHigh, 1e-6)
+			if tt.lo == 0 {
+				assert.Equal(t, 0.0, *s.WilsonLow, "exactly 0, not a rounding residue")
+			}
+			if tt.hi == 1 {
+				assert.Equal(t, 1.0, *s.WilsonHigh, "exactly 1, not a rounding residue")
+			}
+		})
+	}
+}
+
+func TestAggregateGivesNoWilsonIntervalWithoutAName(t *testing.T) {
+	t.Parallel()
+	// Values of 0 and 1 alone do not make a proportion: a reward or a
+	// paired difference can be 0 or 1 on every task.
 	s := metrics.Aggregate([]float64{1, 1, 0, 1, 1})
-	require.NotNil(t, s.WilsonLow)
-	require.NotNil(t, s.WilsonHigh)
-	// 4 of 5: p = 0.8, (0.8 + z²/10 ∓ z·√(0.032 + z²/100)) / (1 + z²/5).
-	assert.InDelta(t, 0.3755346, *s.WilsonLow, 1e-6)
-	assert.InDelta(t, 0.9637759, *s.WilsonHigh, 1e-6)
-	s = metrics.Aggregate([]float64{1, 0.5, 0})
-	assert.Nil(t, s.WilsonLow, "a figure that is not 0 or 1 is not a pass rate")
+	assert.Nil(t, s.WilsonLow)
+	assert.Nil(t, s.WilsonHigh)
+}
+
+func TestAggregateResultsGivesWilsonIntervalsByMetricName(t *testing.T) {
+	t.Parallel()
+	// Task 1 finds a.go at its first call, task 2 at its second: success@1
+	// is 1 and 0, a proportion; recall@1 is 1 and 0 too, and edit_calls 0
+	// and 0, and neither is.
+	r1 := metrics.Compute(literal([]string{"a.go"}, read("a.go")), metrics.Options{})
+	r2 := metrics.Compute(literal([]string{"a.go"}, read("x.go"), read("a.go")), metrics.Options{})
+	agg := metrics.AggregateResults([]*metrics.Result{r1, r2, r1})
+	require.NotNil(t, agg["success@1"].WilsonLow, "2 of 3 tasks succeeded")
+	assert.InDelta(t, 0.2076596, *agg["success@1"].WilsonLow, 1e-6)
+	for name, s := range agg {
+		if d, ok := metrics.Define(name); !ok || !d.Proportion {
+			assert.Nil(t, s.WilsonLow, "%s is not a proportion", name)
+		}
+	}
+	require.Contains(t, agg, "edit_calls")
+	assert.Nil(t, agg["edit_calls"].WilsonLow, "no edit in any task: 0, 0, 0 is not 0 successes of 3")
+	assert.Nil(t, agg["recall@1"].WilsonLow, "recall@1 of 1, 0, 1 is a share within each task")
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
 
@@ -86,7 +87,7 @@ func WriteComparison(w io.Writer, c *runs.Comparison) error {
 				if co.Config == cfg && co.Rho != nil {
 					p := "n/a"
 					if co.P != nil {
-						p = formatP(*co.P, true)
+						p = formatP(*co.P, co.Method == metrics.SpearmanExact)
 					}
 					cell = fmt.Sprintf("%s (%d, %s)", fixed(*co.Rho, 2), co.N, p)
 				}
@@ -96,7 +97,8 @@ func WriteComparison(w io.Writer, c *runs.Comparison) error {
 		cells = append(cells, line)
 	}
 	bw.do(func(w io.Writer) error { return writeTable(w, header, cells) })
-	bw.printf("\np from Student's t with n − 2 degrees of freedom, a rough guide below about ten tasks; n/a: fewer than two tasks with both the figure and a reward, or one of them constant.\n")
+	bw.printf("\np is exact below %d tasks (over all n! pairings of figure and reward) and from Student's t with n − 2 degrees of freedom from %d on (marked ≈); n/a: fewer than two tasks with both the figure and a reward, or one of them constant.\n",
+		metrics.SpearmanExactBelow, metrics.SpearmanExactBelow)
 	bw.printf("\n%s\n", AssociationNote)
 	return bw.err
 }

@@ -50,7 +50,7 @@ var directions = map[string]Direction{
 
 	// Localization and context.
 	"acc@k": HigherIsBetter, "symbol_acc@k": HigherIsBetter,
-	"coverage_auc": HigherIsBetter, "coverage_auc_tokens": HigherIsBetter,
+	"coverage_auc": HigherIsBetter, "coverage_auc_retrieval": HigherIsBetter, "coverage_auc_tokens": HigherIsBetter,
 	"line_context_efficiency": HigherIsBetter, "line_recall@k": HigherIsBetter,
 	"evidence_drop": LowerIsBetter,
 

@@ -43,7 +43,7 @@ func ExampleWriteComparison() {
 	// |:--|:--|:--|
 	// | Recall@5 (TREC) | n/a | n/a |
 	//
-	// p from Student's t with n − 2 degrees of freedom, a rough guide below about ten tasks; n/a: fewer than two tasks with both the figure and a reward, or one of them constant.
+	// p is exact below 10 tasks (over all n! pairings of figure and reward) and from Student's t with n − 2 degrees of freedom from 10 on (marked ≈); n/a: fewer than two tasks with both the figure and a reward, or one of them constant.
 	//
 	// Association only, not causation: these figures describe how retrieval and reward moved together on the tasks of this run; they do not show that a change in retrieval caused a change in reward, and a difference between configurations may come from anything else that differs between them.
 }

@@ -31,8 +31,15 @@ import (
 // call_id. A shell output that Codex wrapped with its exit code — the JSON
 // {"output", "metadata": {"exit_code"}} or the "Exit code: N" / "Process
 // exited with code N" header before "Output:" — is unwrapped to the command
-// output, and a non-zero exit code marks the call IsError. MCP tools keep
-// their raw names (server__tool).
+// output, and a non-zero exit code marks the call IsError. Codex writes no
+// success flag to the rollout, so a failure it reports in plain text is
+// read from the text: an output whose first line is one of Codex's failure
+// messages ("failed in sandbox …", "execution error: …", "exec command
+// rejected by user", "apply_patch verification failed: …", …, see
+// codexTextFailed), or that is "aborted", is IsError, kept as it is. MCP
+// tools keep their raw names (server__tool); an MCP call is IsError when
+// its output says "isError": true or "success": false, or when the
+// mcp_tool_call_end event newer releases keep reports an error.
 //
 // Tokens: event_msg token_count lines carry the session's running total
 // (info.total_token_usage); Codex writes the same total more than once, so

@@ -73,6 +73,11 @@ func FuzzCodex(f *testing.F) {
 		`{"id":"x","timestamp":"2025-01-01T00:00:00Z","instructions":""}`+"\n"+`{"type":"local_shell_call","id":"l","action":{"type":"exec","command":["ls"]}}`,
 		"[]\n{}\nnull\n\"x\"\n{\"type\":1}\n{\"payload\":[]}",
 		"\xef\xbb\xbf{\"type\":\"session_meta\",\"payload\":{\"id\":\"s\"}}\r\n",
+		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}`+"\n"+
+			`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"failed in sandbox Seatbelt with execution error: command timed out"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"d__q","arguments":"{}","call_id":"m"}}`+"\n"+
+			`{"type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"m","result":{"Ok":{"content":[],"isError":true}}}}`+"\n"+
+			`{"type":"response_item","payload":{"type":"function_call_output","call_id":"m","output":{"content":[{"type":"input_text","text":"x"}],"isError":true}}}`,
 	)
 	f.Fuzz(func(t *testing.T, data []byte) { codexFuzzCheck(t, Codex{}, data) })
 }

@@ -25,10 +25,13 @@ type codexItem struct {
 	args, input, action []byte
 	// output is a *_output item's output, decoded to text (see
 	// codexRolloutReader.output); outputFailed is set when the output says
-	// the call failed (success false).
+	// the call failed (success false, isError true).
 	output       lineSpan
 	outputIsText bool
 	outputFailed bool
+	// resultFailed is set when an mcp_tool_call_end event's result is an
+	// error: {"Err": …} or {"Ok": {…, "isError": true}}.
+	resultFailed bool
 	// outputKind is the kind of an output of none of the shapes Codex
 	// writes (a number, say): the result is then dropped with a warning.
 	outputKind jsonscan.Kind
@@ -51,6 +54,9 @@ type codexRolloutReader struct {
 	records int            // lines that were rollout records
 	calls   map[string]int // call_id → index in sess.Calls
 	names   map[string]string
+	// mcpFailed holds the call_ids of MCP calls whose end event reported
+	// an error before their output was read.
+	mcpFailed map[string]bool
 
 	// Token totals: total is the latest running total; pending are calls
 	// that still wait for the total of the turn that issued them; tokens
@@ -170,6 +176,8 @@ func (r *codexRolloutReader) fields(it *codexItem, top bool) {
 			}
 		case "output":
 			r.output(it)
+		case "result":
+			r.mcpResult(it)
 		case "content":
 			it.text = r.messageText()
 		case "info":
@@ -208,16 +216,26 @@ func (r *codexRolloutReader) output(it *codexItem) {
 		for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 			switch string(key) {
 			case "content", "output":
-				if sc.Peek() == jsonscan.String {
+				switch sc.Peek() {
+				case jsonscan.String:
 					it.output = s.str("output.content")
 					it.outputIsText = true
-				} else {
+				case jsonscan.Array:
+					it.output = r.contentTexts(false)
+				default:
 					sc.Skip()
 				}
 			case "success":
 				if sc.Peek() == jsonscan.Bool {
 					ok, _ := sc.Bool()
-					it.outputFailed = !ok
+					it.outputFailed = it.outputFailed || !ok
+				} else {
+					sc.Skip()
+				}
+			case "isError", "is_error":
+				if sc.Peek() == jsonscan.Bool {
+					failed, _ := sc.Bool()
+					it.outputFailed = it.outputFailed || failed
 				} else {
 					sc.Skip()
 				}
@@ -237,6 +255,41 @@ func (r *codexRolloutReader) output(it *codexItem) {
 		// come later in the object: decide in result.
 		it.outputKind = sc.Peek()
 		sc.Skip()
+	}
+}
+
+// mcpResult reads the result of an mcp_tool_call_end event: {"Ok":
+// CallToolResult} or {"Err": message}. Any other value (an image
+// generation's result, say) is skipped.
+func (r *codexRolloutReader) mcpResult(it *codexItem) {
+	sc := &r.s.sc
+	if sc.Peek() != jsonscan.Object {
+		sc.Skip()
+		return
+	}
+	sc.Object()
+	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
+		switch string(key) {
+		case "Err":
+			it.resultFailed = it.resultFailed || sc.Peek() != jsonscan.Null
+			sc.Skip()
+		case "Ok":
+			if sc.Peek() != jsonscan.Object {
+				sc.Skip()
+				break
+			}
+			sc.Object()
+			for k, ok := sc.NextKey(); ok; k, ok = sc.NextKey() {
+				if (string(k) == "isError" || string(k) == "is_error") && sc.Peek() == jsonscan.Bool {
+					failed, _ := sc.Bool()
+					it.resultFailed = it.resultFailed || failed
+				} else {
+					sc.Skip()
+				}
+			}
+		default:
+			sc.Skip()
+		}
 	}
 }
 
@@ -395,6 +448,21 @@ func (r *codexRolloutReader) event(it *codexItem) {
 		if it.message.set {
 			r.eventAns = s.text(it.message)
 		}
+	case "mcp_tool_call_end":
+		// Newer releases keep this event, whose result says whether the
+		// MCP tool failed; the output item that follows does not.
+		if !it.resultFailed || !it.callID.set {
+			break
+		}
+		id := s.text(it.callID)
+		if i, ok := r.calls[id]; ok && r.sess.Calls[i].HasResult {
+			r.sess.Calls[i].IsError = true
+			break
+		}
+		if r.mcpFailed == nil {
+			r.mcpFailed = map[string]bool{}
+		}
+		r.mcpFailed[id] = true
 	}
 }
 
@@ -501,8 +569,12 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 		max = -1
 	}
 	out := s.bytes(it.output)
-	failed := it.outputFailed
+	failed := it.outputFailed || r.mcpFailed[id]
+	delete(r.mcpFailed, id)
 	if it.outputIsText {
+		// A failure message is read from the whole text, before it is
+		// cut to MaxResultBytes.
+		failed = failed || codexTextFailed(out)
 		var exit int64
 		var hasExit bool
 		out, r.scratch, exit, hasExit = codexShellResult(out, r.scratch, max)

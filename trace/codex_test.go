@@ -138,8 +138,9 @@ func TestCodexRolloutFixtures(t *testing.T) {
 				{name: "web_search", args: `{"type":"search","query":"tokio select cancellation safety"}`, hasResult: true, tokens: -1},
 				{id: "call_mcp", name: "docs__search", args: `{"query":"select!"}`,
 					result: "select! waits on several futures\nsee tokio::select", hasResult: true, tokens: -1},
+				// Codex could not run the call: its message is the output.
 				{id: "call_ns", name: "mcp__docs__lookup", args: `"not json"`,
-					result: "failed to parse function arguments: expected value at line 1 column 1", hasResult: true, tokens: -1},
+					result: "failed to parse function arguments: expected value at line 1 column 1", hasResult: true, isError: true, tokens: -1},
 			},
 		},
 		{

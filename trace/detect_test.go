@@ -107,6 +107,11 @@ func TestEachFixtureIsDetectedAsItsFormatAlone(t *testing.T) {
 	}
 }
 
+// unreadSamples are the folders of ../shared/samples whose formats (the
+// editor agents' stores: Amp threads, Copilot chat sessions, Cursor's
+// transcript and SQLite store) have no reader yet.
+var unreadSamples = map[string]bool{"amp": true, "copilot-chat": true, "cursor-agent-transcript": true, "cursor-vscdb": true}
+
 // Every real sample is accepted by its own format's detector alone, and
 // reading it detects that format.
 func TestEachSampleIsDetectedAsItsFormatAlone(t *testing.T) {
@@ -119,6 +124,17 @@ func TestEachSampleIsDetectedAsItsFormatAlone(t *testing.T) {
 	n := 0
 	for _, d := range dirs {
 		if !d.IsDir() {
+			continue
+		}
+		if unreadSamples[d.Name()] {
+			// No reader yet: each file is refused as in no known format,
+			// until a reader for it is added here and to sampleFormats.
+			files, err := os.ReadDir(filepath.Join(samplesDir, d.Name()))
+			require.NoError(t, err)
+			for _, f := range files {
+				_, err := ReadFile(filepath.Join(samplesDir, d.Name(), f.Name()), Options{})
+				assert.Error(t, err, "%s/%s is read by a format: add it to sampleFormats", d.Name(), f.Name())
+			}
 			continue
 		}
 		formats, ok := sampleFormats[d.Name()]

@@ -58,8 +58,12 @@
 //     given as {"input": patch}), local_shell_call ("local_shell") and
 //     web_search_call ("web_search") items, joined to their *_output items
 //     by call_id. Shell outputs are unwrapped from Codex's exit-code
-//     wrappers, and a non-zero exit code marks the call IsError. A Codex
-//     subagent writes a rollout file of its own, so no call is Subagent.
+//     wrappers, and a non-zero exit code marks the call IsError; so does
+//     an output that is one of Codex's own failure messages (a sandbox
+//     refusal, "execution error: …", a command or patch rejected, a patch
+//     that does not apply, "aborted") and an MCP result marked isError,
+//     in the output or in its mcp_tool_call_end event. A Codex subagent
+//     writes a rollout file of its own, so no call is Subagent.
 //   - "codex-exec-json": the standard output of codex exec --json
 //     (thread.started, item.started/updated/completed, turn.completed).
 //     Items are named as the rollout names their tools, so one taxonomy
@@ -98,16 +102,27 @@
 //     session (a "$set" of "messages" replaces them all) and "$rewindTo"
 //     drops the named message and every message after it. Calls are the
 //     toolCalls of gemini messages, results their functionResponse output;
-//     status error or cancelled is IsError. A recording of kind "subagent"
-//     (a subagent's own file) has subagent calls, with no ParentID.
+//     status error or cancelled, or a response holding an error, is
+//     IsError. A run_shell_command result is the command's output alone,
+//     unwrapped from the fields Gemini CLI writes around it (Command,
+//     Directory, Output, Exit Code, Signal, …, in each version's shape,
+//     with an output the scheduler cut keeping its cut marker), and a
+//     non-zero exit code, a signal or a cancellation marks the call
+//     IsError although Gemini CLI records status success; so does the
+//     grep tool's error text. A recording of kind "subagent" (a
+//     subagent's own file) has subagent calls, with no ParentID.
 //   - "mini-swe-agent": mini-swe-agent trajectories (*.traj.json,
 //     trajectory_format mini-swe-agent-1 and -1.1). In text mode the one
 //     bash block of an assistant message (found with the trajectory's own
 //     action_regex when it records one) is a call named "bash" with
 //     {"command": …}, and the next user message its result; in
 //     tool-calling mode tool_calls are joined to role "tool" replies by
-//     tool_call_id. A non-zero return code or an exception is IsError;
-//     instance_id is the session's Task.
+//     tool_call_id. A result is the command output its observation shows:
+//     the text inside <output>…</output> of the rendered template (or the
+//     output of the JSON one), and for a long output the head and the tail
+//     around a line "[... N characters elided ...]". A non-zero return
+//     code, an exception or a timeout is IsError; instance_id is the
+//     session's Task.
 //   - "tool-calls": tool-call records, {"toolCalls":[{tool, arguments,
 //     result, timestamp}]} or a bare array of the same objects. Arguments
 //     may be an object or a JSON-encoded string; key spellings are

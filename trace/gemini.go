@@ -44,12 +44,32 @@ import (
 // Tool calls are the toolCalls of "gemini" messages, with their results
 // inline: the text is the functionResponse's response.output (or
 // response.error) of result. A call whose status is "error" or
-// "cancelled", or whose response is an error, is IsError; a cancelled call
-// did not run to completion, so its output is not what the agent asked
-// for. A call with no result yet (a session cut off while the tool ran)
-// has HasResult false. A recording whose metadata says kind "subagent" (a
-// subagent's own file, chats/<parent-session>/<id>.jsonl) has every call
-// marked Subagent.
+// "cancelled", or whose response holds an error, is IsError; a cancelled
+// call did not run to completion, so its output is not what the agent
+// asked for. A call with no result yet (a session cut off while the tool
+// ran) has HasResult false. A recording whose metadata says kind
+// "subagent" (a subagent's own file, chats/<parent-session>/<id>.jsonl)
+// has every call marked Subagent.
+//
+// Status "success" only says that a tool ran. The shell tool
+// (run_shell_command) reports how its command ended in the text it gives
+// the model, fields around the output:
+//
+//	Command: file /root/offer.docx
+//	Directory: (root)
+//	Output: bash: line 1: file: command not found
+//	Error: (none)
+//	Exit Code: 127
+//	Signal: 0
+//	Background PIDs: (none)
+//	Process Group PGID: 1184
+//
+// (since 2026 "Output: …" first and only the fields that say something).
+// Its result is the output alone ("(empty)" is empty), and a non-zero exit
+// code, a signal, an error or a cancellation marks the call IsError; see
+// geminiShellOutput for every version's shape. Other tools that report a
+// failure under status success (the grep tool's "Error during grep search
+// operation: …") are IsError too.
 //
 // Tokens come from each gemini message's tokens, the model's usage
 // metadata: input is promptTokenCount, which already includes the cached

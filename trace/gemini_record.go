@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
@@ -19,11 +20,13 @@ type geminiReader struct {
 	max int // Options.MaxResultBytes
 
 	sc, sub, part jsonscan.Scanner
-	// scData and subData are the inputs of sc and sub, for taking raw
-	// values out of them after a walk.
-	scData, subData []byte
-	buf             []byte
-	rec             geminiRec
+	// scData, subData and partData are the inputs of sc, sub and part, for
+	// taking raw values out of them after a walk.
+	scData, subData, partData []byte
+	buf, text                 []byte
+	rec                       geminiRec
+	// call is what the result being read needs to know of its call.
+	call geminiCallContext
 
 	msgs []*geminiMsg
 	byID map[string]int
@@ -40,6 +43,13 @@ type geminiReader struct {
 	identified int
 	kind       string
 	start      time.Time
+}
+
+// geminiCallContext is what reading a call's result needs to know of the
+// call: whether it ran the shell tool, and its command.
+type geminiCallContext struct {
+	shell   bool
+	command string
 }
 
 // geminiMsg is what is kept of one message.
@@ -282,7 +292,7 @@ func (gr *geminiReader) toolCalls(sc *jsonscan.Scanner, calls []ToolCall, n int,
 func (gr *geminiReader) toolCall(sc *jsonscan.Scanner, n int, at string) (ToolCall, bool) {
 	var c ToolCall
 	var status, ts string
-	var args []byte
+	var args, result []byte
 	sc.Object()
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
@@ -297,13 +307,24 @@ func (gr *geminiReader) toolCall(sc *jsonscan.Scanner, n int, at string) (ToolCa
 		case "timestamp":
 			gr.str(sc, &ts, n, at, "timestamp")
 		case "result":
-			gr.result(sc, &c)
+			// Read once the call's name and command are known: a shell
+			// tool's result is unwrapped.
+			result = sc.Raw()
 		default:
 			sc.Skip()
 		}
 	}
 	if sc.Err() != nil {
 		return c, false
+	}
+	if result != nil {
+		gr.call = geminiCallContext{shell: c.Name == geminiShellTool}
+		if gr.call.shell {
+			gr.call.command = gr.argString(args, "command")
+		}
+		gr.reset(&gr.part, result)
+		gr.result(&gr.part, &c)
+		gr.call = geminiCallContext{}
 	}
 	if c.Name == "" {
 		gr.s.Warnf(n, "%sno tool name; call skipped", at)
@@ -383,20 +404,49 @@ func (gr *geminiReader) resultPart(sc *jsonscan.Scanner, c *ToolCall) {
 // reset makes sc (gr.sc or gr.sub) read data.
 func (gr *geminiReader) reset(sc *jsonscan.Scanner, data []byte) {
 	sc.Reset(data)
-	if sc == &gr.sub {
+	switch sc {
+	case &gr.sub:
 		gr.subData = data
-	} else {
+	case &gr.part:
+		gr.partData = data
+	default:
 		gr.scData = data
 	}
 }
 
+// argString returns the string argument key of a call's raw arguments, ""
+// when there is none.
+func (gr *geminiReader) argString(args []byte, key string) string {
+	var sc jsonscan.Scanner
+	sc.Reset(args)
+	if sc.Peek() != jsonscan.Object {
+		return ""
+	}
+	sc.Object()
+	for k, ok := sc.NextKey(); ok; k, ok = sc.NextKey() {
+		if string(k) == key && sc.Peek() == jsonscan.String {
+			b, _ := sc.AppendString(nil, -1)
+			return string(b)
+		}
+		sc.Skip()
+	}
+	return ""
+}
+
 // response reads a function response: {"output": text} or {"error":
 // message}; any other value (an MCP tool's content list) is kept as
-// compact JSON.
+// compact JSON. An error, whatever its value, marks the call IsError, and
+// so does an output that says the tool failed; a shell tool's output is
+// unwrapped (see geminiShellOutput).
 func (gr *geminiReader) response(sc *jsonscan.Scanner, c *ToolCall) {
-	data := gr.scData
-	if sc == &gr.sub {
+	var data []byte
+	switch sc {
+	case &gr.sub:
 		data = gr.subData
+	case &gr.part:
+		data = gr.partData
+	default:
+		data = gr.scData
 	}
 	if sc.Peek() != jsonscan.Object {
 		start := sc.Offset()
@@ -410,12 +460,17 @@ func (gr *geminiReader) response(sc *jsonscan.Scanner, c *ToolCall) {
 	found := false
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch k := string(key); {
-		case (k == "output" || k == "error") && sc.Peek() == jsonscan.String:
+		case k == "output" && sc.Peek() == jsonscan.String:
 			found = true
-			if k == "error" {
-				c.IsError = true
-			}
+			gr.appendOutput(sc, c)
+		case k == "error" && sc.Peek() == jsonscan.String:
+			found = true
+			c.IsError = true
 			gr.appendText(sc, c)
+		case k == "error" && sc.Peek() != jsonscan.Null:
+			// An error object: the response is kept whole below.
+			c.IsError = true
+			sc.Skip()
 		default:
 			sc.Skip()
 		}
@@ -425,21 +480,55 @@ func (gr *geminiReader) response(sc *jsonscan.Scanner, c *ToolCall) {
 	}
 }
 
-// appendText appends the string at sc to the call's result, after a
-// newline when the result has text already, keeping the result within
-// MaxResultBytes.
+// appendOutput appends a tool's output, the string at sc, to the call's
+// result: for the shell tool the command's output, when the text has a
+// shape Gemini CLI's shell tool writes. Failures are read from the whole
+// text, before MaxResultBytes cuts it.
+func (gr *geminiReader) appendOutput(sc *jsonscan.Scanner, c *ToolCall) {
+	text := gr.readString(sc)
+	if gr.call.shell {
+		out, failed, ok := geminiShellOutput(text, gr.call.command)
+		c.IsError = c.IsError || failed
+		if ok {
+			text = out
+		}
+	} else if geminiTextFailed(text) {
+		c.IsError = true
+	}
+	gr.appendBytes(c, text)
+}
+
+// readString reads the string at sc whole into a buffer reused from call
+// to call.
+func (gr *geminiReader) readString(sc *jsonscan.Scanner) []byte {
+	b, _ := sc.AppendString(gr.text[:0], -1)
+	gr.text = b[:0]
+	return b
+}
+
+// appendText appends the string at sc to the call's result (see
+// appendBytes).
 func (gr *geminiReader) appendText(sc *jsonscan.Scanner, c *ToolCall) {
+	gr.appendBytes(c, gr.readString(sc))
+}
+
+// appendBytes appends text to the call's result, after a newline when the
+// result has text already, keeping the result within MaxResultBytes.
+func (gr *geminiReader) appendBytes(c *ToolCall, text []byte) {
 	b := append(gr.buf[:0], c.Result...)
 	if len(b) > 0 {
 		b = append(b, '\n')
 	}
-	limit := -1
-	if gr.max > 0 {
-		limit = max(0, gr.max-len(b))
-	}
 	start := len(b)
-	b, _ = sc.AppendString(b, limit)
-	if len(b) == start {
+	b = append(b, text...)
+	if gr.max > 0 && len(b) > gr.max {
+		cut := gr.max
+		for cut > start && !utf8.RuneStart(b[cut]) {
+			cut--
+		}
+		b = b[:max(cut, len(c.Result))]
+	}
+	if len(b) <= start {
 		b = b[:len(c.Result)] // nothing added: no separator either
 	}
 	c.Result = string(b)
@@ -483,7 +572,7 @@ func (gr *geminiReader) contentText(raw []byte) string {
 		return ""
 	}
 	p := &gr.part
-	p.Reset(raw)
+	gr.reset(p, raw)
 	var c ToolCall // collects the text the way results do
 	max := gr.max
 	gr.max = 0

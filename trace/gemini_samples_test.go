@@ -94,6 +94,10 @@ func TestGeminiSamplesMatchAGenericCount(t *testing.T) {
 	}
 }
 
+// TestGeminiSampleResultsAreTheFunctionResponses checks each result against
+// what the recording says the tool returned: a shell command's output is
+// what Gemini CLI displayed of it (resultDisplay, the output alone), every
+// other tool's the functionResponse output as recorded.
 func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 	t.Parallel()
 	sampleFiles(t, "gemini-cli/*.json")
@@ -103,9 +107,11 @@ func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 	var doc struct {
 		Messages []struct {
 			ToolCalls []struct {
-				ID     string `json:"id"`
-				Args   map[string]any
-				Result []struct {
+				ID            string `json:"id"`
+				Name          string `json:"name"`
+				Args          map[string]any
+				ResultDisplay json.RawMessage `json:"resultDisplay"`
+				Result        []struct {
 					FunctionResponse struct {
 						Response struct {
 							Output string `json:"output"`
@@ -116,6 +122,13 @@ func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 		} `json:"messages"`
 	}
 	require.NoError(t, json.Unmarshal(data, &doc))
+	// The commands that exited non-zero, by their recorded "Exit Code":
+	// file (127), pip3 install (1) and python3 -m venv (1).
+	failed := map[string]bool{
+		"run_shell_command-1769380617429-dfebe1df2463":  true,
+		"run_shell_command-1769380626493-b95a6dd5bf5e6": true,
+		"run_shell_command-1769380630309-b851171acad54": true,
+	}
 	s, err := ReadFile(file, Options{})
 	require.NoError(t, err)
 	i := 0
@@ -124,7 +137,12 @@ func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 			require.Less(t, i, len(s.Calls))
 			got := s.Calls[i]
 			assert.Equal(t, c.ID, got.ID)
-			assert.Equal(t, c.Result[0].FunctionResponse.Response.Output, got.Result, "result of %s", c.ID)
+			want := c.Result[0].FunctionResponse.Response.Output
+			if c.Name == "run_shell_command" {
+				require.NoError(t, json.Unmarshal(c.ResultDisplay, &want), "resultDisplay of %s", c.ID)
+			}
+			assert.Equal(t, want, got.Result, "result of %s", c.ID)
+			assert.Equal(t, failed[c.ID], got.IsError, "IsError of %s", c.ID)
 			if cmd, ok := c.Args["command"]; ok {
 				assert.Equal(t, cmd, got.ArgumentsMap()["command"], "command of %s", c.ID)
 			}
@@ -132,4 +150,20 @@ func TestGeminiSampleResultsAreTheFunctionResponses(t *testing.T) {
 		}
 	}
 	assert.Equal(t, i, len(s.Calls))
+}
+
+func TestGeminiSampleFailedCommandShowsOnlyItsOutput(t *testing.T) {
+	t.Parallel()
+	sampleFiles(t, "gemini-cli/*.json")
+	s, err := ReadFile(filepath.Join(samplesDir, "gemini-cli", "skillsbench-gemini3pro-offer-letter.session.json"), Options{})
+	require.NoError(t, err)
+	var found bool
+	for _, c := range s.Calls {
+		if c.ID == "run_shell_command-1769380617429-dfebe1df2463" {
+			found = true
+			assert.True(t, c.IsError, "file exited 127 although the call's status is success")
+			assert.Equal(t, "bash: line 1: file: command not found", c.Result)
+		}
+	}
+	assert.True(t, found)
 }

@@ -114,16 +114,16 @@ func TestGeminiFixturesAreReadAsRecorded(t *testing.T) {
 	}
 }
 
-func TestGeminiShellReadKeepsTheCommandAsRecorded(t *testing.T) {
+func TestGeminiShellReadIsUnwrappedToTheCommandOutput(t *testing.T) {
 	t.Parallel()
 	s := geminiReadFixture(t, "shell-read.session.jsonl")
 	require.Len(t, s.Calls, 1)
 	c := s.Calls[0]
 	assert.Equal(t, "run_shell_command", c.Name)
 	assert.Equal(t, "nl -ba x.py | sed -n '10,40p'", c.ArgumentsMap()["command"])
-	assert.True(t, strings.HasPrefix(c.Result, "Command: nl -ba x.py | sed -n '10,40p'\nDirectory: (root)\nOutput:     10\t"), c.Result)
-	assert.Contains(t, c.Result, "    40\t    value = compute(40)\n")
-	assert.Contains(t, c.Result, "Exit Code: 0")
+	assert.True(t, strings.HasPrefix(c.Result, "    10\t    value = compute(10)\n"), c.Result)
+	assert.True(t, strings.HasSuffix(c.Result, "\n    40\t    value = compute(40)"), c.Result)
+	assert.NotContains(t, c.Result, "Exit Code")
 	assert.False(t, c.IsError)
 }
 

@@ -44,12 +44,20 @@ import (
 // where 2.x recorded the parsed actions; a message without exactly one
 // block makes no call, as the agent rejected it. In tool-calling mode (2.x)
 // assistant messages carry OpenAI-style tool_calls whose results are the
-// role "tool" messages with the same tool_call_id. A result is IsError when
-// its return code (extra.returncode, else the <returncode> tag of the
-// observation) is not 0, or when it records an exception. The final
-// "exit" message is not a result: the call that submitted has none in
+// role "tool" messages with the same tool_call_id. The final "exit"
+// message is not a result: the call that submitted has none in
 // tool-calling mode. A 1.x submission, recorded as a user message holding
 // the submitted output, is the result of the call that submitted.
+//
+// An observation is the command's output rendered with the config's
+// template, "<returncode>0</returncode>\n<output>\n…</output>" in most
+// configs. A result is the output alone, as the command printed it; an
+// output too long to show whole, rendered as its first and last 5,000
+// characters, is the head, a line "[... N characters elided ...]" and the
+// tail (see miniObservation for every template's shape). A result is
+// IsError when its return code (extra.returncode, else the one the
+// observation shows) is not 0, when it records an exception, or when the
+// command timed out.
 //
 // Tokens are the usage of each model response recorded in extra.response
 // (litellm's OpenAI-style usage): prompt_tokens, which include the cached
@@ -415,18 +423,23 @@ func (mr *miniReader) add(c ToolCall) int {
 // miniReturnCode finds the <returncode> tag of a rendered observation.
 var miniReturnCode = regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`)
 
-// join makes message m the result of call k.
+// join makes message m the result of call k: the command output its
+// observation shows (see miniObservation), cut to MaxResultBytes.
 func (mr *miniReader) join(k int, m *miniMsg) {
 	c := &mr.s.Calls[k]
-	text := m.text
+	text, failed, ok := miniObservation(m.text)
+	if !ok {
+		text = m.text
+	}
 	if mr.max > 0 && len(text) > mr.max {
-		text = text[:mr.max]
-		for len(text) > 0 && !utf8.RuneStart(m.text[len(text)]) {
-			text = text[:len(text)-1]
+		cut := mr.max
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
 		}
+		text = text[:cut]
 	}
 	c.Result, c.HasResult = string(text), m.hasText
-	if m.exception != "" {
+	if failed || m.exception != "" {
 		c.IsError = true
 	}
 	code := string(m.returncode)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,13 +108,27 @@ func TestMiniSWEAgentSamplesMatchAGenericCount(t *testing.T) {
 	}
 }
 
+// TestMiniSWEAgentSampleToolRepliesAreJoinedByID checks each result against
+// what mini-swe-agent itself recorded of the command: the raw output and
+// return code it keeps in the reply's extra, beside the rendered
+// observation the model saw.
 func TestMiniSWEAgentSampleToolRepliesAreJoinedByID(t *testing.T) {
 	t.Parallel()
 	sampleFiles(t, "mini-swe-agent/*.json")
 	file := filepath.Join(samplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
-	var doc miniGenericTrajectory
+	var doc struct {
+		Messages []struct {
+			Role       string `json:"role"`
+			Content    string `json:"content"`
+			ToolCallID string `json:"tool_call_id"`
+			Extra      struct {
+				RawOutput  *string `json:"raw_output"`
+				Returncode int     `json:"returncode"`
+			} `json:"extra"`
+		} `json:"messages"`
+	}
 	require.NoError(t, json.Unmarshal(data, &doc))
 	s, err := ReadFile(file, Options{})
 	require.NoError(t, err)
@@ -121,21 +136,55 @@ func TestMiniSWEAgentSampleToolRepliesAreJoinedByID(t *testing.T) {
 	for i := range s.Calls {
 		byID[s.Calls[i].ID] = &s.Calls[i]
 	}
-	joined := 0
+	joined, failed := 0, 0
 	for _, m := range doc.Messages {
 		if m.Role != "tool" {
 			continue
 		}
-		var text string
-		require.NoError(t, json.Unmarshal(m.Content, &text))
 		c := byID[m.ToolCallID]
 		require.NotNil(t, c, "call %s", m.ToolCallID)
-		assert.Equal(t, text, c.Result, "result of %s", m.ToolCallID)
+		require.NotNil(t, m.Extra.RawOutput, "reply to %s", m.ToolCallID)
+		require.NotContains(t, m.Content, "<output_head>", "no output of this run was elided")
+		assert.Equal(t, *m.Extra.RawOutput, c.Result, "result of %s", m.ToolCallID)
+		assert.Equal(t, m.Extra.Returncode != 0, c.IsError, "IsError of %s", m.ToolCallID)
+		if c.IsError {
+			failed++
+		}
 		joined++
 	}
 	assert.Equal(t, 47, joined)
+	assert.Equal(t, 8, failed, "the replies with a non-zero return code")
 	// The last call submitted; the exit message is not its result.
 	last := s.Calls[len(s.Calls)-1]
 	assert.False(t, last.HasResult)
 	assert.Contains(t, last.ArgumentsMap()["command"], "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+}
+
+func TestMiniSWEAgentSampleResultsAreTheCommandOutput(t *testing.T) {
+	t.Parallel()
+	sampleFiles(t, "mini-swe-agent/*.json")
+	s, err := ReadFile(filepath.Join(samplesDir, "mini-swe-agent", "deepseek-chat-v2.2.7-toolcall-sqlfluff-2419.traj.json"), Options{})
+	require.NoError(t, err)
+	var cat *ToolCall
+	for i := range s.Calls {
+		if s.Calls[i].ID == "call_00_MgjteRh3y9KV0XPSGzJOnDxt" {
+			cat = &s.Calls[i]
+		}
+	}
+	require.NotNil(t, cat)
+	assert.Equal(t, "cat ./src/sqlfluff/rules/L060.py", cat.ArgumentsMap()["command"])
+	assert.True(t, strings.HasPrefix(cat.Result, `"""Implementation of Rule L060."""`+"\n"), cat.Result)
+	assert.Len(t, strings.Split(strings.TrimSuffix(cat.Result, "\n"), "\n"), 62, "the file's 62 lines")
+	assert.False(t, cat.IsError)
+
+	// Text mode (1.x): the observations are user messages; the last user
+	// message is the submission, the output after the submit line.
+	v1, err := ReadFile(filepath.Join(samplesDir, "mini-swe-agent", "harbor-rfc-mini-swe-agent-trajectory.json"), Options{})
+	require.NoError(t, err)
+	var results []string
+	for _, c := range v1.Calls {
+		results = append(results, c.Result)
+		assert.False(t, c.IsError)
+	}
+	assert.Equal(t, []string{"", "Hello, world!\n", ""}, results)
 }

@@ -30,9 +30,8 @@ func miniUnix(sec float64) string {
 
 func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 	t.Parallel()
-	obs := func(code, out string) string {
-		return "<returncode>" + code + "</returncode>\n<output>\n" + out + "</output>"
-	}
+	// Results are the command output the observations show.
+	obs := func(_, out string) string { return out }
 	tests := []struct {
 		name     string
 		file     string
@@ -67,7 +66,7 @@ func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 				{ID: "call_2", Name: "bash", Args: `{"command":"cat hello.py"}`, Result: obs("0", "print('helo')\n"),
 					HasResult: true, Time: miniUnix(1775700000.25), Cum: 1580},
 				{ID: "call_3", Name: "bash", Args: `{"command":"sleep 999"}`,
-					Result:    "<exception>TimeoutExpired: Command 'sleep 999' timed out after 60 seconds</exception>\n" + obs("-1", ""),
+					Result:    obs("-1", ""),
 					HasResult: true, IsError: true, Time: miniUnix(1775700010), Cum: 1580 + 1740},
 				{ID: "call_4", Name: "bash", Args: `{"command":"sed -i 's/helo/hello/' hello.py && echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"}`,
 					Time: miniUnix(1775700080), Cum: 1580 + 1740 + 1960},
@@ -105,15 +104,15 @@ func TestMiniSWEAgentFixturesAreReadAsRecorded(t *testing.T) {
 	}
 }
 
-func TestMiniSWEAgentShellReadKeepsTheCommandAsRecorded(t *testing.T) {
+func TestMiniSWEAgentShellReadIsUnwrappedToTheCommandOutput(t *testing.T) {
 	t.Parallel()
 	s := miniReadFixture(t, "shell-read.traj.json")
 	require.Len(t, s.Calls, 1)
 	c := s.Calls[0]
 	assert.Equal(t, "bash", c.Name)
 	assert.Equal(t, `{"command":"nl -ba x.py | sed -n '10,40p'"}`, string(c.Arguments))
-	assert.True(t, strings.HasPrefix(c.Result, "<returncode>0</returncode>\n<output>\n    10\t"), c.Result)
-	assert.Contains(t, c.Result, "    40\t    total += item.price * 40\n</output>")
+	assert.True(t, strings.HasPrefix(c.Result, "    10\t"), c.Result)
+	assert.True(t, strings.HasSuffix(c.Result, "    40\t    total += item.price * 40\n"), c.Result)
 	assert.False(t, c.IsError)
 	assert.Equal(t, "acme__shop-17", s.Task)
 }
