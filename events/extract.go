@@ -855,9 +855,13 @@ func coalesce(rs []LineRange) []LineRange {
 // file's final newline, not for a line of the file.
 func dropFinalNewlineLine(result string) string {
 	t := result
-	// Claude Code appends a <system-reminder> block after the file.
-	if i := strings.LastIndex(t, "\n<system-reminder>"); i >= 0 && strings.HasSuffix(strings.TrimSpace(t), "</system-reminder>") {
-		t = t[:i]
+	// Claude Code appends a <system-reminder> block after the file. Only
+	// the end of the result is looked at: a read can be megabytes long.
+	if strings.HasSuffix(strings.TrimSpace(t[max(0, len(t)-64):]), "</system-reminder>") {
+		from := max(0, len(t)-8<<10)
+		if i := strings.LastIndex(t[from:], "\n<system-reminder>"); i >= 0 {
+			t = t[:from+i]
+		}
 	}
 	t = strings.TrimRight(t, "\n")
 	i := strings.LastIndexByte(t, '\n')

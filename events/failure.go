@@ -117,7 +117,8 @@ func (c *collector) dropMissing(result string, names []string) {
 	}
 	var drop []string
 	lines := 0
-	for _, line := range strings.Split(capResult(result), "\n") {
+	for line := range strings.Lines(capResult(result)) {
+		line = strings.TrimRight(line, "\r\n")
 		if lines++; lines > 2000 {
 			break
 		}
@@ -183,7 +184,8 @@ func (c *collector) failedTargets(result string, names []string) {
 // that a command or file was not found.
 func onlyMissing(result string) bool {
 	lines := 0
-	for _, line := range strings.Split(capResult(result), "\n") {
+	for line := range strings.Lines(capResult(result)) {
+		line = strings.TrimRight(line, "\r\n")
 		t := strings.TrimSpace(line)
 		if t == "" {
 			continue

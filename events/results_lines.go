@@ -360,6 +360,11 @@ func (st *textState) cut() {
 // file; it shows the line only when the next line quotes its text.
 func (c *collector) diagLine(line string, s *resultScan, st *textState) {
 	frame, frameLine, python := st.frame, st.frameLine, st.pyFrame
+	if frame == "" && strings.IndexByte(line, ':') < 0 && !strings.Contains(line, `File "`) {
+		// Every shape read here but a traceback frame and a quoted line
+		// has a colon.
+		return
+	}
 	st.frame, st.frameLine, st.pyFrame = "", 0, false
 	t := strings.TrimSpace(line)
 	if rest, ok := strings.CutPrefix(t, `File "`); ok {

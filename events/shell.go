@@ -129,8 +129,7 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 	if toolError {
 		return a
 	}
-	runs := shownOutput(result)
-	if emptyShown(runs) {
+	if blankOutput(result) {
 		col.clearReads()
 		return a
 	}
@@ -179,14 +178,19 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 		// Programs (tests, linters, compilers, scripts) name files in
 		// tracebacks, diagnostics and headers; a frame or message that
 		// quotes a line's text shows that line.
-		col.scanResult(result, resultScan{forms: formDiag, dir: a.dir, read: true, noRelative: a.dirUnknown})
+		diag := resultScan{forms: formDiag, dir: a.dir, read: true, noRelative: a.dirUnknown}
+		head, tail := headTail(result, maxDiagBytes)
+		col.scanResult(head, diag)
+		if tail != "" {
+			col.scanResult(tail, diag)
+		}
 		a.programWrites(result, failed)
 	}
 	// A command that prints one file's lines in order (cat, sed -n, head)
 	// showed as many of them as its output has, when nothing else printed.
 	if len(a.outputs) == 1 {
 		if o := a.outputs[0]; o.content && o.single != "" && o.format&formNumbered == 0 && len(o.plan) > 0 {
-			shown := mapShown(o.plan, runs, a.errorLine)
+			shown := mapShown(o.plan, shownOutput(result), a.errorLine)
 			col.setArgRanges(o.single, shown)
 			if len(shown) == 0 {
 				col.unread(o.single)
@@ -676,4 +680,27 @@ func unwrap(words []shellWord) (string, []shellWord, bool) {
 		}
 	}
 	return "", nil, xargs
+}
+
+// maxDiagBytes bounds how much of a program's output is read for the files
+// it names: that much of its start and of its end, where tracebacks,
+// diagnostics and test summaries are. A build log of hundreds of MB costs
+// no more than one of a few.
+const maxDiagBytes = 1 << 20
+
+// headTail returns the first and last max bytes of s, each cut at a line
+// end; tail is empty when s is no longer than 2·max.
+func headTail(s string, max int) (head, tail string) {
+	if len(s) <= 2*max {
+		return s, ""
+	}
+	head = s[:max]
+	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+		head = head[:i+1]
+	}
+	tail = s[len(s)-max:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
+	}
+	return head, tail
 }

@@ -96,7 +96,8 @@ func (a *shellAnalyzer) programWrites(result string, failed bool) {
 	}
 	wrote := false
 	lines := 0
-	for _, line := range strings.Split(capResult(result), "\n") {
+	for line := range strings.Lines(capResult(result)) {
+		line = strings.TrimRight(line, "\r\n")
 		if lines++; lines > 2000 {
 			break
 		}

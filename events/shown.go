@@ -89,7 +89,16 @@ func shownOutput(result string) []shownRun {
 // cutMarker recognizes a line that stands for output the agent framework
 // left out, and how many lines it left out when the marker says.
 func cutMarker(line string) (gap int, ok bool) {
-	t := strings.TrimSpace(line)
+	// Most lines are not markers: look at the first byte past the
+	// indentation before trimming.
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || line[i] != '[' && line[i] != '.' && line[i] != '<' {
+		return 0, false
+	}
+	t := strings.TrimSpace(line[i:])
 	if strings.HasPrefix(t, "<response clipped>") {
 		return gapUnknown, true
 	}
@@ -127,25 +136,15 @@ func cutMarker(line string) (gap int, ok bool) {
 	return 0, false
 }
 
-// shownText returns the lines the agent saw, joined, without cut markers.
-func shownText(runs []shownRun) string {
-	var b strings.Builder
-	for _, r := range runs {
-		for _, l := range r.lines {
-			b.WriteString(l)
-			b.WriteByte('\n')
+// blankOutput reports whether the agent saw no output at all: the result
+// is empty, blank, or only cut markers.
+func blankOutput(result string) bool {
+	for line := range strings.Lines(capResult(result)) {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "Total output lines: ") {
+			continue
 		}
-	}
-	return b.String()
-}
-
-// emptyShown reports whether the agent saw no output at all.
-func emptyShown(runs []shownRun) bool {
-	for _, r := range runs {
-		for _, l := range r.lines {
-			if strings.TrimSpace(l) != "" {
-				return false
-			}
+		if _, ok := cutMarker(strings.TrimRight(line, "\r\n")); !ok {
+			return false
 		}
 	}
 	return true
