@@ -386,6 +386,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		return
 	}
 	switch {
+	case read && !listing && manyFiles(result):
+		col.manyFilesRead(result)
 	case read && !listing:
 		result = dropFinalNewlineLine(result)
 		if primary != "" {
@@ -919,4 +921,63 @@ func hasRangeArgs(args map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// manyFilesEnd closes Gemini CLI's read_many_files output, whose files
+// each follow a "--- path ---" line.
+const manyFilesEnd = "--- End of content ---"
+
+// manyFiles reports a read_many_files result.
+func manyFiles(result string) bool {
+	return strings.HasPrefix(result, "--- ") && strings.Contains(result[:min(len(result), 8<<10)], " ---\n")
+}
+
+// manyFilesRead records the files of a read_many_files result, each shown
+// whole: "--- path ---", a blank line, the file's text, a blank line.
+func (c *collector) manyFilesRead(result string) {
+	cur, n := "", 0
+	flush := func() {
+		if cur != "" && n > 0 {
+			c.addResultRange(cur, 1, n)
+		}
+		cur, n = "", 0
+	}
+	blank := 0 // blank lines held back: the last one before a header is the separator
+	lines := 0
+	for line := range strings.Lines(capResult(result)) {
+		if lines++; lines > maxResultLines {
+			break
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if strings.HasPrefix(line, "--- ") && strings.HasSuffix(line, " ---") && len(line) > 8 {
+			flush()
+			blank = 0
+			if line == manyFilesEnd {
+				continue
+			}
+			if p, ok := c.n.File(line[4:len(line)-4], FromArgument); ok {
+				c.addFile(p, true, false, true)
+				cur = p
+				blank = -1 // the blank line after the header is not the file's
+			}
+			continue
+		}
+		if cur == "" {
+			continue
+		}
+		if line == "" {
+			if blank == -1 {
+				blank = 0
+				continue
+			}
+			blank++
+			continue
+		}
+		if blank < 0 {
+			blank = 0
+		}
+		n += blank + 1
+		blank = 0
+	}
+	flush()
 }

@@ -481,6 +481,14 @@ func (c *collector) fileLinesLine(line string, s *resultScan, st *textState) boo
 	if rest, ok := cutPrefixFold(t, "line:"); ok {
 		return c.lineSpec(st.cur, rest)
 	}
+	if rest, ok := strings.CutPrefix(t, "L"); ok && len(rest) > 0 && isDigit(rest[0]) {
+		// Gemini CLI's search_file_content hit: "L12: content".
+		if n, j := leadingInt(rest); j > 0 && strings.HasPrefix(rest[j:], ":") {
+			c.addFile(st.cur, true, false, true)
+			c.addResultRange(st.cur, n, n)
+			return true
+		}
+	}
 	if rest, ok := strings.CutPrefix(t, "Line "); ok {
 		// search_file hit: "Line 12:    content".
 		if n, j := leadingInt(rest); j > 0 && strings.HasPrefix(rest[j:], ":") {

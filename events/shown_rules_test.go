@@ -142,6 +142,20 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			want: want{class: FileLevel, files: []string{"/root/data.json"}, read: []string{"/root/data.json"}, ranges: []LineRange{lines("/root/data.json", 1, 3)}},
 		},
 		{
+			name: "Gemini CLI: search_file_content hits show their lines",
+			tool: "search_file_content", args: map[string]any{"pattern": "Token"},
+			result: "Found 2 matches for pattern \"Token\" in the workspace directory:\n---\nFile: pkg/t.go\nL12: func Token() {}\n---\nFile: README.md\nL3: Token docs\n---",
+			want: want{class: FileLevel, files: []string{"pkg/t.go", "README.md"}, read: []string{"pkg/t.go", "README.md"},
+				ranges: []LineRange{lines("pkg/t.go", 12, 12), lines("README.md", 3, 3)}},
+		},
+		{
+			name: "Gemini CLI: read_many_files shows each file whole, without its separators",
+			tool: "read_many_files", args: map[string]any{"paths": []any{"a.go", "b.md"}},
+			result: "--- /testbed/a.go ---\n\npackage a\n\nfunc A() {}\n\n--- /testbed/b.md ---\n\n# B\n\n--- End of content ---",
+			want: want{class: FileLevel, files: []string{"a.go", "b.md"}, read: []string{"a.go", "b.md"},
+				ranges: []LineRange{lines("a.go", 1, 3), lines("b.md", 1, 1)}},
+		},
+		{
 			name: "Claude Code: Read's empty last numbered line is the final newline",
 			tool: "Read", args: map[string]any{"file_path": "/testbed/p.json"}, result: "     1→{\n     2→}\n     3→\n\n<system-reminder>\nx\n</system-reminder>\n",
 			want: want{class: FileLevel, files: []string{"p.json"}, read: []string{"p.json"}, ranges: []LineRange{lines("p.json", 1, 2)}},
