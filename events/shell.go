@@ -190,10 +190,13 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 	// showed as many of them as its output has, when nothing else printed.
 	if len(a.outputs) == 1 {
 		if o := a.outputs[0]; o.content && o.single != "" && o.format&formNumbered == 0 && len(o.plan) > 0 {
-			shown := mapShown(o.plan, shownOutput(result), a.errorLine)
-			col.setArgRanges(o.single, shown)
-			if len(shown) == 0 {
+			runs := shownOutput(result)
+			if printedLines(runs, a.errorLine) == 0 {
 				col.unread(o.single)
+			} else {
+				// Lines after a cut whose size is not known were shown, but
+				// cannot be numbered: the file is read, with the lines that can.
+				col.setArgRanges(o.single, mapShown(o.plan, runs, a.errorLine))
 			}
 		}
 	}

@@ -99,7 +99,9 @@ func cutMarker(line string) (gap int, ok bool) {
 		return 0, false
 	}
 	t := strings.TrimSpace(line[i:])
-	if strings.HasPrefix(t, "<response clipped>") {
+	if strings.HasPrefix(t, "<response clipped>") || strings.HasPrefix(t, "[Previous command outputs are truncated") {
+		// SWE-agent and OpenHands; OpenHands' note stands before the last
+		// lines of an output whose start it dropped.
 		return gapUnknown, true
 	}
 	var inner string
@@ -133,7 +135,25 @@ func cutMarker(line string) (gap int, ok bool) {
 			return n, true
 		}
 	}
+	// Gemini CLI: "... [CONTENT TRUNCATED] ...".
+	if l := strings.ToLower(inner); strings.Contains(l, "truncated") || strings.Contains(l, "clipped") || strings.Contains(l, "elided") {
+		return gapUnknown, true
+	}
 	return 0, false
+}
+
+// printedLines counts the output lines of a content command, its error
+// messages left out.
+func printedLines(runs []shownRun, skip func(string) bool) int {
+	n := 0
+	for _, r := range runs {
+		for _, l := range r.lines {
+			if skip == nil || !skip(l) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // blankOutput reports whether the agent saw no output at all: the result

@@ -103,6 +103,12 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			want:   want{class: FileLevel, files: []string{".deepwiki/a.md"}, read: []string{".deepwiki/a.md"}, ranges: []LineRange{lines(".deepwiki/a.md", 3, 3)}},
 		},
 		{
+			name: "OpenHands: a file whose printed start was dropped is read, without lines",
+			tool: "execute_bash", args: map[string]any{"command": "cat big.log"},
+			result: "[Previous command outputs are truncated. Showing the last 2 lines of the output below.]\nx\ny\n",
+			want:   want{class: FileLevel, files: []string{"big.log"}, read: []string{"big.log"}},
+		},
+		{
 			name: "a command with no recorded reply showed nothing",
 			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
 			want: want{class: FileLevel, files: []string{"patch.txt"}},

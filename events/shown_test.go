@@ -96,6 +96,8 @@ func TestCutMarkers(t *testing.T) {
 		{"[... see the docs ...]", 0, false},
 		{"...", 0, false},
 		{"    [... omitted 3 of 9 lines ...]", 3, true},
+		{"... [CONTENT TRUNCATED] ...", gapUnknown, true},
+		{"[Previous command outputs are truncated. Showing the last 9 lines of the output below.]", gapUnknown, true},
 	} {
 		gap, ok := cutMarker(tc.line)
 		assert.Equal(t, tc.ok, ok, tc.line)
