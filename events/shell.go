@@ -200,8 +200,43 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 			}
 		}
 	}
+	if len(a.outputs) > 1 {
+		a.splitUnknown(result)
+	}
 	col.dropFolders()
 	return a
+}
+
+// splitUnknown decides what several content commands of one call showed
+// (sed -n '1,80p' a.ts && sed -n '1,80p' b.ts): their outputs run
+// together, so where one ends is known only when each printed all it asked
+// for. Unless the output is long enough for that, their files are read
+// without lines.
+func (a *shellAnalyzer) splitUnknown(result string) {
+	need, open := 0, false
+	var files []string
+	for _, o := range a.outputs {
+		if !o.content || o.single == "" || o.format&formNumbered != 0 || len(o.plan) == 0 {
+			continue
+		}
+		files = append(files, o.single)
+		for _, r := range o.plan {
+			if r.End == 0 {
+				open = true
+			} else {
+				need += r.End - r.Start + 1
+			}
+		}
+	}
+	if len(files) == 0 {
+		return
+	}
+	if !open && printedLines(shownOutput(result), a.errorLine) >= need {
+		return
+	}
+	for _, f := range files {
+		a.col.setArgRanges(f, nil)
+	}
 }
 
 // errorLine reports a line that is an error message of one of the call's

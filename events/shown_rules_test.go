@@ -109,6 +109,19 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			want:   want{class: FileLevel, files: []string{"big.log"}, read: []string{"big.log"}},
 		},
 		{
+			name: "Codex: two reads whose outputs run together, one cut short by its file's end, show their files without lines",
+			tool: "shell", args: map[string]any{"command": []any{"bash", "-lc", "sed -n '1,80p' a.ts && sed -n '1,80p' b.ts"}},
+			result: printed(120),
+			want:   want{class: FileLevel, files: []string{"a.ts", "b.ts"}, read: []string{"a.ts", "b.ts"}},
+		},
+		{
+			name: "Codex: two reads that printed all they asked for show it",
+			tool: "shell", args: map[string]any{"command": []any{"bash", "-lc", "sed -n '1,80p' a.ts && sed -n '10,20p' b.ts"}},
+			result: printed(91),
+			want: want{class: FileLevel, files: []string{"a.ts", "b.ts"}, read: []string{"a.ts", "b.ts"},
+				ranges: []LineRange{lines("a.ts", 1, 80), lines("b.ts", 10, 20)}},
+		},
+		{
 			name: "a command with no recorded reply showed nothing",
 			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
 			want: want{class: FileLevel, files: []string{"patch.txt"}},
