@@ -1,6 +1,7 @@
 package events
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -44,18 +45,14 @@ func (a *shellAnalyzer) program(s *stage, name string, args []shellWord) {
 	fixer, isFixer := inPlaceFixers[name]
 	writes := isFixer && len(fixer) == 0
 	skipNext := false
-	for i, w := range args {
+	for _, w := range args {
 		if skipNext {
 			skipNext = false
 			continue
 		}
 		t := w.text
-		if isFixer && !writes {
-			for _, f := range fixer {
-				if t == f || i == 0 && t == f {
-					writes = true
-				}
-			}
+		if isFixer && slices.Contains(fixer, t) {
+			writes = true
 		}
 		if strings.HasPrefix(t, "-") {
 			// -c CODE, -m MODULE, -e EXPR take a value that is no file.

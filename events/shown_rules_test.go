@@ -122,6 +122,22 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 				ranges: []LineRange{lines("a.ts", 1, 80), lines("b.ts", 10, 20)}},
 		},
 		{
+			name: "the module of python -m and the code of node -e are no files",
+			tool: "Bash", args: map[string]any{"command": "python -m json.tool data.json && node -e console.log && node --eval process.exit && python -c sys.exit"},
+			result: "{}\n",
+			want:   want{class: OtherClass, files: []string{"data.json"}},
+		},
+		{
+			name: "echo prints words, not files",
+			tool: "Bash", args: map[string]any{"command": "echo notes.txt"}, result: "notes.txt\n",
+			want: want{class: OtherClass},
+		},
+		{
+			name: "a reporting run of a fixer writes nothing; its fixing run does",
+			tool: "Bash", args: map[string]any{"command": "ruff check a.py && ruff check --fix b.py"}, result: "Found 1 error.\n",
+			want: want{class: Edit, files: []string{"a.py", "b.py"}, written: []string{"b.py"}},
+		},
+		{
 			name: "a command with no recorded reply showed nothing",
 			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
 			want: want{class: FileLevel, files: []string{"patch.txt"}},

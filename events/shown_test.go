@@ -61,6 +61,21 @@ func TestMapShownPlacesPrintedLinesOnTheRequestedOnes(t *testing.T) {
 			[]LineRange{{Path: "a.ts", Start: 1, End: 3}, {Path: "a.ts", Start: 10, End: 11}},
 		},
 		{"empty output shows nothing", span(1, 20), "", nil},
+		{"a count header without its blank line is still no line", open(1), "Total output lines: 2\na\nb\n", span(1, 2)},
+		{"a text that only starts like the header is output", open(1), "Total output lines: many\na\n", span(1, 2)},
+		{"a line before a marker that is not blank is output", open(1), "a\nb\n[... omitted 2 of 5 lines ...]\nc\n", []LineRange{{Path: "a.ts", Start: 1, End: 2}, {Path: "a.ts", Start: 5, End: 5}}},
+		{
+			"a known cut runs on across requested ranges",
+			[]LineRange{{Path: "a.ts", Start: 1, End: 3}, {Path: "a.ts", Start: 10, End: 12}},
+			"a\nb\n\n[... omitted 2 of 6 lines ...]\n\nc\nd\n",
+			[]LineRange{{Path: "a.ts", Start: 1, End: 2}, {Path: "a.ts", Start: 11, End: 12}},
+		},
+		{
+			"a cut past the end of a bounded request leaves nothing after it",
+			span(1, 3),
+			"a\nb\n[... omitted 5 of 9 lines ...]\nc\nd\n",
+			span(1, 2),
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
