@@ -154,6 +154,12 @@ func TestLocalizationFiguresOnLiteralDocuments(t *testing.T) {
 			null: []string{"coverage_auc_retrieval", "read.coverage_auc_retrieval"},
 		},
 		{
+			name: "coverage_auc_tokens is null when no token was counted",
+			doc:  literal([]string{"a"}, tokens(search("x"), 0), tokens(read("a"), 0)),
+			want: map[string]float64{"coverage_auc": 0.5},
+			null: []string{"coverage_auc_tokens", "read.coverage_auc_tokens"},
+		},
+		{
 			name: "an agent that never finds the file has coverage_auc 0",
 			doc:  literal([]string{"a"}, search("x"), read("y")),
 			want: map[string]float64{"coverage_auc": 0, "read.coverage_auc": 0},
