@@ -97,6 +97,10 @@ var missingPhrases = []string{
 }
 
 func sayMissing(s string) bool {
+	if strings.Contains(s, "Permission denied") {
+		// "cannot open 'a.ts' for reading: Permission denied": it exists.
+		return false
+	}
 	for _, p := range missingPhrases {
 		if strings.Contains(s, p) {
 			return true

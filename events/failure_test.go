@@ -62,3 +62,16 @@ func TestFailedTargetsKeepOnlyWhatTheOutputShowsToExist(t *testing.T) {
 	assert.Equal(t, []string{"a.py", "b.py"}, named("grep: b.py mentioned, not found anywhere\nhit\n", []string{"sed"}, a, b),
 		"a message of another command names nothing missing")
 }
+
+func TestOnlyTheFirstLinesOfAnOutputAreReadForMissingFiles(t *testing.T) {
+	t.Parallel()
+	c := newCollector(PathNormalizer{})
+	c.addFile("a.py", false, false, false)
+	c.dropMissing(strings.Repeat("ok\n", 2000)+"cat: a.py: No such file or directory\n", []string{"cat"})
+	assert.Len(t, c.files, 1, "a message past the first 2,000 lines is not looked for")
+	c.dropMissing(strings.Repeat("ok\n", 1999)+"cat: a.py: No such file or directory\n", []string{"cat"})
+	assert.Empty(t, c.files)
+
+	assert.True(t, onlyMissing(strings.Repeat("x: not found\n", 50)))
+	assert.False(t, onlyMissing(strings.Repeat("x: not found\n", 51)), "a long output is more than a not-found message")
+}

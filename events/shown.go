@@ -38,7 +38,7 @@ func shownOutput(result string) []shownRun {
 	result = capResult(result)
 	// Codex puts the count of the whole output above a cut one.
 	if rest, ok := strings.CutPrefix(result, "Total output lines: "); ok {
-		if n, j := leadingInt(rest); j > 0 && n >= 0 {
+		if _, j := leadingInt(rest); j > 0 {
 			after := rest[j:]
 			if s, ok := strings.CutPrefix(after, "\n\n"); ok {
 				result = s
@@ -80,7 +80,7 @@ func shownOutput(result string) []shownRun {
 		}
 		cur.lines = append(cur.lines, line)
 	}
-	if len(cur.lines) > 0 || len(runs) == 0 {
+	if len(cur.lines) > 0 {
 		runs = append(runs, cur)
 	}
 	return runs
@@ -125,7 +125,7 @@ func cutMarker(line string) (gap int, ok bool) {
 		return gapUnknown, true
 	}
 	// "600615 characters truncated", "1234 characters elided"
-	if n, j := leadingInt(inner); j > 0 && n >= 0 {
+	if n, j := leadingInt(inner); j > 0 {
 		rest := strings.TrimSpace(inner[j:])
 		if strings.HasPrefix(rest, "characters ") || strings.HasPrefix(rest, "chars ") ||
 			strings.HasPrefix(rest, "bytes ") || strings.HasPrefix(rest, "tokens ") {

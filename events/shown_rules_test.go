@@ -138,6 +138,22 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			want: want{class: Edit, files: []string{"a.py", "b.py"}, written: []string{"b.py"}},
 		},
 		{
+			name: "a read whose output is only its error message read nothing",
+			tool: "Bash", args: map[string]any{"command": "head -n 5 a.ts 2>&1"},
+			result: "head: cannot open 'a.ts' for reading: Permission denied\n",
+			want:   want{class: FileLevel, files: []string{"a.ts"}},
+		},
+		{
+			name: "a fixer given only folders names no file and is no edit",
+			tool: "Bash", args: map[string]any{"command": "gofmt -w ./pkg"}, result: "",
+			want: want{class: OtherClass},
+		},
+		{
+			name: "a save reported past the first 2,000 lines is not looked for",
+			tool: "Bash", args: map[string]any{"command": "python3 gen.py"}, result: printed(2000) + "Saved output to out.docx\n",
+			want: want{class: OtherClass, files: []string{"gen.py"}},
+		},
+		{
 			name: "a command with no recorded reply showed nothing",
 			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
 			want: want{class: FileLevel, files: []string{"patch.txt"}},

@@ -85,6 +85,18 @@ func TestMapShownPlacesPrintedLinesOnTheRequestedOnes(t *testing.T) {
 	}
 }
 
+func TestMapShownWithNothingRequestedCreditsNothing(t *testing.T) {
+	t.Parallel()
+	assert.Nil(t, mapShown(nil, shownOutput("a\nb\n"), nil))
+}
+
+func TestShownOutputReadsAtMostMaxResultLines(t *testing.T) {
+	t.Parallel()
+	out := strings.Repeat("x\n", maxResultLines+5)
+	assert.Equal(t, []LineRange{{Path: "f", Start: 1, End: maxResultLines}},
+		mapShown([]LineRange{{Path: "f", Start: 1}}, shownOutput(out), nil))
+}
+
 func TestMapShownLeavesOutTheCommandsErrorLines(t *testing.T) {
 	t.Parallel()
 	a := &shellAnalyzer{names: []string{"sed"}}
