@@ -241,3 +241,30 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 		})
 	}
 }
+
+func TestMCPToolsAreKnownUnderEachAgentsNaming(t *testing.T) {
+	t.Parallel()
+	tax := DefaultTaxonomy()
+	for _, tc := range []struct {
+		tool  string
+		class Class
+		known bool
+		mcp   bool
+	}{
+		{"mcp__serena__find_symbol", Semantic, true, true},
+		{"serena__find_symbol", Semantic, true, true},
+		{"serena.find_symbol", Semantic, true, true},
+		{"sourcegraph__keyword_search", Semantic, true, true},
+		{"filesystem__read_text_file", FileLevel, true, true},
+		{"context7__get-library-docs", OtherClass, true, true},
+		{"acme__lookup", OtherClass, false, true},
+		{"read__me", OtherClass, false, true},
+		{"file.read", FileLevel, true, false},
+		{"plain_tool", OtherClass, false, false},
+	} {
+		r, known := tax.Classify(tc.tool)
+		assert.Equal(t, tc.class, r.Class, tc.tool)
+		assert.Equal(t, tc.known, known, tc.tool)
+		assert.Equal(t, tc.mcp, r.IsMCP(tc.tool), tc.tool)
+	}
+}
