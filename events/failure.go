@@ -26,6 +26,9 @@ var failedEditPhrases = []string{
 	"Found multiple occurrences of",
 	"Invalid `insert_line` parameter",
 	"No changes to make: old_str and new_str are exactly the same",
+	// Gemini CLI's replace.
+	"Failed to edit, 0 occurrences found",
+	"Failed to edit, expected ",
 }
 
 // failedEdit reports an edit tool's answer that the edit was not applied.

@@ -33,6 +33,7 @@ func TestFailedEdit(t *testing.T) {
 	t.Parallel()
 	assert.True(t, failedEdit("ERROR:\nNo replacement was performed, old_str `x` did not appear verbatim in /a.py."))
 	assert.True(t, failedEdit("Your proposed edit has introduced new syntax error(s)."))
+	assert.True(t, failedEdit("Failed to edit, 0 occurrences found for old_string in /a.py. No edits made."))
 	assert.False(t, failedEdit("The file /a.py has been edited. Here's the result of running `cat -n`"))
 	// Only the start of a long answer is looked at.
 	assert.False(t, failedEdit(strings.Repeat("x", 64<<10)+"No replacement was performed"))
