@@ -235,10 +235,10 @@ func mapShown(plan []LineRange, runs []shownRun, skip func(string) bool) []LineR
 	return out
 }
 
-// appendRange appends a range, extending the last one when it continues
-// it.
+// appendRange appends a range of the one file a request is about,
+// extending the last one when it continues it.
 func appendRange(rs []LineRange, p string, start, end int) []LineRange {
-	if n := len(rs); n > 0 && rs[n-1].Path == p && rs[n-1].End+1 >= start {
+	if n := len(rs); n > 0 && rs[n-1].End+1 >= start {
 		rs[n-1].End = max(rs[n-1].End, end)
 		return rs
 	}

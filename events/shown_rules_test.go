@@ -2,6 +2,8 @@ package events
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -154,6 +156,17 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			want: want{class: OtherClass, files: []string{"gen.py"}},
 		},
 		{
+			name: "a save reported on the 2,000th line is looked at",
+			tool: "Bash", args: map[string]any{"command": "python3 gen.py"}, result: printed(1999) + "Saved output to out.docx\n",
+			want: want{class: Edit, files: []string{"gen.py", "out.docx"}, written: []string{"out.docx"}},
+		},
+		{
+			name: "a save line of 300 characters is looked at, a longer one is prose",
+			tool: "Bash", args: map[string]any{"command": "python3 gen.py"},
+			result: "Saved " + strings.Repeat("x", 300-len("Saved  to a.docx")) + " to a.docx\nSaved " + strings.Repeat("x", 301-len("Saved  to b.docx")) + " to b.docx\n",
+			want:   want{class: Edit, files: []string{"gen.py", "a.docx"}, written: []string{"a.docx"}},
+		},
+		{
 			name: "a command with no recorded reply showed nothing",
 			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
 			want: want{class: FileLevel, files: []string{"patch.txt"}},
@@ -267,4 +280,18 @@ func TestMCPToolsAreKnownUnderEachAgentsNaming(t *testing.T) {
 		assert.Equal(t, tc.known, known, tc.tool)
 		assert.Equal(t, tc.mcp, r.IsMCP(tc.tool), tc.tool)
 	}
+}
+
+func TestAtMost64ProgramsOfACallNameFiles(t *testing.T) {
+	t.Parallel()
+	var script []string
+	for i := range 70 {
+		script = append(script, fmt.Sprintf("python3 s%d.py", i))
+	}
+	args, _ := json.Marshal(map[string]any{"command": strings.Join(script, "; ")})
+	c := &trace.ToolCall{Name: "Bash", Arguments: args, Result: "ok\n", HasResult: true}
+	rule, _ := DefaultTaxonomy().ClassifyCall(c)
+	ex := Extract(c, rule, PathNormalizer{})
+	assert.Len(t, ex.Files, 64)
+	assert.Equal(t, "s63.py", ex.Files[63].Path)
 }

@@ -61,6 +61,13 @@ func TestMapShownPlacesPrintedLinesOnTheRequestedOnes(t *testing.T) {
 			[]LineRange{{Path: "a.ts", Start: 1, End: 3}, {Path: "a.ts", Start: 10, End: 11}},
 		},
 		{"empty output shows nothing", span(1, 20), "", nil},
+		{"a cut of no lines leaves one range", open(1), "a\nb\n[... omitted 0 of 4 lines ...]\nc\nd\n", span(1, 4)},
+		{
+			"adjacent requested ranges printed whole are one range",
+			[]LineRange{{Path: "a.ts", Start: 1, End: 3}, {Path: "a.ts", Start: 4, End: 6}},
+			outLines(6, "l"),
+			span(1, 6),
+		},
 		{"a count header without its blank line is still no line", open(1), "Total output lines: 2\na\nb\n", span(1, 2)},
 		{"a text that only starts like the header is output", open(1), "Total output lines: many\na\n", span(1, 2)},
 		{"a line before a marker that is not blank is output", open(1), "a\nb\n[... omitted 2 of 5 lines ...]\nc\n", []LineRange{{Path: "a.ts", Start: 1, End: 2}, {Path: "a.ts", Start: 5, End: 5}}},
