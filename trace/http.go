@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -26,7 +28,8 @@ const DefaultHTTPTimeout = 2 * time.Minute
 // sent as request headers when a trace is read from a URL and
 // Options.HTTPHeader is nil: RETRIEVALTEST_HTTP_HEADER_AUTHORIZATION="Bearer
 // …" sends "Authorization: Bearer …" (underscores in the name become
-// hyphens: RETRIEVALTEST_HTTP_HEADER_X_API_KEY sends X-Api-Key).
+// hyphens: RETRIEVALTEST_HTTP_HEADER_X_API_KEY sends X-Api-Key). The
+// headers follow a redirect only within the first URL's origin.
 const HTTPHeaderEnvPrefix = "RETRIEVALTEST_HTTP_HEADER_"
 
 // IsURL reports whether name is read over HTTP: it starts with http:// or
@@ -87,7 +90,10 @@ func readURL(url string, opts *Options, one bool) ([]*Session, error) {
 			req.Header.Add(k, v)
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := &http.Client{CheckRedirect: func(next *http.Request, via []*http.Request) error {
+		return checkRedirect(next, via, header)
+	}}
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", url, timeoutError(err, timeout))
 	}
@@ -98,6 +104,51 @@ func readURL(url string, opts *Options, one bool) ([]*Session, error) {
 			Body: printable.Line(strings.TrimSpace(string(b)))}
 	}
 	return readAll(&ctxReader{r: input.LimitReader(resp.Body, url, opts.maxInputSize()), timeout: timeout}, opts, one)
+}
+
+// maxRedirects is the number of redirects followed, as http.Client does
+// by default.
+const maxRedirects = 10
+
+// checkRedirect drops every configured header from a redirected request
+// once the chain has left the origin (scheme, host and port) of the first
+// request: a key meant for one server must not reach another it redirects
+// to. net/http strips only Authorization, Cookie and WWW-Authenticate, and
+// only when the host name changes: X-Api-Key would follow to any host, and
+// Authorization to another port. The client copies the first request's
+// headers onto every hop, hence the whole chain is checked, not the last
+// hop alone: a key does not come back on a redirect home.
+func checkRedirect(next *http.Request, via []*http.Request, header http.Header) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	first := origin(via[0].URL)
+	cross := origin(next.URL) != first
+	for _, r := range via[1:] {
+		cross = cross || origin(r.URL) != first
+	}
+	if cross {
+		for k := range header {
+			next.Header.Del(k)
+		}
+	}
+	return nil
+}
+
+// origin is a URL's scheme, host and port, the port made explicit so that
+// http://h and http://h:80 are one origin.
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // ctxReader words a body cut by the timeout.

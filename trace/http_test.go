@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -144,5 +146,101 @@ func TestIsURLTakesHTTPAndHTTPSOnly(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]bool{"http://h/x": true, "HTTPS://h/x": true, "ftp://h/x": false, "http.jsonl": false, "./http://x": false} {
 		assert.Equal(t, want, IsURL(name), name)
+	}
+}
+
+// headerRecorder serves the /trace endpoint shape and records the headers of
+// each request it receives.
+type headerRecorder struct {
+	mu  sync.Mutex
+	got []http.Header
+}
+
+func (h *headerRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.got = append(h.got, r.Header.Clone())
+	h.mu.Unlock()
+	io.WriteString(w, endpointBody)
+}
+
+func (h *headerRecorder) last() http.Header {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.got) == 0 {
+		return nil
+	}
+	return h.got[len(h.got)-1]
+}
+
+func TestReadFileOverHTTPKeepsTheHeadersWithinTheirOrigin(t *testing.T) {
+	t.Parallel()
+	// Two servers on loopback differ by port only: two origins, one host name.
+	other := &headerRecorder{}
+	otherSrv := httptest.NewServer(other)
+	t.Cleanup(otherSrv.Close)
+	home := &headerRecorder{}
+	mux := http.NewServeMux()
+	mux.Handle("/trace", home)
+	mux.HandleFunc("/same", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/trace", http.StatusFound)
+	})
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, otherSrv.URL+"/trace", http.StatusFound)
+	})
+	homeSrv := httptest.NewServer(mux)
+	t.Cleanup(homeSrv.Close)
+	otherMux := http.NewServeMux()
+	otherMux.Handle("/trace", other)
+	otherMux.HandleFunc("/back", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, homeSrv.URL+"/trace", http.StatusFound)
+	})
+	otherSrv.Config.Handler = otherMux
+	mux.HandleFunc("/away-and-back", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, otherSrv.URL+"/back", http.StatusFound)
+	})
+	header := http.Header{"X-Api-Key": {"S"}, "Authorization": {"Bearer k3y"}}
+
+	tests := []struct {
+		name     string
+		path     string
+		recorder *headerRecorder
+		keeps    bool
+	}{
+		{"a redirect within the origin keeps every header", "/same", home, true},
+		{"a redirect to another origin drops every header", "/away", other, false},
+		{"a redirect back home after leaving does not bring them back", "/away-and-back", home, false},
+	}
+	for _, tt := range tests {
+		_, err := ReadFile(homeSrv.URL+tt.path, Options{HTTPHeader: header})
+		require.NoError(t, err, tt.name)
+		got := tt.recorder.last()
+		require.NotNil(t, got, tt.name)
+		if tt.keeps {
+			assert.Equal(t, "S", got.Get("X-Api-Key"), tt.name)
+			assert.Equal(t, "Bearer k3y", got.Get("Authorization"), tt.name)
+		} else {
+			assert.Empty(t, got.Values("X-Api-Key"), tt.name)
+			assert.Empty(t, got.Values("Authorization"), tt.name)
+		}
+	}
+}
+
+func TestOriginMakesTheDefaultPortExplicit(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"http://h/x", "http://H:80/y", true},
+		{"https://h/x", "https://h:443/y", true},
+		{"http://h/x", "https://h/x", false},
+		{"http://h:8080/x", "http://h:8081/x", false},
+		{"http://h/x", "http://h.evil/x", false},
+	} {
+		a, err := url.Parse(tt.a)
+		require.NoError(t, err)
+		b, err := url.Parse(tt.b)
+		require.NoError(t, err)
+		assert.Equal(t, tt.same, origin(a) == origin(b), "%s vs %s", tt.a, tt.b)
 	}
 }
