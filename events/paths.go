@@ -102,7 +102,12 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 		return "", false
 	}
 	p = windowsSlashes(p)
-	if strings.ContainsAny(p, "$`*?|;&<>\"'{}\\") || hasGlobClass(p) {
+	if strings.ContainsAny(p, "$`*?|;&<>\"{}\\") || hasGlobClass(p) {
+		return "", false
+	}
+	// An apostrophe inside a name is a character of it ("it's.md"); at
+	// either end it is a quote around the path, not part of it.
+	if strings.HasPrefix(p, "'") || strings.HasSuffix(p, "'") {
 		return "", false
 	}
 	// A colon is a grep fragment ("a.go:12") or a git revision ("HEAD:a.go")
