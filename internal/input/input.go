@@ -8,10 +8,18 @@
 //     reach end of file (/dev/zero). A symbolic link is followed and judged
 //     by its target. Standard input, which callers accept as "-", is read
 //     through [LimitReader] instead;
+//   - files under /proc, /sys and /dev are refused, whatever their type,
+//     with a *SystemFileError: the kernel makes them up (a process's
+//     environment, its memory maps), they hold secrets more often than
+//     data, and a parse error quoting one would print them. A symbolic
+//     link into them is refused too;
 //   - every read is bounded: a file larger than its limit is refused before
 //     it is read when its size is known, and a file that grows past the
 //     limit while being read (or standard input) fails at the limit with a
 //     [TooLargeError], instead of reading on.
+//
+// An error that quotes what it could not parse quotes an [Excerpt]: at
+// most [MaxExcerpt] bytes, escaped.
 //
 // The default limit depends on what the input is (see the constants); the
 // public packages let a caller raise them, and the command-line tool has a
@@ -24,9 +32,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Units of size.
@@ -67,7 +77,67 @@ var (
 	ErrTooLarge   = errors.New("input larger than its size limit")
 	// ErrFolder is matched by the error for a folder where a file is read.
 	ErrFolder = errors.New("is a folder, not a file")
+	// ErrSystemFile is matched by *SystemFileError.
+	ErrSystemFile = errors.New("a file of /proc, /sys or /dev")
 )
+
+// systemRoots are the folders whose files are refused as inputs.
+var systemRoots = []string{"/proc", "/sys", "/dev"}
+
+// A SystemFileError reports an input under /proc, /sys or /dev.
+type SystemFileError struct {
+	Path string
+	Root string // "/proc"
+}
+
+func (e *SystemFileError) Error() string {
+	return fmt.Sprintf("%s: is under %s, which the system fills (process environments, device state), not an input file; only files written for the tool are read (pipe data to standard input with -)", e.Path, e.Root)
+}
+
+// Is makes errors.Is(err, ErrSystemFile) true.
+func (e *SystemFileError) Is(target error) bool { return target == ErrSystemFile }
+
+// checkPath refuses a name under one of systemRoots, as written (made
+// absolute) or once its symbolic links are resolved.
+func checkPath(name string) error {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil // the open that follows reports it
+	}
+	paths := []string{abs}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		paths = append(paths, real)
+	}
+	for _, p := range paths {
+		p = filepath.ToSlash(p)
+		for _, root := range systemRoots {
+			if p == root || strings.HasPrefix(p, root+"/") {
+				return &SystemFileError{Path: name, Root: root}
+			}
+		}
+	}
+	return nil
+}
+
+// MaxExcerpt is the most bytes of an input that an error quotes.
+const MaxExcerpt = 64
+
+// Excerpt quotes s, a piece of an input an error reports (a line that does
+// not parse), for the message: its first MaxExcerpt bytes at most, cut
+// between characters, quoted and escaped as by strconv.Quote, followed by
+// "…" when cut. A file that is not what the tool expects may hold anything,
+// a key or an environment, and a message should show only enough of it to
+// find the place.
+func Excerpt(s string) string {
+	if len(s) <= MaxExcerpt {
+		return strconv.Quote(s)
+	}
+	cut := MaxExcerpt
+	for cut > MaxExcerpt-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
 
 // A NotRegularError reports an input that is not a regular file.
 type NotRegularError struct {
@@ -141,14 +211,18 @@ func check(name string, info fs.FileInfo, limit int64, dirOK bool) error {
 }
 
 // Stat is os.Stat (a symbolic link is judged by its target) that also
-// refuses a path that is neither a regular file nor a folder. Callers that
-// accept a folder use it before choosing how to read the path.
+// refuses a path that is neither a regular file nor a folder, and one under
+// /proc, /sys or /dev. Callers that accept a folder use it before choosing
+// how to read the path.
 func Stat(name string) (fs.FileInfo, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if err := check(name, info, 1<<62, true); err != nil {
+		return nil, err
+	}
+	if err := checkPath(name); err != nil {
 		return nil, err
 	}
 	return info, nil
@@ -168,6 +242,9 @@ func Open(name string, limit int64) (io.ReadCloser, error) {
 		return nil, err
 	}
 	if err := check(name, info, limit, false); err != nil {
+		return nil, err
+	}
+	if err := checkPath(name); err != nil {
 		return nil, err
 	}
 	f, err := openFile(name)
@@ -387,7 +464,8 @@ func ParseSize(s string) (int64, error) {
 
 // Parse calls parse on the named file, or on stdin for "-" (named "<stdin>"
 // in error messages), reading at most limit bytes. Only a regular file is
-// opened: a named pipe or a device is refused.
+// opened: a named pipe, a device or a file under /proc, /sys or /dev is
+// refused.
 func Parse(name string, stdin io.Reader, limit int64, parse func(r io.Reader, name string) error) error {
 	if name == "-" {
 		return parse(LimitReader(stdin, "<stdin>", limit), "<stdin>")

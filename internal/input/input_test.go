@@ -203,3 +203,81 @@ func TestParseReadsAFileOrStandardInput(t *testing.T) {
 	_, err = read("-", strings.NewReader("from stdin"), 4)
 	assert.ErrorIs(t, err, ErrTooLarge, "standard input is bounded too")
 }
+
+func TestOpenRefusesTheFilesOfProcSysAndDev(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("no /proc")
+	}
+	link := filepath.Join(t.TempDir(), "truth.json")
+	if err := os.Symlink("/proc/self/environ", link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	tests := []struct {
+		name, path, root string
+	}{
+		{"a process's environment is refused", "/proc/self/environ", "/proc"},
+		{"a path that only reaches /proc through .. is refused", "/tmp/../proc/self/environ", "/proc"},
+		{"a symbolic link to a process's environment is judged by its target", link, "/proc"},
+		{"a file of /sys is refused", "/sys/kernel/mm/transparent_hugepage/enabled", "/sys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := os.Stat(tt.path); err != nil {
+				t.Skipf("%s: %v", tt.path, err)
+			}
+			for _, read := range []func() error{
+				func() error { _, err := ReadFile(tt.path, MiB); return err },
+				func() error { _, err := Open(tt.path, MiB); return err },
+				func() error { _, err := Stat(tt.path); return err },
+				func() error {
+					return Parse(tt.path, nil, MiB, func(io.Reader, string) error { return nil })
+				},
+			} {
+				err := read()
+				require.Error(t, err)
+				assert.True(t, errors.Is(err, ErrSystemFile), "%v", err)
+				var se *SystemFileError
+				require.ErrorAs(t, err, &se)
+				assert.Equal(t, tt.root, se.Root)
+				assert.Contains(t, err.Error(), tt.path+": is under "+tt.root)
+			}
+		})
+	}
+	t.Run("a folder of /proc is refused where folders are read", func(t *testing.T) {
+		t.Parallel()
+		_, err := Stat("/proc/self")
+		assert.True(t, errors.Is(err, ErrSystemFile), "%v", err)
+	})
+	t.Run("standard input is still read with -", func(t *testing.T) {
+		t.Parallel()
+		var got string
+		err := Parse("-", strings.NewReader("a.go\n"), MiB, func(r io.Reader, name string) error {
+			b, err := io.ReadAll(r)
+			got = string(b)
+			return err
+		})
+		require.NoError(t, err)
+		assert.Equal(t, "a.go\n", got)
+	})
+}
+
+func TestExcerptQuotesAtMost64BytesEscaped(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+	}{
+		{"a short line is quoted whole", "a.go", `"a.go"`},
+		{"controls and NULs are escaped", "K=v\x00\x1b[2J", `"K=v\x00\x1b[2J"`},
+		{"64 bytes are quoted whole", strings.Repeat("x", 64), `"` + strings.Repeat("x", 64) + `"`},
+		{"a longer line is cut at 64 bytes", "SECRET=" + strings.Repeat("s", 57) + "TAIL", `"SECRET=` + strings.Repeat("s", 57) + `"…`},
+		{"a cut never splits a character", strings.Repeat("x", 63) + "é", `"` + strings.Repeat("x", 63) + `"…`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, Excerpt(tt.in))
+		})
+	}
+}
