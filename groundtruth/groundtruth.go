@@ -56,6 +56,7 @@ package groundtruth
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -205,15 +206,23 @@ func Parse(name string, data []byte) (*Truth, error) {
 	return t, nil
 }
 
+// truthLimits bound a ground-truth document read as YAML: a list of paths
+// may cover a whole repository, so it may hold more tokens than a
+// configuration file.
+var truthLimits = yamllimit.Limits{MaxTokens: yamllimit.GroundTruthMaxTokens}
+
 // decodeYAML decodes a ground-truth file, JSON or YAML, as YAML: a
 // document starting with '[' or '-' is a list of files.
 func decodeYAML(name string, data, trimmed []byte) (truthFile, error) {
 	var f truthFile
 	var err error
 	if trimmed[0] == '[' || trimmed[0] == '-' {
-		err = yamllimit.Unmarshal(name, data, &f.Files, yamllimit.Limits{}, yaml.Strict())
+		err = yamllimit.Unmarshal(name, data, &f.Files, truthLimits, yaml.Strict())
 	} else {
-		err = yamllimit.Unmarshal(name, data, &f, yamllimit.Limits{}, yaml.Strict())
+		err = yamllimit.Unmarshal(name, data, &f, truthLimits, yaml.Strict())
+	}
+	if e := (*yamlerr.Error)(nil); errors.Is(err, yamllimit.ErrTooManyTokens) && errors.As(err, &e) {
+		e.Msg += "; a long list of paths can be written as a JSON list, which has no such limit"
 	}
 	return f, yamlerr.From(name, err)
 }

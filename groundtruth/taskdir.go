@@ -278,7 +278,7 @@ func decodeLenient(name string, data []byte, list, obj any) error {
 	if trimmed[0] == '[' || trimmed[0] == '-' {
 		v = list
 	}
-	return yamlerr.From(name, yamllimit.Unmarshal(name, data, v, yamllimit.Limits{}))
+	return yamlerr.From(name, yamllimit.Unmarshal(name, data, v, truthLimits))
 }
 
 func parseBenchTruth(name string, data []byte) (*Truth, error) {

@@ -1,14 +1,18 @@
 package yamllimit
 
-// prescanDepth estimates the nesting depth of a YAML document from its
-// bytes, without building tokens, and returns the 1-based line and column
-// where the estimate first exceeds maxDepth (ok false), or ok true.
+// prescan estimates the nesting depth and the number of tokens of a YAML
+// document from its bytes, without building tokens, and returns the
+// 1-based line and column where an estimate first exceeds its limit, with
+// the limit exceeded, or none.
 //
 // goccy/go-yaml's scanner keeps every token of a line, and of a whole flow
-// collection, before returning any: a single line of a million brackets
-// takes hundreds of megabytes before the token check in tokenize sees
-// the first one. This scan refuses such documents first, in constant
-// memory per level. It counts:
+// collection, before returning any, and the parser then needs all the
+// tokens of the document at once, at a few hundred bytes each: a line of a
+// million brackets, or a flow list of five million one-character items,
+// takes gigabytes before the checks in tokenize see the first token. This
+// scan refuses such documents first, in constant memory per level.
+//
+// Depth counts:
 //
 //   - flow collections: "[" and "{" where a node may start (at the start of
 //     a line, after ": ", "- ", "? ", ",", "[" or "{", or after an anchor or
@@ -17,13 +21,19 @@ package yamllimit
 //   - block collections: the indentation of each line and each "- " or
 //     "? " that opens a nested entry on the same line.
 //
+// Tokens counted are the scalars, anchors, tags and brackets where a node
+// may start, the indicators ("- ", "? ", ": "), the commas, colons and
+// brackets inside flow collections, and comments.
+//
 // Quoted scalars and comments are skipped. Lines of a block scalar are
-// taken as lines of the document, which can only raise the estimate; the
-// limit is generous for that reason. tokenize counts again, exactly, on the
-// tokens.
-func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
+// taken as lines of the document, and words of a plain scalar that look
+// like indicators as indicators, which can only raise the estimates; the
+// limits are generous for that reason. tokenize counts again, exactly, on
+// the tokens.
+func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
 	var block []int // indentation columns of the open block levels
 	flow := 0
+	tokens := 0
 	line = 1
 	lineStart := 0
 	i := 0
@@ -38,6 +48,12 @@ func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
 		}
 		return flow+len(block) <= maxDepth
 	}
+	// token counts a token starting at i and reports whether the count is
+	// within maxTokens.
+	token := func() bool {
+		tokens++
+		return tokens <= maxTokens
+	}
 	for i < len(data) {
 		if bol {
 			bol = false
@@ -49,22 +65,33 @@ func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
 			// brackets only.
 			if flow == 0 && i < len(data) && !isBreak(data[i]) && data[i] != '#' && data[i] != '[' && data[i] != '{' {
 				if !push(i - lineStart) {
-					return line, i - lineStart + 1, false
+					return line, i - lineStart + 1, tooDeep
 				}
 				// "- - - x" and "? - x" open a level per indicator.
 				for i+1 < len(data) && (data[i] == '-' || data[i] == '?') && isBlank(data[i+1]) {
+					if !token() {
+						return line, i - lineStart + 1, tooManyTokens
+					}
 					i++
 					for i < len(data) && isBlank(data[i]) {
 						i++
 					}
 					if i < len(data) && !isBreak(data[i]) && data[i] != '#' && !push(i-lineStart) {
-						return line, i - lineStart + 1, false
+						return line, i - lineStart + 1, tooDeep
 					}
 				}
 			}
 			continue
 		}
 		c := data[i]
+		// Every token the scanner makes starts at a character this
+		// counts: a comment, an indicator, a bracket, a comma in a flow
+		// collection, or the first character of a scalar, an anchor or a
+		// tag.
+		if !isBlank(c) && !isBreak(c) && (nodeStart || flow > 0 && (isFlowIndicator(c) || c == ':') ||
+			c == '#' && (i == lineStart || isBlank(data[i-1])) || isIndicator(data, i)) && !token() {
+			return line, i - lineStart + 1, tooManyTokens
+		}
 		switch {
 		case c == '\n':
 			i++
@@ -93,7 +120,7 @@ func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
 		case (c == '[' || c == '{') && (nodeStart || flow > 0):
 			flow++
 			if flow+len(block) > maxDepth {
-				return line, i - lineStart + 1, false
+				return line, i - lineStart + 1, tooDeep
 			}
 			i++
 			nodeStart = true
@@ -104,7 +131,7 @@ func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
 			i++
 			nodeStart = true
 			continue
-		case (c == ':' || c == '-' || c == '?') && (i+1 >= len(data) || isBlank(data[i+1]) || isBreak(data[i+1]) || flow > 0 && c == ':'):
+		case isIndicator(data, i) || flow > 0 && c == ':':
 			i++
 			nodeStart = true
 			continue
@@ -112,7 +139,23 @@ func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
 		i++
 		nodeStart = false
 	}
-	return 0, 0, true
+	return 0, 0, none
+}
+
+// A problem is the limit a document exceeds.
+type problem int
+
+const (
+	none problem = iota
+	tooDeep
+	tooManyTokens
+)
+
+// isIndicator reports whether data[i] is a block indicator: ":", "-" or "?"
+// followed by a blank, a line break or the end.
+func isIndicator(data []byte, i int) bool {
+	c := data[i]
+	return (c == ':' || c == '-' || c == '?') && (i+1 >= len(data) || isBlank(data[i+1]) || isBreak(data[i+1]))
 }
 
 // skipQuoted returns the position after the quoted scalar starting at i,

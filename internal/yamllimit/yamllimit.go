@@ -4,9 +4,16 @@
 // small hostile or careless file is a clear error naming file:line:col
 // instead of a stack overflow, an exponential walk or gigabytes of memory.
 //
-// Two things are bounded; the size of the input is bounded where the file is
-// opened, not here:
+// Three things are bounded; the size of the input is bounded where the file
+// is opened, not here:
 //
+//   - Tokens. A document of more than [Limits.MaxTokens] tokens (scalars,
+//     indicators such as "- " and ": ", brackets, commas, comments) is
+//     refused before the parser runs. goccy/go-yaml holds every token of a
+//     document, and then every node, at a few hundred bytes each, so a
+//     10 MB flow list of five million one-character items would take
+//     gigabytes. The count is estimated from the bytes first (an estimate
+//     that errs high), then taken exactly on the tokens.
 //   - Nesting depth. Collections nested deeper than [Limits.MaxDepth] (flow
 //     "[[[…]]]" and block "- - - …" alike) are refused before the parser
 //     runs: goccy/go-yaml's parser keeps a path per level, so its memory
@@ -29,6 +36,7 @@ package yamllimit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -44,11 +52,24 @@ import (
 // Defaults of Limits. Real scenario and ground-truth files nest a handful of
 // levels and use anchors, if at all, to share a few keys; the defaults are
 // far above that and far below what costs a reader noticeable time or memory
-// (a thousand levels parse in a few MB).
+// (a thousand levels parse in a few MB). A configuration file (a scenario,
+// a taxonomy) holds hundreds of tokens. goccy/go-yaml takes 400 to 800
+// bytes of memory a token (measured with lists of short and of 100-byte
+// paths), so DefaultMaxTokens bounds parsing to about 80 MB whatever the
+// file. Ground truth, a list of paths that may cover a whole repository,
+// takes GroundTruthMaxTokens (half a million paths in a YAML list, about
+// 800 MB); larger lists are written as JSON, which package groundtruth
+// reads without the YAML parser.
 const (
 	DefaultMaxDepth      = 1000
 	DefaultMaxAliasNodes = 1_000_000
+	DefaultMaxTokens     = 100_000
+	GroundTruthMaxTokens = 1_000_000
 )
+
+// ErrTooManyTokens is the cause of the error for a document of more than
+// Limits.MaxTokens tokens, for errors.Is.
+var ErrTooManyTokens = errors.New("too many YAML tokens")
 
 // Limits bound a YAML document. A zero field takes its default.
 type Limits struct {
@@ -57,6 +78,8 @@ type Limits struct {
 	// MaxAliasNodes is the most nodes that expanding every alias and merge
 	// key may add to the document as written.
 	MaxAliasNodes int
+	// MaxTokens is the most tokens the document may hold.
+	MaxTokens int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -65,6 +88,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxAliasNodes <= 0 {
 		l.MaxAliasNodes = DefaultMaxAliasNodes
+	}
+	if l.MaxTokens <= 0 {
+		l.MaxTokens = DefaultMaxTokens
 	}
 	return l
 }
@@ -82,14 +108,19 @@ func (f *File) Target(a *ast.AliasNode) ast.Node {
 }
 
 // Parse parses data, refusing documents beyond lim (see the package
-// documentation). Errors are *yamlerr.Error naming file and, where the
-// problem has one, its line and column.
+// documentation). A UTF-8 byte-order mark at the start of data is skipped,
+// as editors on Windows write one. Errors are *yamlerr.Error naming file
+// and, where the problem has one, its line and column.
 func Parse(file string, data []byte, lim Limits, opts ...parser.Option) (*File, error) {
 	lim = lim.withDefaults()
-	if line, col, ok := prescanDepth(data, lim.MaxDepth); !ok {
+	data = TrimBOM(data)
+	switch line, col, p := prescan(data, lim.MaxDepth, lim.MaxTokens); p {
+	case tooDeep:
 		return nil, &yamlerr.Error{File: file, Line: line, Col: col, Msg: depthMessage(lim.MaxDepth)}
+	case tooManyTokens:
+		return nil, tokensError(&yamlerr.Error{File: file, Line: line, Col: col}, lim.MaxTokens)
 	}
-	tokens, err := tokenize(file, data, lim.MaxDepth)
+	tokens, err := tokenize(file, data, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +198,7 @@ func (f visitFunc) Visit(n ast.Node) ast.Visitor {
 // under opens a level. A sequence written at its parent key's column is not
 // counted, so the count may fall short of the real depth by up to half; the
 // limit is generous for that reason.
-func tokenize(file string, data []byte, maxDepth int) (token.Tokens, error) {
+func tokenize(file string, data []byte, lim Limits) (token.Tokens, error) {
 	var s scanner.Scanner
 	s.Init(string(data))
 	var tokens token.Tokens
@@ -178,6 +209,9 @@ func tokenize(file string, data []byte, maxDepth int) (token.Tokens, error) {
 		sub, err := s.Scan()
 		if err == io.EOF {
 			return tokens, nil
+		}
+		if len(tokens)+len(sub) > lim.MaxTokens {
+			return nil, tokensError(yamlerr.AtToken(file, sub[lim.MaxTokens-len(tokens)], ""), lim.MaxTokens)
 		}
 		for _, tk := range sub {
 			key := prev
@@ -210,12 +244,24 @@ func tokenize(file string, data []byte, maxDepth int) (token.Tokens, error) {
 					block = append(block, col)
 				}
 			}
-			if depth := flow + len(block); depth > maxDepth {
-				return nil, yamlerr.AtToken(file, tk, "%s", depthMessage(maxDepth))
+			if depth := flow + len(block); depth > lim.MaxDepth {
+				return nil, yamlerr.AtToken(file, tk, "%s", depthMessage(lim.MaxDepth))
 			}
 		}
 		tokens.Add(sub...)
 	}
+}
+
+// tokensError completes e, placed at the first token past the limit.
+func tokensError(e *yamlerr.Error, maxTokens int) *yamlerr.Error {
+	e.Msg = fmt.Sprintf("more than %d YAML tokens (keys, values, indicators, commas, comments): split the file (the token limit bounds the memory parsing takes)", maxTokens)
+	e.Err = ErrTooManyTokens
+	return e
+}
+
+// TrimBOM returns data without a leading UTF-8 byte-order mark.
+func TrimBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte("\ufeff"))
 }
 
 func depthMessage(maxDepth int) string {

@@ -72,6 +72,26 @@ func TestDocumentsBeyondTheLimitsAreErrorsAtTheirPlace(t *testing.T) {
 			line: 4, col: 4, msg: "nested more than 3 deep",
 		},
 		{
+			name: "a flow list past the token limit is refused at its first token over",
+			doc:  "x: [" + strings.Repeat("1,", 100) + "1]\n",
+			lim:  Limits{MaxTokens: 11},
+			// x : [ 1 , 1 , 1 , 1 , 1: the twelfth token is the fifth 1.
+			line: 1, col: 13, msg: "more than 11 YAML tokens",
+		},
+		{
+			name: "a block list past the token limit is refused",
+			doc:  "files:\n" + strings.Repeat("- a.go\n", 100),
+			lim:  Limits{MaxTokens: 10},
+			// files : then "-" and "a.go" on each line: the 11th is line 6's "-".
+			line: 6, col: 1, msg: "more than 10 YAML tokens",
+		},
+		{
+			name: "comments count as tokens",
+			doc:  strings.Repeat("# note\n", 20) + "a: 1\n",
+			lim:  Limits{MaxTokens: 5},
+			line: 6, col: 1, msg: "more than 5 YAML tokens",
+		},
+		{
 			name: "an anchor name defined twice is refused",
 			doc:  "a: &x 1\nb: &x 2\nc: *x\n",
 			line: 2, col: 4, msg: "anchor &x is defined twice (first at line 1)",
@@ -106,6 +126,8 @@ func TestDocumentsWithinTheLimitsParse(t *testing.T) {
 		{"nesting exactly at the limit", "tags: [[[1]]]\n", Limits{MaxDepth: 4}},
 		{"block nesting exactly at the limit", "a:\n b:\n  c: 1\n", Limits{MaxDepth: 3}},
 		{"ten chained merge keys", chainedMerges(10), Limits{}},
+		{"tokens exactly at the limit", "x: [1, 2]\n# c\n", Limits{MaxTokens: 8}},
+		{"a byte-order mark before the first key", "\ufeffname: x\n", Limits{MaxTokens: 3}},
 		{"an anchor reused in a second document", "a: &x 1\n---\nb: &x 2\nc: *x\n", Limits{}},
 	}
 	for _, tt := range tests {
@@ -188,9 +210,34 @@ func TestAMillionLevelsAreRefusedBeforeTokenizing(t *testing.T) {
 		"block entries on a line":  "x:\n" + strings.Repeat("- ", 1_000_000) + "y\n",
 		"flow after a mapping key": "tags: " + strings.Repeat("{a: ", 100_000),
 	} {
-		line, col, ok := prescanDepth([]byte(doc), DefaultMaxDepth)
-		assert.False(t, ok, name)
+		line, col, p := prescan([]byte(doc), DefaultMaxDepth, 1<<62)
+		assert.Equal(t, tooDeep, p, name)
 		assert.Positive(t, line, name)
 		assert.Positive(t, col, name)
 	}
+}
+
+// A 10 MB flow list of five million items is refused from its bytes, before
+// the parser holds its tokens (which took 23 s and 4 GB).
+func TestFiveMillionItemsAreRefusedBeforeTokenizing(t *testing.T) {
+	t.Parallel()
+	doc := "name: x\nx: [" + strings.Repeat("1,", 5_000_000) + "1]\n"
+	_, err := Parse("s.yaml", []byte(doc), Limits{})
+	var ye *yamlerr.Error
+	require.True(t, errors.As(err, &ye), "got %v", err)
+	assert.ErrorIs(t, err, ErrTooManyTokens)
+	// name : x x : [ are six tokens; then "1" and "," alternate from
+	// column 5, so token 100,001 is a "1" at column 5 + 99,994.
+	assert.ErrorContains(t, err, "s.yaml:2:99999: more than 100000 YAML tokens")
+}
+
+// The exact count on the tokens refuses what the estimate let through.
+func TestTheTokenCountIsExactOnTheTokens(t *testing.T) {
+	t.Parallel()
+	_, err := tokenize("f.yaml", []byte("a: [1, 2]\n"), Limits{MaxDepth: 10, MaxTokens: 4})
+	assert.ErrorIs(t, err, ErrTooManyTokens)
+	assert.ErrorContains(t, err, "f.yaml:1:6: more than 4 YAML tokens", "the fifth token is the comma")
+	tokens, err := tokenize("f.yaml", []byte("a: [1, 2]\n"), Limits{MaxDepth: 10, MaxTokens: 7})
+	require.NoError(t, err)
+	assert.Len(t, tokens, 7)
 }
