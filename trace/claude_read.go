@@ -80,6 +80,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 	}
 	lr := newLineReader(r)
 	lr.compact = newClaudeCompactor(opts.MaxResultBytes)
+	lr.skip = func(n int, msg string) { cr.sess.Warnf(n, "%s", msg) }
 	cr.offsets = func(off int) int {
 		if lr.compacted {
 			// Cuts are placed in the line as read, byte order mark and all.

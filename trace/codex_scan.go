@@ -29,6 +29,7 @@ type codexRecords interface {
 // lines that were JSON objects.
 func codexLines(r io.Reader, sess *Session, name string, s *codexScan, rec codexRecords) (objects int, err error) {
 	lr := newLineReader(r)
+	lr.skip = func(n int, msg string) { sess.Warnf(n, "%s", msg) }
 	cutLine, cutWarning := 0, 0
 	last := 0
 	for {

@@ -194,6 +194,7 @@ func geminiOpensObject(line []byte) bool {
 // readLines reads the line format.
 func (gr *geminiReader) readLines(br *bufio.Reader) error {
 	lr := newLineReader(br)
+	lr.skip = func(n int, msg string) { gr.s.Warnf(n, "%s", msg) }
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {

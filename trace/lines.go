@@ -7,7 +7,8 @@ import (
 )
 
 // lineReader reads newline-separated records of any length from a stream.
-// Memory is bounded by the longest line, not the input size.
+// Memory is bounded by the longest line, not the input size; with skip set,
+// by the longest line that may be a record.
 type lineReader struct {
 	r    *bufio.Reader
 	buf  []byte
@@ -18,6 +19,15 @@ type lineReader struct {
 	// returned.
 	compact   *claudeCompactor
 	compacted bool
+
+	// skip, when set, is told of each line longer than lineCheckAt that
+	// cannot be a record; such a line is dropped as it streams in, and
+	// next goes on to the following line.
+	skip     func(n int, msg string)
+	checking bool // the line being read is being checked
+	length   int  // bytes of the line read so far
+	check    lineCheck
+	head     []byte // the first bytes of the line being checked
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -32,25 +42,81 @@ func newLineReader(r io.Reader) *lineReader {
 // number. The slice is valid until the following call. It returns io.EOF
 // after the last line; a final line without a newline is still returned.
 func (lr *lineReader) next() ([]byte, int, error) {
+	for {
+		line, n, skipped, err := lr.read()
+		if !skipped {
+			return line, n, err
+		}
+		lr.skip(n, lineSkipMessage(&lr.check, lr.head))
+	}
+}
+
+// startCheck starts checking the line from its first bytes, p.
+func (lr *lineReader) startCheck(p []byte) {
+	lr.checking = true
+	lr.check.reset()
+	lr.head = append(lr.head[:0], p[:min(len(p), lineHeadBytes)]...)
+	lr.check.write(p)
+}
+
+// notRecord reports whether the line being read is to be dropped: it is
+// long, and cannot be a record. (A shorter line is left to the reader,
+// which says what is wrong with it in its own words.)
+func (lr *lineReader) notRecord() bool {
+	return lr.checking && lr.check.bad != "" && lr.length > lineCheckAt
+}
+
+// drop reads past the rest of a line found not to be a record, without
+// keeping it.
+func (lr *lineReader) drop(err error) ([]byte, int, bool, error) {
+	lr.buf = lr.buf[:0]
+	for err == bufio.ErrBufferFull {
+		_, err = lr.r.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return nil, lr.line, false, err
+	}
+	lr.line++
+	return nil, lr.line, true, nil
+}
+
+// read reads the next line; skipped reports a line dropped as not a
+// record.
+func (lr *lineReader) read() (line []byte, n int, skipped bool, err error) {
 	lr.buf = lr.buf[:0]
 	lr.compacted = false
+	lr.checking = false
+	lr.length = 0
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
+		lr.length += len(chunk)
+		if lr.checking {
+			lr.check.write(chunk)
+			if lr.notRecord() {
+				return lr.drop(err)
+			}
+		}
 		if lr.compacted {
 			lr.compact.write(chunk)
 			if err == bufio.ErrBufferFull {
 				continue
 			}
 			if err != nil && err != io.EOF {
-				return nil, lr.line, err
+				return nil, lr.line, false, err
 			}
 			lr.line++
 			out := bytes.TrimSuffix(lr.compact.out, []byte{'\n'})
-			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, nil
+			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, false, nil
 		}
 		if err == bufio.ErrBufferFull {
 			lr.buf = append(lr.buf, chunk...)
-			if lr.compact != nil && len(lr.buf) > claudeLongLine {
+			if lr.skip != nil && !lr.checking && (lr.length > lineCheckAt || lr.compact != nil && lr.length > claudeLongLine) {
+				lr.startCheck(lr.buf)
+				if lr.notRecord() {
+					return lr.drop(err)
+				}
+			}
+			if lr.compact != nil && lr.length > claudeLongLine {
 				// From here on the line goes through the compactor.
 				lr.compacted = true
 				lr.compact.reset()
@@ -60,16 +126,16 @@ func (lr *lineReader) next() ([]byte, int, error) {
 			continue
 		}
 		if err != nil && err != io.EOF {
-			return nil, lr.line, err
+			return nil, lr.line, false, err
 		}
-		if lr.compact != nil && len(lr.buf)+len(chunk) > claudeLongLine {
+		if lr.compact != nil && lr.length > claudeLongLine {
 			lr.compacted = true
 			lr.compact.reset()
 			lr.compact.write(lr.buf)
 			lr.compact.write(chunk)
 			lr.line++
 			out := bytes.TrimSuffix(lr.compact.out, []byte{'\n'})
-			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, nil
+			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, false, nil
 		}
 		var out []byte
 		if len(lr.buf) == 0 {
@@ -80,11 +146,11 @@ func (lr *lineReader) next() ([]byte, int, error) {
 			out = lr.buf
 		}
 		if err == io.EOF && len(out) == 0 {
-			return nil, lr.line, io.EOF
+			return nil, lr.line, false, io.EOF
 		}
 		lr.line++
 		out = bytes.TrimSuffix(out, []byte{'\n'})
 		out = bytes.TrimSuffix(out, []byte{'\r'})
-		return out, lr.line, nil
+		return out, lr.line, false, nil
 	}
 }

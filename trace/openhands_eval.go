@@ -88,6 +88,7 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 	file := &Session{Source: src} // warnings about lines that hold no instance
 	rd := ohEvalReader{src: src, max: opts.MaxResultBytes}
 	lr := newLineReader(r)
+	lr.skip = func(n int, msg string) { file.Warn(Warning{Source: src, Line: n, Message: msg}) }
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {

@@ -160,7 +160,13 @@ func (rd *otelReader) readRecords(r io.Reader) error {
 		}
 		cut = 0
 	}
+	skip := func(n int, msg string) { rd.warnf(n, "%s", msg) }
 	for {
+		// A line may be a request only outside a pretty-printed one.
+		lr.skip = nil
+		if len(buf) == 0 {
+			lr.skip = skip
+		}
 		line, n, err := lr.next()
 		if err == io.EOF {
 			break
