@@ -89,9 +89,11 @@
 // run hashes to it (ShardOf: FNV-1a 64 of Trial.Rel, mod N, the same on
 // every machine), writes their artifacts and the partial summary
 // run_retrieval_summary.shard-K-of-N.json (ShardSummary: every trial's
-// entry, the run id, a digest of the run's trial list and of the
-// settings). MergeShards, or MergeShardFiles from the files, checks that
-// every shard is there once and of one run, and computes the run summary
+// entry, the run id, a digest of the run's trial list, of the settings and
+// of the ground truth, and a digest of the file itself). MergeShards, or
+// MergeShardFiles from the files, checks that every shard is there once,
+// unedited (ReadShardSummary checks the digest), and of one run evaluated
+// with one set of settings and ground truth, and computes the run summary
 // from the trials' figures: the one Evaluate writes for the whole run,
 // byte for byte. ParseShard reads "K/N", ShardFromEnv the batch engines'
 // variables.

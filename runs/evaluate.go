@@ -214,7 +214,7 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if opts.shard != nil {
 		// Statistics over one shard's tasks would be thrown away: the
 		// merge computes them over the run's.
-		if err := opts.shard.write(opts, trials, results); err != nil {
+		if err := opts.shard.write(e, trials, results); err != nil {
 			return nil, err
 		}
 		return nil, errors.Join(errs...)

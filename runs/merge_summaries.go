@@ -20,7 +20,9 @@ var shardFileRE = regexp.MustCompile(`^` + regexp.QuoteMeta(strings.TrimSuffix(S
 
 // ReadShardSummary reads a shard's partial summary
 // (run_retrieval_summary.shard-K-of-N.json), rejecting an unknown major
-// version and a shard number out of range. The file is bounded as a run
+// version, a shard number out of range, and a file without a digest or
+// whose digest does not match its content (wrapping ErrShardEdited): a
+// figure edited by hand would otherwise change the merged statistics. The file is bounded as a run
 // summary is (see SetMaxInputSize).
 func ReadShardSummary(file string) (*ShardSummary, error) {
 	data, err := input.ReadFile(file, maxInput.Or(input.ConfigLimit))
@@ -33,6 +35,14 @@ func ReadShardSummary(file string) (*ShardSummary, error) {
 	}
 	if major, _, _ := strings.Cut(s.SchemaVersion, "."); major != "1" {
 		return nil, fmt.Errorf("shard summary %s: schema_version %q: %w (this build reads 1.x)", file, s.SchemaVersion, ErrSummaryVersion)
+	}
+	if s.Digest == "" {
+		return nil, fmt.Errorf("shard summary %s: %w: it has no digest (schema_version %q; shards are sealed since 1.1); evaluate the shard again with this build's run-dir -shard",
+			file, ErrShardEdited, s.SchemaVersion)
+	}
+	if sum, err := shardDigest(data); err != nil || sum != s.Digest {
+		return nil, fmt.Errorf("shard summary %s: %w: its content does not match its digest (a figure, trial or field was changed, or the file was damaged); evaluate the shard again",
+			file, ErrShardEdited)
 	}
 	if err := s.Part().Check(); err != nil {
 		return nil, fmt.Errorf("shard summary %s: %w", file, err)
@@ -79,6 +89,10 @@ func FindShardSummaries(paths ...string) ([]string, error) {
 	return out, nil
 }
 
+// ErrShardEdited is wrapped by the error ReadShardSummary returns for a
+// shard summary whose digest is missing or does not match its content.
+var ErrShardEdited = errors.New("not as run-dir wrote it")
+
 // ErrShards is wrapped by every error MergeShards returns about shards
 // that do not make up one run: missing, duplicated, of another run or
 // settings.
@@ -91,7 +105,7 @@ var ErrShards = errors.New("the shards do not make up one run")
 // seeds), never from the shards' averages.
 //
 // The shards must be of one run: the same run id, number of shards,
-// partition, trial list and settings. Each shard 1 to N must be there
+// partition, trial list, settings and ground truth. Each shard 1 to N must be there
 // exactly once, and each trial in the shard its path hashes to. Otherwise
 // the error names the shard (its file, when read with ReadShardSummary)
 // and wraps ErrShards.
@@ -111,6 +125,7 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 			{"partition", first.Partition, s.Partition},
 			{"trial list (a shard of another run, or of the run with trials added or removed)", first.TrialSet, s.TrialSet},
 			{"evaluation settings (taxonomy, paths, metric or trace options, benchmark)", first.Settings, s.Settings},
+			{"ground truth (a shard evaluated against other task folders, or after they changed)", first.GroundTruth, s.GroundTruth},
 		} {
 			if d.a != d.b {
 				return nil, fmt.Errorf("%w: %s and %s differ in %s: %q and %q", ErrShards, first.name(), s.name(), d.what, d.a, d.b)

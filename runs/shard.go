@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -229,7 +230,8 @@ func ResolveShard(spec string, shards int, getenv func(string) string) (s Shard,
 
 // ShardSchemaVersion is the version of a shard's partial summary. Minor
 // versions add optional fields; a merge rejects another major version.
-const ShardSchemaVersion = "1.0"
+// 1.1 added ground_truth and digest; a merge refuses a shard without them.
+const ShardSchemaVersion = "1.1"
 
 // A ShardSummary is run_retrieval_summary.shard-K-of-N.json, what
 // EvaluateShard writes: every trial of the shard with all its figures
@@ -254,8 +256,19 @@ type ShardSummary struct {
 	// ground-truth root is not in it: the same tasks may be mounted at
 	// another path on another machine.
 	Settings string `json:"settings"`
+	// GroundTruth is the SHA-256 of the ground truth of every task of the
+	// whole run, as loaded from the ground-truth root: each task's name
+	// and its files, symbols, chunks and expected edits, or that it has
+	// none, in task order. Every shard computes it over the same tasks,
+	// so shards evaluated against different ground truth differ here.
+	GroundTruth string `json:"ground_truth"`
 	// Trials are the shard's trials in Walk's order.
 	Trials []ShardTrial `json:"trials"`
+	// Digest is the SHA-256 of the rest of the document (see
+	// ReadShardSummary), so that a merge refuses a file edited or damaged
+	// after run-dir wrote it. It guards against mistakes, not forgery:
+	// whoever edits the file can compute it again.
+	Digest string `json:"digest,omitempty"`
 
 	// Source is the file the summary was read from, for messages; empty
 	// for one built in memory.
@@ -353,12 +366,17 @@ func (sr *shardRun) take(trials []*Trial) []*Trial {
 
 // write builds the shard summary from the shard's trials and their
 // results, and writes it into out.
-func (sr *shardRun) write(opts Options, trials []*Trial, results []trialResult) error {
+func (sr *shardRun) write(e *evaluator, trials []*Trial, results []trialResult) error {
+	opts := e.opts
 	rels := make([]string, len(sr.all))
 	for i, t := range sr.all {
 		rels[i] = t.Rel
 	}
 	settings, err := settingsDigest(opts)
+	if err != nil {
+		return err
+	}
+	truth, err := truthDigest(e, sr.all)
 	if err != nil {
 		return err
 	}
@@ -372,13 +390,14 @@ func (sr *shardRun) write(opts Options, trials []*Trial, results []trialResult) 
 		RunTrials:     len(rels),
 		TrialSet:      trialSetDigest(rels),
 		Settings:      settings,
+		GroundTruth:   truth,
 		Trials:        make([]ShardTrial, len(trials)),
 	}
 	for i, t := range trials {
 		s.Trials[i] = ShardTrial{Config: t.Config, Path: t.Rel, TaskEntry: results[i].entry}
 	}
 	path := filepath.Join(opts.Out, sr.shard.FileName())
-	if err := writeArtifact(path, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
+	if err := writeShardSummary(path, s); err != nil {
 		return err
 	}
 	s.Source = path
@@ -430,5 +449,71 @@ func settingsDigest(opts Options) (string, error) {
 		return "", fmt.Errorf("the evaluation settings cannot be recorded: %w", err)
 	}
 	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// truthDigest is the SHA-256 of the ground truth of every task of trials,
+// sorted by task: for each, its name and either its ground truth as
+// events.GroundTruth in JSON or "none". The reason a task has none is left
+// out: it names the ground-truth root, which another machine may mount
+// elsewhere.
+func truthDigest(e *evaluator, trials []*Trial) (string, error) {
+	tasks := map[string]bool{}
+	for _, t := range trials {
+		tasks[t.Task] = true
+	}
+	h := sha256.New()
+	for _, task := range slices.Sorted(maps.Keys(tasks)) {
+		h.Write([]byte(task))
+		h.Write([]byte{'\n'})
+		to := e.truth(task)
+		if to.truth == nil {
+			h.Write([]byte("none\n"))
+			continue
+		}
+		data, err := json.Marshal(to.truth.Events())
+		if err != nil {
+			return "", fmt.Errorf("the ground truth of %s cannot be recorded: %w", task, err)
+		}
+		h.Write(data)
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeShardSummary writes s to path with its digest.
+func writeShardSummary(path string, s *ShardSummary) error {
+	sealed := *s
+	sealed.Digest = ""
+	data, err := json.Marshal(&sealed)
+	if err != nil {
+		return err
+	}
+	if sealed.Digest, err = shardDigest(data); err != nil {
+		return err
+	}
+	if err := writeArtifact(path, func(w io.Writer) error { return writeJSON(w, &sealed) }); err != nil {
+		return err
+	}
+	s.Digest = sealed.Digest
+	return nil
+}
+
+// shardDigest is the digest of a shard summary document: the SHA-256 of
+// its top-level members but "digest", with keys sorted and values compact
+// (as encoding/json writes a map of raw values). Fields a later minor
+// version adds are covered too, and the layout of the file does not
+// matter.
+func shardDigest(data []byte) (string, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return "", err
+	}
+	delete(doc, "digest")
+	canon, err := json.Marshal(doc)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canon)
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }

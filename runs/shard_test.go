@@ -3,10 +3,10 @@ package runs
 import (
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -255,9 +255,36 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		change(s)
 		p := filepath.Join(tmp, name, filepath.Base(four[2]))
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, writeArtifact(p, func(w io.Writer) error { return writeJSON(w, s) }))
+		// Sealed again, as a careful forger would: the checks past the
+		// digest must hold on their own.
+		require.NoError(t, writeShardSummary(p, s))
 		return p
 	}
+	// Edits of the file's text, left unsealed.
+	rawEdit := func(name string, change func(string) string) string {
+		data, err := os.ReadFile(four[2])
+		require.NoError(t, err)
+		p := filepath.Join(tmp, name, filepath.Base(four[2]))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		edited := change(string(data))
+		require.NotEqual(t, string(data), edited)
+		require.NoError(t, os.WriteFile(p, []byte(edited), 0o644))
+		return p
+	}
+	mrr := regexp.MustCompile(`("mrr": )[0-9.e-]+`)
+	require.Regexp(t, mrr, mustRead(t, four[2]))
+	figure := rawEdit("figure", func(s string) string { return mrr.ReplaceAllString(s, "${1}0.999") })
+	unsealed := rawEdit("unsealed", func(s string) string {
+		return regexp.MustCompile(`,\s*"digest": "[^"]*"`).ReplaceAllString(s, "")
+	})
+
+	// The same run evaluated against ground truth changed for one task.
+	gt2 := filepath.Join(tmp, "gt2")
+	require.NoError(t, os.CopyFS(gt2, os.DirFS(gt)))
+	require.NoError(t, os.WriteFile(filepath.Join(gt2, "task-0000", "tests", "ground_truth.json"), []byte(`["pkg9/changed.go"]`), 0o644))
+	otherGT := opts
+	otherGT.GroundTruthRoot = gt2
+	changedGT := evalShards(t, run, 4, otherGT, func(int) string { return filepath.Join(tmp, "gt2-shards") })
 	require.NotEmpty(t, mustGet(ReadShardSummary(four[2])).Trials)
 	cut := edit("cut", func(s *ShardSummary) { s.Trials = s.Trials[1:] })
 	moved := edit("moved", func(s *ShardSummary) { s.Trials = append(s.Trials, mustGet(ReadShardSummary(four[0])).Trials[0]) })
@@ -277,6 +304,9 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		{"shards of two partitions", []string{four[0], four[1], four[2], four[3], two[0]}, "differ in the number of shards"},
 		{"shards of another run", []string{four[0], four[1], four[2], other[3]}, "differ in trial list"},
 		{"shards evaluated with other settings", []string{four[0], four[1], four[2], settings[3]}, "differ in evaluation settings"},
+		{"a shard with a figure edited", []string{four[0], four[1], figure, four[3]}, "shard summary " + figure + ": not as run-dir wrote it: its content does not match its digest"},
+		{"a shard without a digest", []string{four[0], four[1], unsealed, four[3]}, "shard summary " + unsealed + ": not as run-dir wrote it: it has no digest"},
+		{"a shard evaluated against other ground truth", []string{four[0], four[1], four[2], changedGT[3]}, "differ in ground truth"},
 		{"a shard cut short", []string{four[0], four[1], cut, four[3]}, "the shards hold"},
 		{"a shard holding another's trial", []string{four[0], four[1], moved, four[3]}, "is in shard 1 of 4"},
 		{"an artifact path leading out", []string{four[0], four[1], escape, four[3]}, `artifact "../../etc/x.retrieval_events.json"`},
@@ -302,6 +332,13 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "shard 1 of 4 ("+filepath.Join(missingArt, filepath.Base(four[0]))+"): trial ")
 	assert.True(t, errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "no such file"), err.Error())
+}
+
+func mustRead(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	require.NoError(t, err)
+	return string(data)
 }
 
 func copyInto(t *testing.T, from, to string) {
