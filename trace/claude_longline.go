@@ -32,6 +32,10 @@ type claudeCompactor struct {
 	// keep is how many bytes of a result's text (a tool_result content
 	// string, or a text block of a content array) to keep; < 0 keeps all.
 	keep int
+	// rule, when set, replaces Claude's rule of what to keep of the
+	// string value that starts under the containers of path: the number
+	// of bytes, < 0 for all.
+	rule func(path []frame) int
 
 	out  []byte // the compacted line
 	cuts []cut
@@ -68,7 +72,7 @@ func newClaudeCompactor(maxResult int) *claudeCompactor {
 
 // reset starts a new line.
 func (c *claudeCompactor) reset() {
-	*c = claudeCompactor{keep: c.keep, out: c.out[:0], cuts: c.cuts[:0], stack: c.stack[:0], key: c.key[:0], escBuf: c.escBuf[:0]}
+	*c = claudeCompactor{keep: c.keep, rule: c.rule, out: c.out[:0], cuts: c.cuts[:0], stack: c.stack[:0], key: c.key[:0], escBuf: c.escBuf[:0]}
 }
 
 // original maps an offset of the compacted line to the original line.
@@ -158,6 +162,9 @@ func (c *claudeCompactor) structural(b byte) {
 // bytes of a tool result's text, all of anything else.
 func (c *claudeCompactor) stringBudget() int {
 	path := c.stack
+	if c.rule != nil {
+		return c.rule(path)
+	}
 	if len(path) == 0 || !path[0].object {
 		return -1
 	}

@@ -248,13 +248,13 @@ func (c *lineCheck) close(i int, b byte) bool {
 }
 
 // lineSkipMessage is the warning for a line dropped as it streamed by.
-func lineSkipMessage(c *lineCheck, head []byte) string {
-	return fmt.Sprintf("not a JSON record: %s at offset %d; line skipped (it starts %s)", c.bad, c.badAt, lineQuoteHead(head))
+func lineSkipMessage(c *lineCheck, head []byte, more bool) string {
+	return fmt.Sprintf("not a JSON record: %s at offset %d; line skipped (it starts %s)", c.bad, c.badAt, lineQuoteHead(head, more))
 }
 
 // lineQuoteHead quotes the start of a line in at most lineHeadBytes
-// escaped bytes, with "…" after it when the line goes on.
-func lineQuoteHead(head []byte) string {
+// escaped bytes, with "…" after it when the line goes on (more).
+func lineQuoteHead(head []byte, more bool) string {
 	out := []byte{'"'}
 	for i := 0; i < len(head); {
 		r, size := utf8.DecodeRune(head[i:])
@@ -276,7 +276,10 @@ func lineQuoteHead(head []byte) string {
 		out = append(out, esc...)
 		i += size
 	}
-	return string(out) + `"…`
+	if more {
+		return string(out) + `"…`
+	}
+	return string(out) + `"`
 }
 
 func lineQuoteByte(b byte) string {

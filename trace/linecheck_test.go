@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -173,6 +174,7 @@ func TestALongLineThatIsNotARecordIsSkippedAsItStreams(t *testing.T) {
 			assert.Contains(t, msg, "line skipped")
 			_, quoted, ok := strings.Cut(msg, "(it starts ")
 			require.True(t, ok, msg)
+			require.True(t, strings.HasSuffix(quoted, `"…)`), msg)
 			quoted = strings.TrimSuffix(quoted, `"…)`)
 			require.True(t, strings.HasPrefix(quoted, `"`), msg)
 			quoted = quoted[1:]
@@ -190,7 +192,83 @@ func TestLineQuoteHeadEscapesAtMost64Bytes(t *testing.T) {
 		{"an escape is never cut in two", "abc" + strings.Repeat("\x01", 20), `"abc` + strings.Repeat(`\x01`, 15) + `"…`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, lineQuoteHead([]byte(tc.head)))
+			assert.Equal(t, tc.want, lineQuoteHead([]byte(tc.head), true))
 		})
 	}
+}
+
+// readLinesChecked reads data with a lineReader that checks every line
+// past 16 bytes (the smallest read buffer), and returns the lines it
+// returned and those it skipped, by number.
+func readLinesChecked(data []byte) (lines map[int][]byte, skipped map[int]string) {
+	saved := lineCheckAt
+	lineCheckAt = 0
+	defer func() { lineCheckAt = saved }()
+	lines, skipped = map[int][]byte{}, map[int]string{}
+	lr := newLineReader(bufio.NewReaderSize(bytes.NewReader(data), 16))
+	lr.skip = func(n int, msg string) { skipped[n] = msg }
+	for {
+		line, n, err := lr.next()
+		if err != nil {
+			return lines, skipped
+		}
+		lines[n] = bytes.Clone(line)
+	}
+}
+
+// assertCheckSkipsOnlyNonRecords checks that the lines the line reader
+// skips are lines the readers' scanner would not read as a JSON object,
+// and that it returns every other line as it is.
+func assertCheckSkipsOnlyNonRecords(t *testing.T, data []byte) {
+	t.Helper()
+	lines, skipped := readLinesChecked(data)
+	want := bytes.Split(data, []byte("\n"))
+	if len(want) > 0 && len(want[len(want)-1]) == 0 {
+		want = want[:len(want)-1]
+	}
+	require.Equal(t, len(want), len(lines)+len(skipped))
+	for i, w := range want {
+		n := i + 1
+		w = bytes.TrimSuffix(w, []byte("\r"))
+		if msg, ok := skipped[n]; ok {
+			var sc jsonscan.Scanner
+			sc.Reset(bytes.TrimPrefix(w, []byte(bom)))
+			if sc.Peek() == jsonscan.Object {
+				sc.Skip()
+				sc.End()
+				assert.Error(t, sc.Err(), "line %d skipped (%s) is a JSON object: %q", n, msg, w)
+			}
+			continue
+		}
+		assert.Equal(t, string(w), string(lines[n]), "line %d", n)
+	}
+}
+
+var lineCheckSeeds = []string{
+	"{\"a\":[1,2.5e-3,true,false,null,{\"b\":\"c\\u00e9\\n\"}]}\n",
+	"not a record at all, and long enough\n{\"a\":1}\n",
+	"{\"a\":\"control \x01 in a string, long enough\"}\n",
+	"{\"a\":\"bad escape \\q in a string, long enough\"}\n",
+	"{\"a\":[1,2,3]} and trailing data, long enough\n",
+	"\xef\xbb\xbf{\"a\":\"a byte order mark before a long line\"}\r\n[1,2,3,4,5,6,7,8,9,10,11,12,13,14]\n",
+	"{\"a\":\"a record cut short, long enough to be checked",
+	"   \t{\"a\" : { \"b\" : [ ] , \"c\" : { } } , \"d\" : -0.5E+7 }   \n",
+	"{\"a\":tru, \"long enough\": 1}\n{\"a\":nul}\n{\"a\":[}, \"long enough\": 1}\n",
+}
+
+func TestTheLineCheckSkipsOnlyLinesThatAreNotRecords(t *testing.T) {
+	for _, seed := range lineCheckSeeds {
+		assertCheckSkipsOnlyNonRecords(t, []byte(seed))
+	}
+	_, skipped := readLinesChecked([]byte(lineCheckSeeds[1]))
+	assert.Equal(t, map[int]string{1: `not a JSON record: found 'n' where a record (a JSON object) starts at offset 0; line skipped (it starts "not a record at all, and long enough")`}, skipped)
+}
+
+func FuzzLineCheckSkipsOnlyLinesThatAreNotRecords(f *testing.F) {
+	for _, seed := range lineCheckSeeds {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		assertCheckSkipsOnlyNonRecords(t, data)
+	})
 }

@@ -47,7 +47,9 @@ func (lr *lineReader) next() ([]byte, int, error) {
 		if !skipped {
 			return line, n, err
 		}
-		lr.skip(n, lineSkipMessage(&lr.check, lr.head))
+		head := bytes.TrimSuffix(bytes.TrimSuffix(lr.head, []byte{'\n'}), []byte{'\r'})
+		more := lr.length > len(head)+2 // more than the line ending
+		lr.skip(n, lineSkipMessage(&lr.check, head, more))
 	}
 }
 
@@ -71,7 +73,12 @@ func (lr *lineReader) notRecord() bool {
 func (lr *lineReader) drop(err error) ([]byte, int, bool, error) {
 	lr.buf = lr.buf[:0]
 	for err == bufio.ErrBufferFull {
-		_, err = lr.r.ReadSlice('\n')
+		var chunk []byte
+		chunk, err = lr.r.ReadSlice('\n')
+		lr.length += len(chunk)
+		if len(lr.head) < lineHeadBytes {
+			lr.head = append(lr.head, chunk[:min(len(chunk), lineHeadBytes-len(lr.head))]...)
+		}
 	}
 	if err != nil && err != io.EOF {
 		return nil, lr.line, false, err
@@ -91,6 +98,9 @@ func (lr *lineReader) read() (line []byte, n int, skipped bool, err error) {
 		chunk, err := lr.r.ReadSlice('\n')
 		lr.length += len(chunk)
 		if lr.checking {
+			if len(lr.head) < lineHeadBytes {
+				lr.head = append(lr.head, chunk[:min(len(chunk), lineHeadBytes-len(lr.head))]...)
+			}
 			lr.check.write(chunk)
 			if lr.notRecord() {
 				return lr.drop(err)

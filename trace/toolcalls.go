@@ -106,7 +106,7 @@ func (ToolCalls) Read(r io.Reader, opts Options) (*Session, error) {
 	if src == "" {
 		src = "-"
 	}
-	rd := &toolCallsReader{s: &Session{Format: "tool-calls", Source: src}, st: newATIFStream(r), max: opts.MaxResultBytes}
+	rd := &toolCallsReader{s: &Session{Format: "tool-calls", Source: src}, st: newATIFStream(toolCallsCompacted(r, opts.MaxResultBytes)), max: opts.MaxResultBytes}
 	s := rd.s
 	if err := rd.document(); err != nil {
 		var shape *atifShapeError
