@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -433,12 +434,17 @@ func (p *diffParser) finish() error {
 // files" line, where git writes its a/ and b/ prefixes. It reports a
 // /dev/null side.
 func (p *diffParser) diffPath(s string) (string, bool) {
-	s = unquoteName(s)
+	s, quoted := unquoteName(s)
 	if s == "/dev/null" {
 		return "", true
 	}
 	if path, ok := p.n.File(s, events.FromDiff); ok {
 		return path, false
+	}
+	if quoted {
+		if path, ok := quotedPath(strings.TrimPrefix(strings.TrimPrefix(s, "a/"), "b/"), s); ok {
+			return path, false
+		}
 	}
 	// FromDiff also wants the last element to look like a file name, since
 	// events meets diff paths in free text. A diff header names a file by
@@ -455,27 +461,54 @@ func (p *diffParser) diffPath(s string) (string, bool) {
 // plainPath normalizes a path from a rename or copy line, which has no
 // prefix to strip.
 func (p *diffParser) plainPath(s string) string {
-	path, _ := p.n.File(unquoteName(s), events.FromArgument)
+	s, quoted := unquoteName(s)
+	path, ok := p.n.File(s, events.FromArgument)
+	if !ok && quoted {
+		path, _ = quotedPath(s, s)
+	}
 	return path
+}
+
+// quotedPath keeps a file name git quoted that the path normalizer refuses:
+// a double quote, a backslash or a control character (a tab) is a
+// character of the name there, not shell or free text around a path, and
+// refusing it would leave the diff section without a file. The name must
+// be relative and stay inside the repository. full is the name with its
+// a/ or b/ prefix, for a workspace-absolute one.
+func quotedPath(name, full string) (string, bool) {
+	if name == "" || strings.HasPrefix(full, "/") || strings.ContainsRune(name, 0) {
+		return "", false
+	}
+	name = path.Clean(name)
+	if name == "." || name == ".." || strings.HasPrefix(name, "../") || strings.HasPrefix(name, "/") {
+		return "", false
+	}
+	return name, true
 }
 
 // unquoteName removes what diff tools write around a name: C-style quotes
 // (git quotes names with unusual bytes) and a trailing tab, which git and
-// GNU diff put after names with spaces and before timestamps.
-func unquoteName(s string) string {
+// GNU diff put after names with spaces and before timestamps. quoted says
+// the name was C-quoted.
+func unquoteName(s string) (name string, quoted bool) {
 	if strings.HasPrefix(s, `"`) {
 		if q, _, ok := cutQuoted(s); ok {
-			return q
+			return q, true
 		}
 	}
 	if i := strings.IndexByte(s, '\t'); i >= 0 {
 		s = s[:i]
 	}
-	return strings.TrimRight(s, " ")
+	return strings.TrimRight(s, " "), false
 }
 
 // cutQuoted reads a C-quoted string at the start of s and returns it
-// unquoted with the rest of s.
+// unquoted with the rest of s. Git's quoting (quote_c_style in its quote.c)
+// escapes a double quote and a backslash with a backslash, the controls
+// with \a \b \t \n \v \f \r or three octal digits, and with
+// core.quotePath every byte from 0x80 in octal too (a UTF-8 name byte by
+// byte): all of these are Go's escapes as well, so strconv.Unquote reads
+// them, and an octal escape gives the byte itself.
 func cutQuoted(s string) (string, string, bool) {
 	for i := 1; i < len(s); i++ {
 		switch s[i] {

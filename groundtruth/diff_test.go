@@ -255,6 +255,43 @@ diff --git a/my docs/read me.md b/my docs/read me.md
 			wantChunks: []events.LineRange{lr("docs/café.md", 1, 1), lr("my docs/read me.md", 3, 3)},
 		},
 		{
+			// As git 2.43 writes them for files named x"y.go, t<TAB>ab.go,
+			// ctl<SOH>.go and lat<0xE9>.go (Latin-1), renamed q"1.go to q"2.go.
+			name: "git-quoted names keep the quote, the tab and the bytes of their escapes",
+			diff: `diff --git "a/x\"y.go" "b/x\"y.go"
+index 7898192..422c2b7 100644
+--- "a/x\"y.go"
++++ "b/x\"y.go"
+@@ -1 +1,2 @@
+ a
++b
+diff --git "a/t\tab.go" "b/t\tab.go"
+--- "a/t\tab.go"
++++ "b/t\tab.go"
+@@ -2 +2 @@
+-a
++b
+diff --git "a/ctl\001.go" "b/ctl\001.go"
+--- "a/ctl\001.go"
++++ "b/ctl\001.go"
+@@ -3 +3 @@
+-a
++b
+diff --git "a/lat\351.go" "b/lat\351.go"
+--- "a/lat\351.go"
++++ "b/lat\351.go"
+@@ -4 +4 @@
+-a
++b
+diff --git "a/q\"1.go" "b/q\"2.go"
+similarity index 100%
+rename from "q\"1.go"
+rename to "q\"2.go"
+`,
+			wantFiles:  []string{"x\"y.go", "t\tab.go", "ctl\x01.go", "lat\xe9.go", "q\"1.go", "q\"2.go"},
+			wantChunks: []events.LineRange{lr("x\"y.go", 1, 2), lr("t\tab.go", 2, 2), lr("ctl\x01.go", 3, 3), lr("lat\xe9.go", 4, 4)},
+		},
+		{
 			name: "extensionless files and mode-only changes keep their path",
 			diff: `diff --git a/bin/run b/bin/run
 old mode 100644
