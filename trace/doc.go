@@ -216,11 +216,14 @@
 // Readers stream: memory grows with the calls kept (with the spans, for
 // OpenTelemetry), not with the size of the file, and a single line or record
 // of any length is read (Options.MaxResultBytes bounds what is kept of each
-// result). A malformed or truncated record is skipped with a Warning naming
-// the source and line (the first MaxWarnings are kept, the rest counted in
-// Session.WarningsDropped), and a file cut short (the agent was stopped while
-// writing) is read up to its last complete record. An empty input is
-// ErrEmpty; an input in no known format is a *FormatError naming the formats
+// result, and a tool-calls record takes what is kept of its result). A
+// malformed or truncated record is skipped with a Warning naming the source
+// and line (the first MaxWarnings are kept, the rest counted in
+// Session.WarningsDropped); a long line of JSON Lines that cannot be a
+// record (it does not start with "{", or its JSON breaks) is dropped as it
+// streams in, unheld, and its warning quotes its first 64 escaped bytes. A
+// file cut short (the agent was stopped while writing) is read up to its
+// last complete record. An empty input is ErrEmpty; an input in no known format is a *FormatError naming the formats
 // tried and what the input looked like (text, compressed data, a JSON object
 // with its keys), and suggesting a forced format only when that reader would
 // read tool calls from it. A forced format that finds no record of its own
