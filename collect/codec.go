@@ -31,13 +31,18 @@ func (e *tooLargeError) Error() string {
 
 // readBody reads a request body of at most max bytes, and at most max
 // bytes once decompressed: a small gzip body that inflates to gigabytes
-// is refused when it passes the limit, not after.
-func readBody(w http.ResponseWriter, body io.ReadCloser, gz bool, max int64) ([]byte, error) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, body, max))
+// is refused when it passes the limit, not after. Every byte read, sent
+// or decompressed, is charged to c as it arrives (errBusy when the
+// budget has no room).
+func readBody(w http.ResponseWriter, body io.ReadCloser, gz bool, max int64, c *charge) ([]byte, error) {
+	data, err := io.ReadAll(&chargedReader{r: http.MaxBytesReader(w, body, max), c: c})
 	if err != nil {
 		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
+		switch {
+		case errors.As(err, &mb):
 			return nil, &tooLargeError{limit: max}
+		case errors.Is(err, errBusy):
+			return nil, err
 		}
 		return nil, fmt.Errorf("reading the body: %v", err)
 	}
@@ -48,7 +53,10 @@ func readBody(w http.ResponseWriter, body io.ReadCloser, gz bool, max int64) ([]
 	if err != nil {
 		return nil, fmt.Errorf("the body is not gzip data (Content-Encoding says gzip): %v", err)
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, max+1))
+	out, err := io.ReadAll(&chargedReader{r: io.LimitReader(zr, max+1), c: c})
+	if errors.Is(err, errBusy) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("decompressing the body: %v", err)
 	}
@@ -183,8 +191,10 @@ func rpcCode(httpStatus int) code.Code {
 		return code.Code_UNIMPLEMENTED
 	case http.StatusRequestEntityTooLarge:
 		return code.Code_RESOURCE_EXHAUSTED
-	case http.StatusServiceUnavailable:
+	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
 		return code.Code_UNAVAILABLE
+	case http.StatusMisdirectedRequest:
+		return code.Code_PERMISSION_DENIED
 	}
 	return code.Code_INTERNAL
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -160,4 +161,99 @@ func TestAFileCutShortByACrashKeepsItsWholeLines(t *testing.T) {
 	assert.Len(t, s.Calls, 2)
 	require.NotEmpty(t, s.Warnings)
 	assert.Contains(t, s.Warnings[0].Message, "cut short")
+}
+
+// slowClients opens n connections that each post a 100 KB body one byte
+// at a time, every 100 ms, until the test ends or the server cuts them.
+// It returns once every one has sent its headers and a byte of its body.
+func slowClients(t *testing.T, srv *testServer, n int) {
+	t.Helper()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	t.Cleanup(func() { close(done); wg.Wait() })
+	start := srv.recv.mem.inUse()
+	for range n {
+		conn, err := net.Dial("tcp", srv.Addr().String())
+		require.NoError(t, err)
+		_, err = fmt.Fprintf(conn, "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", ctProto, 100_000)
+		require.NoError(t, err)
+		wg.Go(func() {
+			defer conn.Close()
+			for range 100_000 {
+				if _, err := conn.Write([]byte{0}); err != nil {
+					return // cut by the server
+				}
+				select {
+				case <-done:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		})
+	}
+	// Each byte received is charged to the budget: once n are, every
+	// slow request is being read.
+	deadline := time.Now().Add(time.Minute)
+	for srv.recv.mem.inUse() < start+int64(n) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.GreaterOrEqual(t, srv.recv.mem.inUse(), start+int64(n), "the slow clients' bodies are being read")
+}
+
+// 50 clients post 5,000 spans between them while 50 others trickle their
+// bodies a byte at a time: a slow body holds no turn, so every normal
+// request is answered (well before the slow ones reach their read
+// deadline, which a client timeout below it detects) and every
+// acknowledged span is written.
+func TestNormalClientsAreAnsweredWhileSlowClientsTrickle(t *testing.T) {
+	t.Parallel()
+	const workers, perWorker = 50, 100
+	srv := startServer(t, Options{})
+	slowClients(t, srv, 50)
+	c := loadClient()
+	c.Timeout = ReadTimeout * 2 / 3
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for i := range perWorker {
+				if _, err := postSpan(c, srv.Endpoint(), w, i); err != nil {
+					errs <- fmt.Errorf("worker %d request %d: %v", w, i, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	require.NoError(t, srv.stop())
+	assert.Len(t, callIDs(t, srv.recv.opts.Dir), workers*perWorker)
+}
+
+// Stopping a server while clients trickle their bodies returns without
+// waiting for them (they have had no answer, and retry), and every span
+// acknowledged before is in the files.
+func TestStoppingWhileSlowClientsTrickleReturns(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	slowClients(t, srv, 10)
+	c := loadClient()
+	for i := range 20 {
+		ok, err := postSpan(c, srv.Endpoint(), 1, i)
+		require.True(t, ok, "%v", err)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.stop() }()
+	// Only to catch a hang: a slow body used to hold Serve until its
+	// read deadline and beyond.
+	select {
+	case err := <-stopped:
+		require.NoError(t, err)
+	case <-time.After(ReadTimeout * 2 / 3):
+		t.Fatal("Serve did not return while slow clients were sending")
+	}
+	assert.Len(t, callIDs(t, srv.recv.opts.Dir), 20)
 }

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"cmp"
+	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -10,7 +11,10 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -62,9 +66,18 @@ type Options struct {
 	// MaxRequestBytes bounds a request body, both as sent and once
 	// decompressed; 0 means DefaultMaxRequestBytes.
 	MaxRequestBytes int64
-	// MaxConcurrent bounds the requests read, decoded and written at
-	// once; 0 means DefaultMaxConcurrent.
+	// MaxConcurrent bounds the requests decoded and written at once
+	// (a body is read before its request takes a turn); 0 means
+	// DefaultMaxConcurrent.
 	MaxConcurrent int
+	// MaxMemory bounds the memory, as estimated, of all the requests in
+	// flight: the bodies being read, as they arrive, and the requests
+	// being decoded and written. A request that does not fit is refused
+	// with 429 and Retry-After; one that could never fit, with 413. 0
+	// means 32 times MaxRequestBytes (512 MiB under the default limit),
+	// and it is raised to the most one request can be charged,
+	// MaxRequestBytes times 14.
+	MaxMemory int64
 	// MaxConnections bounds a Server's open connections; 0 means
 	// DefaultMaxConnections.
 	MaxConnections int
@@ -83,6 +96,10 @@ func (o Options) withDefaults() Options {
 	if o.MaxConnections <= 0 {
 		o.MaxConnections = DefaultMaxConnections
 	}
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = 32 * o.MaxRequestBytes
+	}
+	o.MaxMemory = max(o.MaxMemory, maxCostFactor*o.MaxRequestBytes)
 	return o
 }
 
@@ -91,8 +108,12 @@ func (o Options) withDefaults() Options {
 // package documentation). It is safe for concurrent use.
 type Receiver struct {
 	opts  Options
-	slots chan struct{} // one token per request being handled
+	slots chan struct{} // one token per request being decoded and written
+	mem   *budget
 	files *fileSet
+
+	stopping context.Context // done once Close has begun
+	stop     func()
 
 	mu       sync.Mutex
 	closed   bool
@@ -108,21 +129,30 @@ func NewReceiver(opts Options) (*Receiver, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
-	return &Receiver{opts: opts, slots: make(chan struct{}, opts.MaxConcurrent), files: newFileSet(opts.Dir)}, nil
+	stopping, stop := context.WithCancel(context.Background())
+	return &Receiver{opts: opts, slots: make(chan struct{}, opts.MaxConcurrent), mem: &budget{max: opts.MaxMemory},
+		files: newFileSet(opts.Dir), stopping: stopping, stop: stop}, nil
 }
 
 // Files returns the paths of the files written to so far, sorted.
 func (r *Receiver) Files() []string { return r.files.paths() }
 
-// Close makes further requests fail with 503 and waits for the requests
-// being handled to be written. Every file is closed after each write, so
-// nothing is left to flush.
+// Close makes further requests fail with 503, cuts the bodies still
+// being read (their clients have had no answer, and retry), and waits for
+// the requests read to be written. Every file is closed after each write,
+// so nothing is left to flush.
 func (r *Receiver) Close() error {
+	r.beginClose()
+	r.inFlight.Wait()
+	return nil
+}
+
+// beginClose is the first half of Close, which does not wait.
+func (r *Receiver) beginClose() {
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()
-	r.inFlight.Wait()
-	return nil
+	r.stop()
 }
 
 // enter registers a request; it reports false once the receiver is closed.
@@ -186,21 +216,46 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer r.inFlight.Done()
+	// The body is read before the request takes a turn, so that clients
+	// that trickle their bodies hold no turn; the read deadline of the
+	// Server bounds them, and Close cuts them.
+	rc := http.NewResponseController(w)
+	cut := context.AfterFunc(r.stopping, func() { _ = rc.SetReadDeadline(time.Now()) })
+	defer cut()
+	mem := &charge{b: r.mem}
+	defer mem.release()
+	body, err := readBody(w, req.Body, gz, r.opts.MaxRequestBytes, mem)
+	if err != nil {
+		var big *tooLargeError
+		switch {
+		case errors.As(err, &big):
+			fail(w, asProto, http.StatusRequestEntityTooLarge, "%v", err)
+		case errors.Is(err, errBusy):
+			busy(w, asProto)
+		case r.stopping.Err() != nil:
+			fail(w, asProto, http.StatusServiceUnavailable, "the receiver is shutting down")
+		default:
+			fail(w, asProto, http.StatusBadRequest, "%v", err)
+		}
+		return
+	}
+	if !cut() {
+		fail(w, asProto, http.StatusServiceUnavailable, "the receiver is shutting down")
+		return
+	}
+	if err := r.charge(mem, body, enc, sig); err != nil {
+		if errors.Is(err, errBusy) {
+			busy(w, asProto)
+		} else {
+			fail(w, asProto, http.StatusRequestEntityTooLarge, "%v", err)
+		}
+		return
+	}
 	select {
 	case r.slots <- struct{}{}:
 		defer func() { <-r.slots }()
 	case <-req.Context().Done():
 		return // the client has gone; nobody reads an answer
-	}
-	body, err := readBody(w, req.Body, gz, r.opts.MaxRequestBytes)
-	if err != nil {
-		var big *tooLargeError
-		if errors.As(err, &big) {
-			fail(w, asProto, http.StatusRequestEntityTooLarge, "%v", err)
-		} else {
-			fail(w, asProto, http.StatusBadRequest, "%v", err)
-		}
-		return
 	}
 	var b *batch
 	switch sig {
@@ -220,6 +275,42 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	reply(w, enc, b.response)
+}
+
+// charge counts the messages of a body and charges the memory that
+// decoding and writing it will take; a body with too many messages, or
+// one whose charge could never fit the budget, is too large (413).
+func (r *Receiver) charge(mem *charge, body []byte, enc encoding, sig signalKind) error {
+	limit := int(r.opts.MaxRequestBytes / BytesPerMessage)
+	var n int
+	var err error
+	if enc == jsonEncoding {
+		n, err = countJSONObjects(body, limit)
+	} else {
+		md := (&coltrace.ExportTraceServiceRequest{}).ProtoReflect().Descriptor()
+		if sig == logs {
+			md = (&collogs.ExportLogsServiceRequest{}).ProtoReflect().Descriptor()
+		}
+		n, err = countMessages(body, md, limit)
+	}
+	if err != nil {
+		return err
+	}
+	cost := int64(len(body))*byteCost + int64(n)*messageCost
+	if mem.taken+cost > r.mem.max {
+		return fmt.Errorf("the body would take an estimated %d bytes to decode and write, over the memory limit of %d", mem.taken+cost, r.mem.max)
+	}
+	if !mem.take(cost) {
+		return errBusy
+	}
+	return nil
+}
+
+// busy answers 429: the memory budget is taken for now. OTLP exporters
+// retry after the time Retry-After says.
+func busy(w http.ResponseWriter, asProto bool) {
+	w.Header().Set("Retry-After", "1")
+	fail(w, asProto, http.StatusTooManyRequests, "%v; retry later", errBusy)
 }
 
 func (r *Receiver) authorized(req *http.Request) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -361,4 +362,56 @@ func TestALogRecordGoesBySessionThenTraceThenService(t *testing.T) {
 	s := readSessions(t, filepath.Join(dir, "session-s1.jsonl"))
 	require.Len(t, s, 1)
 	assert.Len(t, s[0].Calls, 2, "both traces of the session")
+}
+
+// On loopback, only the names of this machine are served as Host: a web
+// page that reaches the receiver by DNS rebinding sends its own name, and
+// gets 421 with a status that says why, whether or not a token is set.
+func TestOnLoopbackOnlyLocalHostNamesAreServed(t *testing.T) {
+	t.Parallel()
+	for _, token := range []string{"", "s3cret"} {
+		srv := startServer(t, Options{Token: token})
+		_, port, err := net.SplitHostPort(srv.Addr().String())
+		require.NoError(t, err)
+		send := func(host, ctype string) *http.Response {
+			body := mustProto(t, traceRequest("a", toolSpan(traceID(1), 1, "c1", "a.go")))
+			req, err := http.NewRequest("POST", srv.Endpoint()+"/v1/traces", strings.NewReader(string(body)))
+			require.NoError(t, err)
+			req.Host = host
+			req.Header.Set("Content-Type", ctype)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := client.Do(req)
+			require.NoError(t, err)
+			return resp
+		}
+		for _, host := range []string{"evil.example", "evil.example:" + port, "127.0.0.1.nip.io:" + port, "127.0.0.2:" + port, "0.0.0.0:" + port, "localhost.evil.example"} {
+			for _, ct := range []string{ctProto, ctJSON} {
+				resp := send(host, ct)
+				assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode, "Host %q", host)
+				assert.True(t, strings.HasPrefix(resp.Header.Get("Content-Type"), ct))
+				assert.Contains(t, readStatus(t, resp).GetMessage(), "localhost, 127.0.0.1 and [::1]", "Host %q", host)
+				resp.Body.Close()
+			}
+		}
+		assert.Empty(t, dirNames(t, srv.recv.opts.Dir), "token %q", token)
+		for _, host := range []string{"localhost", "localhost:" + port, "LocalHost:" + port, "127.0.0.1", "127.0.0.1:" + port, "[::1]", "[::1]:" + port} {
+			resp := send(host, ctProto)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			assert.Equal(t, http.StatusOK, resp.StatusCode, "Host %q", host)
+		}
+	}
+}
+
+// The Host names taken, with and without a port.
+func TestLoopbackHost(t *testing.T) {
+	t.Parallel()
+	for h, want := range map[string]bool{
+		"localhost": true, "localhost:4318": true, "LOCALHOST": true, "127.0.0.1": true, "127.0.0.1:80": true,
+		"[::1]": true, "[::1]:4318": true,
+		"": false, "::1": false, "::1:4318": false, "127.0.0.1.nip.io": false, "127.0.0.2": false, "example.com:4318": false,
+		"[::ffff:127.0.0.1]:4318": false, "localhost.": false,
+	} {
+		assert.Equal(t, want, loopbackHost(h), "%q", h)
+	}
 }
