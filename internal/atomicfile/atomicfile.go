@@ -18,7 +18,9 @@
 //   - a character device or a named pipe (/dev/null, /dev/stdout,
 //     /proc/self/fd/1, a FIFO, or a link to one): written through
 //     directly, without a temporary file, since a device cannot be
-//     renamed over and a reader of a pipe only ever sees a stream;
+//     renamed over and a reader of a pipe only ever sees a stream. A
+//     named pipe that no process opens for reading within PipeWait is an
+//     error saying so, where opening it would otherwise wait for ever;
 //   - a folder, a block device, a socket, a link to a missing file: an
 //     error, and nothing is written.
 //
@@ -211,11 +213,14 @@ func check(path, target string, info fs.FileInfo) (string, fs.FileMode, bool, er
 	return target, m.Perm(), false, nil
 }
 
+// PipeWait is how long Write waits for a reader of a named pipe.
+const PipeWait = 30 * time.Second
+
 // writeThrough writes to a device or a named pipe as it is.
 func writeThrough(path, target string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	f, err := openThrough(path, target, PipeWait)
 	if err != nil {
-		return pathError(path, err)
+		return err
 	}
 	bw := bufio.NewWriter(f)
 	if err := write(bw); err != nil {

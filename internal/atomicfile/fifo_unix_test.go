@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -77,4 +78,60 @@ func TestWriteIntoAReadOnlyFolderNamesThePathGiven(t *testing.T) {
 	assert.Equal(t, path+": permission denied", err.Error())
 	data, _ := os.ReadFile(path)
 	assert.Equal(t, "keep", string(data))
+}
+
+func TestWriteToANamedPipeWithoutAReaderGivesUp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		f, err := openThrough(fifo, fifo, 100*time.Millisecond)
+		if err == nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.Error(t, err)
+		assert.Equal(t, fifo+" is a named pipe that no process opened for reading within 100ms; start its reader first, or write to a file", err.Error())
+	case <-time.After(10 * time.Second):
+		t.Fatal("the open of a named pipe without a reader did not give up")
+	}
+	assertOnlyEntries(t, dir, "pipe")
+}
+
+func TestWriteToANamedPipeWaitsForAReaderThatComesLate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer f.Close()
+		data, _ := io.ReadAll(f)
+		got <- string(data)
+	}()
+	// More than a pipe's buffer (64 KiB on Linux): the writes must wait
+	// for the reader, not fail because the pipe was opened non-blocking.
+	data := []byte(strings.Repeat("through the pipe\n", 20000))
+	require.NoError(t, WriteBytes(fifo, data))
+	select {
+	case s := <-got:
+		assert.Equal(t, string(data), s)
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing came through the pipe")
+	}
 }
