@@ -23,7 +23,9 @@ func runCollect(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	group := fs.String("group", "trace", "`NAME` of the grouping: trace (a file per trace id) or session (a file per service.name and session id)")
 	size := cli.Size(collect.DefaultMaxRequestBytes)
 	fs.Var(&size, "max-request-size", "largest request body, sent or decompressed, as a `SIZE` such as 4MiB (default 16 MiB)")
-	concurrent := fs.Int("max-concurrent", collect.DefaultMaxConcurrent, "requests decoded and written at once; others wait their turn")
+	concurrent := fs.Int("max-concurrent", collect.DefaultMaxConcurrent, "requests decoded and written at once; others wait their turn once read")
+	memory := cli.Size(0)
+	fs.Var(&memory, "max-memory", "estimated memory of all the requests in flight, as a `SIZE`; a request that does not fit is told to retry (429) (default 32 times -max-request-size)")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -36,7 +38,8 @@ func runCollect(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return fail("-max-concurrent: want at least 1, got %d", *concurrent)
 	}
 	opts := collect.Options{Dir: *out, Group: g, MaxRequestBytes: int64(size), MaxConcurrent: *concurrent,
-		Token: cmp.Or(*token, os.Getenv("RETRIEVALTEST_COLLECT_TOKEN"))}
+		MaxMemory: int64(memory),
+		Token:     cmp.Or(*token, os.Getenv("RETRIEVALTEST_COLLECT_TOKEN"))}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

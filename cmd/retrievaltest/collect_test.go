@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -178,6 +179,7 @@ func TestCollectRefusesBadSettings(t *testing.T) {
 		{"an unknown grouping is refused", []string{"-group", "day"}, "unknown grouping"},
 		{"a request size of zero is refused", []string{"-max-request-size", "0"}, "more than 0"},
 		{"no concurrency is refused", []string{"-max-concurrent", "0"}, "at least 1"},
+		{"a memory budget of zero is refused", []string{"-max-memory", "0"}, "more than 0"},
 		{"-addr does not go with a command", []string{"-addr", "127.0.0.1:0", "--", "true"}, "-addr does not go with a command"},
 	}
 	for _, tc := range tests {
@@ -317,4 +319,70 @@ func TestCheckRecordsAScenarioRunThenJudgesIt(t *testing.T) {
 	code, out, stderr = runCLI(t, nil, "check", fail)
 	assert.Equal(t, exitFailed, code, "%s\n%s", out, stderr)
 	assert.Contains(t, out+stderr, "read_file")
+}
+
+// SIGTERM to a real retrievaltest collect while ten clients trickle
+// their bodies a byte a second: it exits 0 without waiting for them, and
+// every span acknowledged before is in the files.
+func TestCollectStopsOnSIGTERMWhileSlowClientsTrickle(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "collect", "-addr", "127.0.0.1:0", "-out", dir)
+	cmd.Env = append(os.Environ(), "RETRIEVALTEST_TEST_ROLE=main")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	errPipe, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	sc := bufio.NewScanner(errPipe)
+	require.True(t, sc.Scan(), "the server says where it listens")
+	m := regexp.MustCompile(`listening on http://(\S+),`).FindStringSubmatch(sc.Text())
+	require.NotNil(t, m, sc.Text())
+	go func() { _, _ = io.Copy(io.Discard, errPipe) }()
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(done)
+	for range 10 {
+		conn, err := net.Dial("tcp", m[1])
+		require.NoError(t, err)
+		fmt.Fprintf(conn, "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\nContent-Length: 100000\r\n\r\n")
+		wg.Go(func() {
+			defer conn.Close()
+			for range 100 {
+				if _, err := conn.Write([]byte{0}); err != nil {
+					return
+				}
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Second):
+				}
+			}
+		})
+	}
+	for i := range 5 {
+		resp, err := http.Post("http://"+m[1]+"/v1/traces", "application/x-protobuf", bytes.NewReader(spanRequest(0xab, i, "f.go")))
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Only to catch a hang: the slow bodies used to hold it for 90 s.
+	select {
+	case err := <-exited:
+		require.NoError(t, err, "exit status 0")
+	case <-time.After(20 * time.Second):
+		t.Fatal("collect did not exit on SIGTERM while slow clients were sending")
+	}
+	calls, cut := countCalls(t, strings.Fields(stdout.String()))
+	assert.False(t, cut)
+	assert.Equal(t, 5, calls)
 }
