@@ -22,11 +22,15 @@
 //     counted in its partial_success, with the reason; the others are
 //     written.
 //   - A failure carries a google.rpc.Status whose message says what was
-//     wrong: 400 for a body that does not decode (nothing of it is
-//     written), 401 without the bearer token, 404, 405, 413 for a body
-//     over Options.MaxRequestBytes (compressed or not, so a gzip bomb is
-//     refused), 415 for another content type or encoding, 500 when the
-//     file system refuses a write, 503 once the receiver is closed.
+//     wrong (in protobuf for a protobuf request, else in JSON): 400 for a
+//     body that does not decode (nothing of it is written), 401 without
+//     the bearer token, 404, 405, 413 for a body over
+//     Options.MaxRequestBytes (compressed or not, so a gzip bomb is
+//     refused) or with too many messages (see Limits), 415 for another
+//     content type or encoding, 421 for a Host that a Server on loopback
+//     does not answer, 429 with Retry-After when the memory budget is
+//     taken, 500 when the file system refuses a write, 503 once the
+//     receiver is closed. Nothing of a refused request is written.
 //
 // # Files
 //
@@ -70,24 +74,51 @@
 // get its lines twice; the OTel reader of package trace reads a span id
 // once, with a warning.)
 // Files are closed after each write, so there is nothing left to flush
-// at shutdown.
+// at shutdown: Close (and a Server's shutdown) cuts the bodies still being
+// read, whose clients have had no answer and retry, and waits for the
+// requests read to be written and answered.
 //
 // # Limits
 //
-// Options.MaxRequestBytes (default 16 MiB) bounds a body, before and after
-// decompression; Options.MaxConcurrent (default 8) bounds the requests
-// read and decoded at once, so memory stays within about their product;
-// further requests wait for a turn. A Server also bounds the open
-// connections (Options.MaxConnections, default 256) and how long a client
-// may take to send its headers and body, so a slow client cannot hold a
-// slot for ever.
+// Decoding multiplies a body: each message (a span, an attribute, a
+// value) becomes a Go struct, and an empty attribute is 2 bytes of
+// protobuf, so 16 MiB of them took 1.4 GB. The receiver therefore bounds
+// what it takes before it decodes:
+//
+//   - Options.MaxRequestBytes (default 16 MiB) bounds a body, before and
+//     after decompression (413).
+//   - A body holds at most MaxRequestBytes/BytesPerMessage messages
+//     (262,144 under the default limit), counted in the wire format or as
+//     the JSON objects before decoding (413).
+//   - Each request is charged an estimate of its memory: the bytes of its
+//     body, sent and decompressed, as they are read, then 8 bytes per
+//     byte of body and 256 per message for decoding and writing; at most
+//     14 times MaxRequestBytes. Options.MaxMemory (default 32 times
+//     MaxRequestBytes, 512 MiB) bounds the charges of all the requests in
+//     flight: a request that does not fit is answered 429 with
+//     Retry-After: 1, which OTLP exporters retry; one that could never
+//     fit, 413.
+//   - A body is read before its request takes a turn; Options.MaxConcurrent
+//     (default 8) bounds the requests decoded and written at once, and
+//     further ones wait.
+//
+// A Server also bounds the open connections (Options.MaxConnections,
+// default 256), the time a client may take to send its headers
+// (HeaderTimeout, 10 s) and its whole request (ReadTimeout, 30 s), and how
+// long its shutdown waits for the requests read to be written
+// (ShutdownTimeout, 30 s); since a slow body holds no turn, a client that
+// trickles its request delays no other.
 //
 // # Security
 //
 // Listen binds 127.0.0.1:4318 by default. Options.Token, when set, is the
 // bearer token every request must carry (Authorization: Bearer TOKEN);
 // Listen refuses to bind an address that is not loopback without one,
-// since an agent's traces hold the code it read.
+// since an agent's traces hold the code it read. A Server on a loopback
+// address answers only requests whose Host is localhost, 127.0.0.1 or
+// [::1], with or without a port (421 otherwise): a web page can make a
+// browser post to 127.0.0.1 through a name of its own (DNS rebinding),
+// but not with one of these names as the Host.
 //
 // # Recording one command
 //
