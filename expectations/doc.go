@@ -373,11 +373,14 @@
 //	scenarios/fix-bug.yaml:3:3: traces[0]: scenarios/runs/*.json matches no file
 //
 // Anchors, aliases and merge keys ("<<: *base") may share keys between
-// expectations. A file whose collections nest deeper than 1000 levels, whose
-// aliases would expand to more than a million nodes, that merges a mapping
-// into itself, defines an anchor name twice or uses an alias before its
-// anchor is refused with one error at the place, before anything else is
-// checked.
+// expectations. A file of more than 100,000 YAML tokens (a word, a number
+// or a path counts one, and so does each bracket, comma, colon or other
+// mark; real scenarios hold hundreds), whose collections nest deeper than
+// 1000 levels, whose aliases would expand to more than a million nodes,
+// that merges a mapping into itself, defines an anchor name twice or uses an
+// alias before its anchor is refused with one error at the place, before
+// anything else is checked. A byte-order mark at the start of the file is
+// skipped.
 //
 // # Types of your own
 //

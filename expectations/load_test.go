@@ -365,3 +365,26 @@ func TestYAMLThatWouldExhaustTheLoaderIsAnErrorAtItsPlace(t *testing.T) {
 		})
 	}
 }
+
+// Editors on Windows start a file with a byte-order mark; it is not part
+// of the first key.
+func TestAByteOrderMarkBeforeTheFirstKeyIsSkipped(t *testing.T) {
+	t.Parallel()
+	s := mustParse(t, "\ufeffname: with-bom\n"+grepFirst+"expectations:\n  - type: patterns\n    forbid: [guessing]\n")
+	assert.Equal(t, "with-bom", s.Name)
+	_, err := parseInline(t, "\ufeffnme: x\n"+grepFirst+"expectations:\n  - type: patterns\n    forbid: [guessing]\n")
+	assert.EqualError(t, err, inlineFile+`:1:1: unknown key "nme" in the scenario; did you mean name?`)
+}
+
+// A flow list of five million items (10 MB, within the 64 MiB scenario
+// limit) took 23 s and 4 GB to parse; it is refused from its bytes, at the
+// item that crosses the token limit.
+func TestAScenarioOfMillionsOfItemsIsRefusedAtTheTokenLimit(t *testing.T) {
+	t.Parallel()
+	_, err := parseInline(t, "x: ["+strings.Repeat("1,", 5_000_000)+"1]\n")
+	var ye *yamlerr.Error
+	require.ErrorAs(t, err, &ye)
+	// x : [ are three tokens; then "1" and "," alternate from column 5.
+	assert.Equal(t, []int{1, 100_002}, []int{ye.Line, ye.Col})
+	assert.Contains(t, ye.Msg, "more than 100000 YAML tokens")
+}

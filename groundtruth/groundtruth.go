@@ -35,9 +35,13 @@
 // Loading is linear in the number of paths: a million load in about a
 // second. A JSON list of paths, the form a large ground truth takes, is read
 // with encoding/json; any document that reader does not take whole is read
-// as YAML, which names the place of each problem. YAML documents nested
-// deeper than 1000 levels, or whose aliases expand to more than a million
-// nodes, are refused (package internal/yamllimit).
+// as YAML, which names the place of each problem. YAML documents of more
+// than a million tokens (a list of paths takes two a path: half a million
+// paths), nested deeper than 1000 levels, or whose aliases expand to more
+// than a million nodes, are refused at the place the limit is crossed
+// (package internal/yamllimit): the YAML parser takes several hundred
+// bytes of memory a token. A byte-order mark at the start of a file is
+// skipped.
 //
 // # Other sources
 //
@@ -180,6 +184,8 @@ type truthFile struct {
 // with files, symbols, expected_edit_files and chunks.
 func Parse(name string, data []byte) (*Truth, error) {
 	t := &Truth{Source: name, Confidence: High}
+	// Editors on Windows start a file with a byte-order mark.
+	data = yamllimit.TrimBOM(data)
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, &yamlerr.Error{File: name, Msg: "empty ground truth: expected a list of paths or a mapping with files"}
@@ -229,6 +235,7 @@ func decodeYAML(name string, data, trimmed []byte) (truthFile, error) {
 
 func parseText(name string, data []byte) (*Truth, error) {
 	t := &Truth{Source: name, Confidence: High}
+	data = yamllimit.TrimBOM(data)
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {

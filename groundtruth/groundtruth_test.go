@@ -127,3 +127,54 @@ func TestGradesFollowTheDocumentsSpelling(t *testing.T) {
 	var none *Truth
 	assert.Empty(t, none.Grades(events.PathNormalizer{}))
 }
+
+// Editors on Windows start a file with a byte-order mark; it is not part
+// of the first path or key.
+func TestAByteOrderMarkIsSkipped(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"gt.yaml": "files:\n  - a.go\n",
+		"gt.json": `["a.go"]`,
+		"gt.txt":  "a.go\n",
+		"gl.json": `{"files": [{"path": "a.go"}]}`,
+	} {
+		file := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(file, []byte("\ufeff"+content), 0o644))
+		truth, err := Load(file)
+		require.NoError(t, err, name)
+		assert.Equal(t, []File{{Path: "a.go", Grade: 1}}, truth.Files, name)
+	}
+	_, err := Parse("gt.yaml", []byte("\ufefffils: [a.go]\n"))
+	assert.ErrorContains(t, err, `gt.yaml:1:1: unknown key "fils"`)
+}
+
+// An apostrophe is a character of a file name ("it's.md"); only a quote
+// around a whole path is not.
+func TestAPathWithAnApostropheIsAPath(t *testing.T) {
+	t.Parallel()
+	for name, content := range map[string]string{
+		"gt.yaml": "files:\n  - docs/it's.md\n",
+		"gt.json": `["docs/it's.md"]`,
+		"gl.json": `{"files": [{"path": "docs/it's.md", "grade": 1}]}`,
+	} {
+		truth, err := Parse(name, []byte(content))
+		require.NoError(t, err, name)
+		assert.Equal(t, []string{"docs/it's.md"}, truth.Paths(), name)
+	}
+	truth, err := parseText("gt.txt", []byte("docs/it's.md\n"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"docs/it's.md"}, truth.Paths())
+}
+
+// A YAML ground truth past the token limit is refused at its place, with
+// the way out: a JSON list of paths is read without the YAML parser.
+func TestAYAMLGroundTruthPastTheTokenLimitNamesTheJSONForm(t *testing.T) {
+	t.Parallel()
+	// "files:" is two tokens, then each "- a.go" line two.
+	doc := "files:\n" + strings.Repeat("- a.go\n", 600_000)
+	_, err := Parse("gt.yaml", []byte(doc))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "gt.yaml:500001:1: more than 1000000 YAML tokens")
+	assert.Contains(t, err.Error(), "JSON list")
+}

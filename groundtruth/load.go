@@ -74,6 +74,8 @@ func Load(spec string) (*Truth, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A byte-order mark would hide the object from encoding/json.
+		data = bytes.TrimPrefix(data, []byte("\ufeff"))
 		if isSWEBenchInstance(data) {
 			return ParseSWEBench(spec, data)
 		}

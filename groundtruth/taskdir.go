@@ -270,6 +270,7 @@ type benchTruth struct {
 // starting with '[' or '-' into list, any other into obj. Errors name
 // file:line:col.
 func decodeLenient(name string, data []byte, list, obj any) error {
+	data = yamllimit.TrimBOM(data)
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return &yamlerr.Error{File: name, Msg: "empty file: expected JSON"}

@@ -1,18 +1,16 @@
 package yamllimit
 
-// prescan estimates the nesting depth and the number of tokens of a YAML
-// document from its bytes, without building tokens, and returns the
-// 1-based line and column where an estimate first exceeds its limit, with
-// the limit exceeded, or none.
+import "bytes"
+
+// prescanDepth estimates the nesting depth of a YAML document from its
+// bytes, without building tokens, and returns the 1-based line and column
+// where the estimate first exceeds maxDepth (ok false), or ok true.
 //
 // goccy/go-yaml's scanner keeps every token of a line, and of a whole flow
-// collection, before returning any, and the parser then needs all the
-// tokens of the document at once, at a few hundred bytes each: a line of a
-// million brackets, or a flow list of five million one-character items,
-// takes gigabytes before the checks in tokenize see the first token. This
-// scan refuses such documents first, in constant memory per level.
-//
-// Depth counts:
+// collection, before returning any: a single line of a million brackets
+// takes hundreds of megabytes before the token check in tokenize sees
+// the first one. This scan refuses such documents first, in constant
+// memory per level. It counts:
 //
 //   - flow collections: "[" and "{" where a node may start (at the start of
 //     a line, after ": ", "- ", "? ", ",", "[" or "{", or after an anchor or
@@ -21,19 +19,13 @@ package yamllimit
 //   - block collections: the indentation of each line and each "- " or
 //     "? " that opens a nested entry on the same line.
 //
-// Tokens counted are the scalars, anchors, tags and brackets where a node
-// may start, the indicators ("- ", "? ", ": "), the commas, colons and
-// brackets inside flow collections, and comments.
-//
 // Quoted scalars and comments are skipped. Lines of a block scalar are
-// taken as lines of the document, and words of a plain scalar that look
-// like indicators as indicators, which can only raise the estimates; the
-// limits are generous for that reason. tokenize counts again, exactly, on
-// the tokens.
-func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
+// taken as lines of the document, which can only raise the estimate; the
+// limit is generous for that reason. tokenize counts again, exactly, on the
+// tokens.
+func prescanDepth(data []byte, maxDepth int) (line, col int, ok bool) {
 	var block []int // indentation columns of the open block levels
 	flow := 0
-	tokens := 0
 	line = 1
 	lineStart := 0
 	i := 0
@@ -48,12 +40,6 @@ func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
 		}
 		return flow+len(block) <= maxDepth
 	}
-	// token counts a token starting at i and reports whether the count is
-	// within maxTokens.
-	token := func() bool {
-		tokens++
-		return tokens <= maxTokens
-	}
 	for i < len(data) {
 		if bol {
 			bol = false
@@ -65,33 +51,22 @@ func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
 			// brackets only.
 			if flow == 0 && i < len(data) && !isBreak(data[i]) && data[i] != '#' && data[i] != '[' && data[i] != '{' {
 				if !push(i - lineStart) {
-					return line, i - lineStart + 1, tooDeep
+					return line, i - lineStart + 1, false
 				}
 				// "- - - x" and "? - x" open a level per indicator.
 				for i+1 < len(data) && (data[i] == '-' || data[i] == '?') && isBlank(data[i+1]) {
-					if !token() {
-						return line, i - lineStart + 1, tooManyTokens
-					}
 					i++
 					for i < len(data) && isBlank(data[i]) {
 						i++
 					}
 					if i < len(data) && !isBreak(data[i]) && data[i] != '#' && !push(i-lineStart) {
-						return line, i - lineStart + 1, tooDeep
+						return line, i - lineStart + 1, false
 					}
 				}
 			}
 			continue
 		}
 		c := data[i]
-		// Every token the scanner makes starts at a character this
-		// counts: a comment, an indicator, a bracket, a comma in a flow
-		// collection, or the first character of a scalar, an anchor or a
-		// tag.
-		if !isBlank(c) && !isBreak(c) && (nodeStart || flow > 0 && (isFlowIndicator(c) || c == ':') ||
-			c == '#' && (i == lineStart || isBlank(data[i-1])) || isIndicator(data, i)) && !token() {
-			return line, i - lineStart + 1, tooManyTokens
-		}
 		switch {
 		case c == '\n':
 			i++
@@ -120,7 +95,7 @@ func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
 		case (c == '[' || c == '{') && (nodeStart || flow > 0):
 			flow++
 			if flow+len(block) > maxDepth {
-				return line, i - lineStart + 1, tooDeep
+				return line, i - lineStart + 1, false
 			}
 			i++
 			nodeStart = true
@@ -131,7 +106,7 @@ func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
 			i++
 			nodeStart = true
 			continue
-		case isIndicator(data, i) || flow > 0 && c == ':':
+		case (c == ':' || c == '-' || c == '?') && (i+1 >= len(data) || isBlank(data[i+1]) || isBreak(data[i+1]) || flow > 0 && c == ':'):
 			i++
 			nodeStart = true
 			continue
@@ -139,23 +114,7 @@ func prescan(data []byte, maxDepth, maxTokens int) (line, col int, p problem) {
 		i++
 		nodeStart = false
 	}
-	return 0, 0, none
-}
-
-// A problem is the limit a document exceeds.
-type problem int
-
-const (
-	none problem = iota
-	tooDeep
-	tooManyTokens
-)
-
-// isIndicator reports whether data[i] is a block indicator: ":", "-" or "?"
-// followed by a blank, a line break or the end.
-func isIndicator(data []byte, i int) bool {
-	c := data[i]
-	return (c == ':' || c == '-' || c == '?') && (i+1 >= len(data) || isBlank(data[i+1]) || isBreak(data[i+1]))
+	return 0, 0, true
 }
 
 // skipQuoted returns the position after the quoted scalar starting at i,
@@ -190,4 +149,70 @@ func isBreak(c byte) bool { return c == '\n' || c == '\r' }
 
 func isFlowIndicator(c byte) bool {
 	return c == '[' || c == ']' || c == '{' || c == '}' || c == ','
+}
+
+// prescanTokens bounds from above the number of tokens goccy/go-yaml's
+// scanner makes of data, without making them, and returns the 1-based line
+// and column where the bound first exceeds maxTokens (ok false), or ok
+// true.
+//
+// The scanner holds every token of a line, and of a whole flow collection,
+// before returning any, and the parser needs all the tokens of the
+// document at once, at a few hundred bytes each: a 10 MB flow list of five
+// million items took gigabytes before tokenize could count them. The
+// bound counts each run of word characters (letters, digits, "_", "-",
+// ".", "/" and UTF-8) as one token and every other character outside
+// blanks and line breaks as one, since the scanner never starts a token
+// inside such a run; a block scalar's indicator ("|" or ">") counts twice,
+// as the scanner makes a token of the text even when it is empty, and so
+// does a word starting with a document marker ("---", "..."). A tab at the
+// start of a line counts one, as the scanner makes an invalid token of it. Quoted
+// scalars and comments are counted like the rest, so the bound may be a few
+// times the scanner's count for prose; the limit is generous for that
+// reason, and tokenize counts again, exactly, on the tokens.
+func prescanTokens(data []byte, maxTokens int) (line, col int, ok bool) {
+	tokens := 0
+	line = 1
+	lineStart := 0
+	inWord := false
+	for i, c := range data {
+		switch {
+		case c == '\n':
+			line++
+			lineStart = i + 1
+			inWord = false
+			continue
+		case c == '\t' && (i == 0 || isBreak(data[i-1])):
+			// The scanner makes an invalid token of a tab that indents.
+			inWord = false
+		case c == '\r' || isBlank(c):
+			inWord = false
+			continue
+		case isWordChar(c):
+			if inWord {
+				continue
+			}
+			inWord = true
+			// A document marker at the start of a line ends a token.
+			if (i == 0 || isBreak(data[i-1])) && (bytes.HasPrefix(data[i:], []byte("---")) || bytes.HasPrefix(data[i:], []byte("..."))) {
+				tokens++
+			}
+		default:
+			inWord = false
+			if c == '|' || c == '>' {
+				tokens++
+			}
+		}
+		if tokens++; tokens > maxTokens {
+			return line, i - lineStart + 1, false
+		}
+	}
+	return 0, 0, true
+}
+
+// isWordChar reports whether c is a character inside which the scanner
+// never starts a token.
+func isWordChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '_' || c == '-' || c == '.' || c == '/' || c >= 0x80
 }

@@ -12,8 +12,10 @@
 //     refused before the parser runs. goccy/go-yaml holds every token of a
 //     document, and then every node, at a few hundred bytes each, so a
 //     10 MB flow list of five million one-character items would take
-//     gigabytes. The count is estimated from the bytes first (an estimate
-//     that errs high), then taken exactly on the tokens.
+//     gigabytes. The count is bounded from the bytes first (each run of
+//     letters, digits and "_-./" counts as one token, and every other
+//     character outside blanks as one, so a quoted sentence counts a token
+//     a word), then taken exactly on the tokens.
 //   - Nesting depth. Collections nested deeper than [Limits.MaxDepth] (flow
 //     "[[[…]]]" and block "- - - …" alike) are refused before the parser
 //     runs: goccy/go-yaml's parser keeps a path per level, so its memory
@@ -114,11 +116,11 @@ func (f *File) Target(a *ast.AliasNode) ast.Node {
 func Parse(file string, data []byte, lim Limits, opts ...parser.Option) (*File, error) {
 	lim = lim.withDefaults()
 	data = TrimBOM(data)
-	switch line, col, p := prescan(data, lim.MaxDepth, lim.MaxTokens); p {
-	case tooDeep:
-		return nil, &yamlerr.Error{File: file, Line: line, Col: col, Msg: depthMessage(lim.MaxDepth)}
-	case tooManyTokens:
+	if line, col, ok := prescanTokens(data, lim.MaxTokens); !ok {
 		return nil, tokensError(&yamlerr.Error{File: file, Line: line, Col: col}, lim.MaxTokens)
+	}
+	if line, col, ok := prescanDepth(data, lim.MaxDepth); !ok {
+		return nil, &yamlerr.Error{File: file, Line: line, Col: col, Msg: depthMessage(lim.MaxDepth)}
 	}
 	tokens, err := tokenize(file, data, lim)
 	if err != nil {
@@ -254,7 +256,7 @@ func tokenize(file string, data []byte, lim Limits) (token.Tokens, error) {
 
 // tokensError completes e, placed at the first token past the limit.
 func tokensError(e *yamlerr.Error, maxTokens int) *yamlerr.Error {
-	e.Msg = fmt.Sprintf("more than %d YAML tokens (keys, values, indicators, commas, comments): split the file (the token limit bounds the memory parsing takes)", maxTokens)
+	e.Msg = fmt.Sprintf("more than %d YAML tokens (a word, a path or a number counts one, and so does each bracket, comma, colon or other mark): split the file (the token limit bounds the memory parsing takes)", maxTokens)
 	e.Err = ErrTooManyTokens
 	return e
 }

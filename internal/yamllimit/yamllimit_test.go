@@ -86,10 +86,10 @@ func TestDocumentsBeyondTheLimitsAreErrorsAtTheirPlace(t *testing.T) {
 			line: 6, col: 1, msg: "more than 10 YAML tokens",
 		},
 		{
-			name: "comments count as tokens",
+			name: "a comment counts a token for its # and one a word",
 			doc:  strings.Repeat("# note\n", 20) + "a: 1\n",
 			lim:  Limits{MaxTokens: 5},
-			line: 6, col: 1, msg: "more than 5 YAML tokens",
+			line: 3, col: 3, msg: "more than 5 YAML tokens",
 		},
 		{
 			name: "an anchor name defined twice is refused",
@@ -126,7 +126,8 @@ func TestDocumentsWithinTheLimitsParse(t *testing.T) {
 		{"nesting exactly at the limit", "tags: [[[1]]]\n", Limits{MaxDepth: 4}},
 		{"block nesting exactly at the limit", "a:\n b:\n  c: 1\n", Limits{MaxDepth: 3}},
 		{"ten chained merge keys", chainedMerges(10), Limits{}},
-		{"tokens exactly at the limit", "x: [1, 2]\n# c\n", Limits{MaxTokens: 8}},
+		{"tokens exactly at the limit", "x: [1, 2]\n# c\n", Limits{MaxTokens: 9}},
+		{"a path counts one token", "- pkg/auth/token-v2_test.go\n", Limits{MaxTokens: 2}},
 		{"a byte-order mark before the first key", "\ufeffname: x\n", Limits{MaxTokens: 3}},
 		{"an anchor reused in a second document", "a: &x 1\n---\nb: &x 2\nc: *x\n", Limits{}},
 	}
@@ -210,8 +211,8 @@ func TestAMillionLevelsAreRefusedBeforeTokenizing(t *testing.T) {
 		"block entries on a line":  "x:\n" + strings.Repeat("- ", 1_000_000) + "y\n",
 		"flow after a mapping key": "tags: " + strings.Repeat("{a: ", 100_000),
 	} {
-		line, col, p := prescan([]byte(doc), DefaultMaxDepth, 1<<62)
-		assert.Equal(t, tooDeep, p, name)
+		line, col, ok := prescanDepth([]byte(doc), DefaultMaxDepth)
+		assert.False(t, ok, name)
 		assert.Positive(t, line, name)
 		assert.Positive(t, col, name)
 	}
