@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // errNoChanges reports input with no file change in it: not a diff, or an
@@ -156,7 +157,7 @@ func (p *diffParser) run() error {
 					p.unread(nl)
 				}
 				if p.cur != nil && p.cur.git && !p.cur.headers {
-					return p.errorf(p.lineNo, "%q is not followed by a \"+++ \" line: expected the new file's name after the old one's", l)
+					return p.errorf(p.lineNo, "%s is not followed by a \"+++ \" line: expected the new file's name after the old one's", input.Excerpt(l))
 				}
 				if wasAfter > 0 {
 					return p.pastHunk(wasAfter, l)
@@ -203,7 +204,7 @@ func (p *diffParser) run() error {
 }
 
 func (p *diffParser) pastHunk(hunkLine int, l string) error {
-	return p.errorf(p.lineNo, "%q follows the hunk at line %d, which its header declares complete: expected the header's line counts to cover every line of the hunk", l, hunkLine)
+	return p.errorf(p.lineNo, "%s follows the hunk at line %d, which its header declares complete: expected the header's line counts to cover every line of the hunk", input.Excerpt(l), hunkLine)
 }
 
 // gitHeader takes provisional paths from "a/x b/y". Names with spaces are
@@ -258,17 +259,17 @@ func (p *diffParser) hunk(header string) (int, error) {
 	line := p.lineNo
 	h, err := parseHunkHeader(header)
 	if err != nil {
-		return 0, p.errorf(line, "%v in %q", err, header)
+		return 0, p.errorf(line, "%v in %s", err, input.Excerpt(header))
 	}
 	h.line = line
 	if p.cur == nil || p.cur.oldPath == "" && p.cur.newPath == "" {
-		return 0, p.errorf(line, "hunk header %q before any file header: expected \"diff --git\" or \"---\"/\"+++\" lines naming the file first", header)
+		return 0, p.errorf(line, "hunk header %s before any file header: expected \"diff --git\" or \"---\"/\"+++\" lines naming the file first", input.Excerpt(header))
 	}
 	if h.oldN > 0 && p.cur.oldNull {
-		return 0, p.errorf(line, "hunk %q removes lines from /dev/null: expected \"-0,0\" for a new file", header)
+		return 0, p.errorf(line, "hunk %s removes lines from /dev/null: expected \"-0,0\" for a new file", input.Excerpt(header))
 	}
 	if h.newN > 0 && p.cur.newNull {
-		return 0, p.errorf(line, "hunk %q adds lines to /dev/null: expected \"+0,0\" for a deleted file", header)
+		return 0, p.errorf(line, "hunk %s adds lines to /dev/null: expected \"+0,0\" for a deleted file", input.Excerpt(header))
 	}
 	oldLeft, newLeft := h.oldN, h.newN
 	for oldLeft > 0 || newLeft > 0 {
@@ -294,10 +295,10 @@ func (p *diffParser) hunk(header string) (int, error) {
 		case '\\': // "\ No newline at end of file"
 			continue
 		default:
-			return 0, p.errorf(p.lineNo, "%q inside the hunk at line %d: expected a line starting with ' ', '-', '+' or '\\' (%d old and %d new lines still to come)", l, line, oldLeft, newLeft)
+			return 0, p.errorf(p.lineNo, "%s inside the hunk at line %d: expected a line starting with ' ', '-', '+' or '\\' (%d old and %d new lines still to come)", input.Excerpt(l), line, oldLeft, newLeft)
 		}
 		if oldLeft < 0 || newLeft < 0 {
-			return 0, p.errorf(p.lineNo, "the hunk at line %d has more lines than its header %q declares: expected %d old and %d new lines", line, header, h.oldN, h.newN)
+			return 0, p.errorf(p.lineNo, "the hunk at line %d has more lines than its header %s declares: expected %d old and %d new lines", line, input.Excerpt(header), h.oldN, h.newN)
 		}
 	}
 	p.cur.hunks = append(p.cur.hunks, h)
@@ -332,7 +333,7 @@ func parseHunkHeader(l string) (hunk, error) {
 			if errors.Is(err, errNotDigits) {
 				return hunk{}, errors.New(want)
 			}
-			return hunk{}, fmt.Errorf("hunk span %q: %v", sp.text, err)
+			return hunk{}, fmt.Errorf("hunk span %s: %v", input.Excerpt(sp.text), err)
 		}
 	}
 	// A span with lines starts at line 1 or later; git writes start 0 only

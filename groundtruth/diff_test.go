@@ -390,6 +390,12 @@ func TestParseDiffErrors(t *testing.T) {
 			want:     `"*b" inside the hunk at line 3: expected a line starting with ' ', '-', '+' or '\'`,
 		},
 		{
+			name:     "a foreign line is quoted up to 64 bytes, escaped, never whole",
+			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,2 @@\n a\nAWS_SECRET_ACCESS_KEY=abcdefghij\x00HOME=/root\x00TOKEN=" + strings.Repeat("s", 40) + "TAIL\n",
+			wantLine: 5,
+			want:     `"AWS_SECRET_ACCESS_KEY=abcdefghij\x00HOME=/root\x00TOKEN=ssssssssssssss"… inside the hunk at line 3`,
+		},
+		{
 			name:     "a hunk with more lines than its header declares",
 			diff:     "--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n+c\n",
 			wantLine: 6,
