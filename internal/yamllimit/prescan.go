@@ -165,8 +165,9 @@ func isFlowIndicator(c byte) bool {
 // blanks and line breaks as one, since the scanner never starts a token
 // inside such a run; a block scalar's indicator ("|" or ">") counts twice,
 // as the scanner makes a token of the text even when it is empty, and so
-// does a word starting with a document marker ("---", "..."). A tab at the
-// start of a line counts one, as the scanner makes an invalid token of it. Quoted
+// does a word starting with a document marker ("---", "..."). A tab among the
+// blanks that start a line counts one, as the scanner makes an invalid
+// token of it. Quoted
 // scalars and comments are counted like the rest, so the bound may be a few
 // times the scanner's count for prose; the limit is generous for that
 // reason, and tokenize counts again, exactly, on the tokens.
@@ -175,17 +176,24 @@ func prescanTokens(data []byte, maxTokens int) (line, col int, ok bool) {
 	line = 1
 	lineStart := 0
 	inWord := false
+	indent := true // only blanks since the start of the line
 	for i, c := range data {
+		if !isBlank(c) && !isBreak(c) {
+			indent = false
+		}
 		switch {
 		case c == '\n':
 			line++
 			lineStart = i + 1
-			inWord = false
+			inWord, indent = false, true
 			continue
-		case c == '\t' && (i == 0 || isBreak(data[i-1])):
+		case c == '\t' && indent:
 			// The scanner makes an invalid token of a tab that indents.
 			inWord = false
-		case c == '\r' || isBlank(c):
+		case c == '\r':
+			inWord, indent = false, true
+			continue
+		case isBlank(c):
 			inWord = false
 			continue
 		case isWordChar(c):
