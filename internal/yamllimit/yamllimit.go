@@ -7,15 +7,15 @@
 // Three things are bounded; the size of the input is bounded where the file
 // is opened, not here:
 //
-//   - Tokens. A document of more than [Limits.MaxTokens] tokens (scalars,
-//     indicators such as "- " and ": ", brackets, commas, comments) is
-//     refused before the parser runs. goccy/go-yaml holds every token of a
+//   - Tokens. A document of more than [Limits.MaxTokens] tokens is refused
+//     before the parser runs. goccy/go-yaml holds every token of a
 //     document, and then every node, at a few hundred bytes each, so a
 //     10 MB flow list of five million one-character items would take
-//     gigabytes. The count is bounded from the bytes first (each run of
-//     letters, digits and "_-./" counts as one token, and every other
-//     character outside blanks as one, so a quoted sentence counts a token
-//     a word), then taken exactly on the tokens.
+//     gigabytes. Tokens are counted from the bytes, as a bound the
+//     scanner's own count never exceeds: each run of letters, digits and
+//     "_-./" counts one, and every other character outside blanks one, so
+//     a path counts one and a quoted sentence a token a word. The scanner's
+//     tokens are counted again as they come.
 //   - Nesting depth. Collections nested deeper than [Limits.MaxDepth] (flow
 //     "[[[…]]]" and block "- - - …" alike) are refused before the parser
 //     runs: goccy/go-yaml's parser keeps a path per level, so its memory
