@@ -57,8 +57,17 @@ func (lr *lineReader) next() ([]byte, int, error) {
 func (lr *lineReader) startCheck(p []byte) {
 	lr.checking = true
 	lr.check.reset()
-	lr.head = append(lr.head[:0], p[:min(len(p), lineHeadBytes)]...)
+	lr.head = lr.head[:0]
+	lr.noteHead(p)
 	lr.check.write(p)
+}
+
+// noteHead keeps the first bytes of the line being checked, for its
+// warning; p follows the bytes read before it.
+func (lr *lineReader) noteHead(p []byte) {
+	if n := lineHeadBytes - len(lr.head); n > 0 {
+		lr.head = append(lr.head, p[:min(len(p), n)]...)
+	}
 }
 
 // notRecord reports whether the line being read is to be dropped: it is
@@ -76,9 +85,7 @@ func (lr *lineReader) drop(err error) ([]byte, int, bool, error) {
 		var chunk []byte
 		chunk, err = lr.r.ReadSlice('\n')
 		lr.length += len(chunk)
-		if len(lr.head) < lineHeadBytes {
-			lr.head = append(lr.head, chunk[:min(len(chunk), lineHeadBytes-len(lr.head))]...)
-		}
+		lr.noteHead(chunk)
 	}
 	if err != nil && err != io.EOF {
 		return nil, lr.line, false, err
@@ -98,9 +105,7 @@ func (lr *lineReader) read() (line []byte, n int, skipped bool, err error) {
 		chunk, err := lr.r.ReadSlice('\n')
 		lr.length += len(chunk)
 		if lr.checking {
-			if len(lr.head) < lineHeadBytes {
-				lr.head = append(lr.head, chunk[:min(len(chunk), lineHeadBytes-len(lr.head))]...)
-			}
+			lr.noteHead(chunk)
 			lr.check.write(chunk)
 			if lr.notRecord() {
 				return lr.drop(err)
