@@ -270,7 +270,7 @@ func (t *Truth) normalize(lenient bool) error {
 	norm := func(field string, i int, p string) (string, bool) {
 		q, ok := n.File(p, events.FromArgument)
 		if !ok && bad == nil && !lenient {
-			bad = fmt.Errorf("%s[%d] %q: expected a repository file path, not a directory, glob or URL", field, i, p)
+			bad = fmt.Errorf("%s[%d] %s: expected a repository file path, not a directory, glob or URL", field, i, input.Excerpt(p))
 		}
 		return q, ok
 	}

@@ -2,6 +2,7 @@ package groundtruth
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,6 +105,9 @@ func TestLoadErrors(t *testing.T) {
 		{"a directory in our own format is an error naming the entry", func(t *testing.T) string {
 			return write(t, "gt.json", `{"files": ["pkg/auth/", "pkg/auth/token.go"]}`)
 		}, `files[0] "pkg/auth/": expected a repository file path`},
+		{"a long bad entry is quoted up to 64 bytes, never whole", func(t *testing.T) string {
+			return write(t, "gt.json", `{"files": ["SECRET=`+strings.Repeat("s", 200)+`/"]}`)
+		}, `files[0] "SECRET=` + strings.Repeat("s", 57) + `"…: expected a repository file path`},
 		{"an unknown key in our own format", func(t *testing.T) string {
 			return write(t, "gt.json", `{"files": ["a.go"], "buggy_files": ["b.go"]}`)
 		}, `unknown key "buggy_files"`},
