@@ -184,6 +184,10 @@ func extractShell(col *collector, in shellInput, result string, toolError, faile
 		if tail != "" {
 			col.scanResult(tail, diag)
 		}
+		if unifiedDiff(result) {
+			// diff -u, a review script: the diff shows its new side.
+			col.scanResult(result, resultScan{forms: formDiff, dir: a.dir, read: true, noRelative: a.dirUnknown})
+		}
 		a.programWrites(result, failed)
 	}
 	// A command that prints one file's lines in order (cat, sed -n, head)

@@ -167,6 +167,12 @@ func TestWhatACallShowedFollowsTheRuleBook(t *testing.T) {
 			want:   want{class: Edit, files: []string{"gen.py", "a.docx"}, written: []string{"a.docx"}},
 		},
 		{
+			name: "diff -u shows the new side of its hunks",
+			tool: "Bash", args: map[string]any{"command": "diff -u a.py b.py"}, isError: true,
+			result: "--- a.py\t2026-01-01\n+++ b.py\t2026-01-01\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n",
+			want:   want{class: OtherClass, files: []string{"a.py", "b.py"}, read: []string{"b.py"}, ranges: []LineRange{lines("b.py", 1, 2)}},
+		},
+		{
 			name: "a command with no recorded reply showed nothing",
 			tool: "Bash", args: map[string]any{"command": "cat patch.txt"}, noReply: true,
 			want: want{class: FileLevel, files: []string{"patch.txt"}},
