@@ -935,14 +935,14 @@ func manyFiles(result string) bool {
 // manyFilesRead records the files of a read_many_files result, each shown
 // whole: "--- path ---", a blank line, the file's text, a blank line.
 func (c *collector) manyFilesRead(result string) {
-	cur, n := "", 0
+	cur := ""
+	n, blanks := 0, 0 // lines of the file so far; blank lines not yet counted
+	afterHeader := false
 	flush := func() {
 		if cur != "" && n > 0 {
 			c.addResultRange(cur, 1, n)
 		}
-		cur, n = "", 0
 	}
-	blank := 0 // blank lines held back: the last one before a header is the separator
 	lines := 0
 	for line := range strings.Lines(capResult(result)) {
 		if lines++; lines > maxResultLines {
@@ -951,33 +951,29 @@ func (c *collector) manyFilesRead(result string) {
 		line = strings.TrimRight(line, "\r\n")
 		if strings.HasPrefix(line, "--- ") && strings.HasSuffix(line, " ---") && len(line) > 8 {
 			flush()
-			blank = 0
+			cur, n, blanks, afterHeader = "", 0, 0, true
 			if line == manyFilesEnd {
 				continue
 			}
 			if p, ok := c.n.File(line[4:len(line)-4], FromArgument); ok {
 				c.addFile(p, true, false, true)
 				cur = p
-				blank = -1 // the blank line after the header is not the file's
 			}
 			continue
 		}
-		if cur == "" {
-			continue
+		switch {
+		case cur == "":
+		case afterHeader && line == "":
+			// The blank line after a header is not the file's.
+		case line == "":
+			// Counted once a line of the file follows: the blank line
+			// before the next header is not the file's either.
+			blanks++
+		default:
+			n += blanks + 1
+			blanks = 0
 		}
-		if line == "" {
-			if blank == -1 {
-				blank = 0
-				continue
-			}
-			blank++
-			continue
-		}
-		if blank < 0 {
-			blank = 0
-		}
-		n += blank + 1
-		blank = 0
+		afterHeader = false
 	}
 	flush()
 }

@@ -2,6 +2,7 @@ package events
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -37,12 +38,7 @@ func failedEdit(result string) bool {
 	if len(head) > 64<<10 {
 		head = head[:64<<10]
 	}
-	for _, p := range failedEditPhrases {
-		if strings.Contains(head, p) {
-			return true
-		}
-	}
-	return false
+	return containsAny(head, failedEditPhrases)
 }
 
 // sweOriginalCode starts the part of SWE-agent's answer to a refused edit
@@ -104,7 +100,12 @@ func sayMissing(s string) bool {
 		// "cannot open 'a.ts' for reading: Permission denied": it exists.
 		return false
 	}
-	for _, p := range missingPhrases {
+	return containsAny(s, missingPhrases)
+}
+
+// containsAny reports whether s contains any of the phrases.
+func containsAny(s string, phrases []string) bool {
+	for _, p := range phrases {
 		if strings.Contains(s, p) {
 			return true
 		}
@@ -119,8 +120,8 @@ func sayMissing(s string) bool {
 // commands the call ran, whose messages start with their name. A file the
 // output itself showed (a hit, a listing entry) is kept.
 func (c *collector) dropMissing(result string, names []string) {
-	if len(c.files) == 0 {
-		return
+	if !slices.ContainsFunc(c.files, func(f FileRef) bool { return !f.FromResult && !f.Written }) {
+		return // no file of the arguments that a message could be about
 	}
 	var drop []string
 	lines := 0

@@ -255,22 +255,16 @@ func (a *shellAnalyzer) errorLine(line string) bool {
 	return false
 }
 
-// errorPhrases are what commands and tools say when an operand does not
-// exist or cannot be used.
-var errorPhrases = []string{
-	"No such file or directory", "no such file or directory", "not found", "Not found", "does not exist",
-	"cannot access", "can't read", "cannot open", "Cannot open", "can't open", "Not a directory",
-	"Is a directory", "Permission denied", "invalid option", "unrecognized option", "illegal option",
-	"unknown option", "os error 2", "cannot find", "Could not find",
+// unusablePhrases are what commands say of an operand that exists but
+// cannot be used; with missingPhrases, they mark a command's own error
+// message.
+var unusablePhrases = []string{
+	"Not a directory", "Is a directory", "Permission denied", "invalid option", "unrecognized option",
+	"illegal option", "unknown option", "Could not find",
 }
 
 func errorPhrase(s string) bool {
-	for _, p := range errorPhrases {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
+	return containsAny(s, missingPhrases) || containsAny(s, unusablePhrases)
 }
 
 // argv analyzes a command given as an argv array: one simple command

@@ -102,15 +102,10 @@ func (a *shellAnalyzer) programWrites(result string, failed bool) {
 		if t == "" || len(t) > 300 {
 			continue
 		}
-		l := strings.ToLower(t)
-		verb := false
-		for _, v := range saveVerbs {
-			if strings.HasPrefix(l, v+" ") || strings.HasPrefix(l, "successfully "+v+" ") {
-				verb = true
-				break
-			}
+		if rest, ok := cutWordFold(t, "successfully"); ok {
+			t = rest
 		}
-		if !verb {
+		if !slices.ContainsFunc(saveVerbs, func(v string) bool { _, ok := cutWordFold(t, v); return ok }) {
 			continue
 		}
 		f := strings.Fields(t)
@@ -127,4 +122,13 @@ func (a *shellAnalyzer) programWrites(result string, failed bool) {
 		a.bestRank, a.category, a.class = rankWrite, FileWrite, Edit
 		a.col.category, a.col.class = FileWrite, Edit
 	}
+}
+
+// cutWordFold cuts word and the space after it from the start of s,
+// ignoring case.
+func cutWordFold(s, word string) (string, bool) {
+	if len(s) > len(word) && s[len(word)] == ' ' && strings.EqualFold(s[:len(word)], word) {
+		return s[len(word)+1:], true
+	}
+	return s, false
 }
