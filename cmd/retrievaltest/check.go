@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/expectations"
-	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/progress"
 	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
 	"github.com/agentretrieval/agentretrieval/metrics"

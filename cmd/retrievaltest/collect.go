@@ -10,8 +10,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/collect"
-	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 // runCollect is the "collect" command.

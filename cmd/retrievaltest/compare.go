@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/internal/blobio"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/runs"
 )

@@ -7,8 +7,8 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/internal/blobio"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/dataset"
-	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 func runDataset(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 )
 
 func runEvents(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

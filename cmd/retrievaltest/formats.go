@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/trace"
 )

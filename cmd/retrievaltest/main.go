@@ -17,7 +17,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 )
 
 var commands = map[string]cli.Command{

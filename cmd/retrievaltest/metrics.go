@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/expectations"
-	"github.com/agentretrieval/agentretrieval/internal/cli"
 )
 
 // runSchema prints the JSON Schema of scenario files, generated from the

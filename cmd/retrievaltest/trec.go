@@ -8,7 +8,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/printable"

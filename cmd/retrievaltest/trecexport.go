@@ -7,8 +7,8 @@ import (
 	"io"
 	"slices"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
-	"github.com/agentretrieval/agentretrieval/internal/cli"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentretrieval/agentretrieval/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 )
 
 // runVersion is the "version" command.

@@ -20,7 +20,7 @@ func TestALoadedRunWritesTheDocumentItMakes(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 	load := func() *LoadedRun {
-		runs, err := r.Load(context.Background(), "../../testdata/examples/fix-token-expiry.claude.jsonl", nil, io.Discard)
+		runs, err := r.Load(context.Background(), "../../../../testdata/examples/fix-token-expiry.claude.jsonl", nil, io.Discard)
 		require.NoError(t, err)
 		require.Len(t, runs, 1)
 		return runs[0]
@@ -49,7 +49,7 @@ func gcPercent() int {
 }
 
 func TestEachRunCollectsMoreOftenOnceATraceIsReadUnlessGOGCIsSet(t *testing.T) {
-	const file = "../../testdata/examples/fix-token-expiry.claude.jsonl"
+	const file = "../../../../testdata/examples/fix-token-expiry.claude.jsonl"
 	before := gcPercent()
 	for _, tt := range []struct {
 		name, gogc string

@@ -49,7 +49,7 @@ func TestOverlappingGCPhasesPutBackThePercentOfBeforeTheFirst(t *testing.T) {
 func TestEachRunPutsBackThePercentHoweverItEnds(t *testing.T) {
 	t.Setenv("GOGC", "")
 	require.NoError(t, os.Unsetenv("GOGC"))
-	const file = "../../testdata/examples/fix-token-expiry.claude.jsonl"
+	const file = "../../../../testdata/examples/fix-token-expiry.claude.jsonl"
 	before := gcPercent()
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
