@@ -118,7 +118,10 @@
 // address answers only requests whose Host is localhost, 127.0.0.1 or
 // [::1], with or without a port (421 otherwise): a web page can make a
 // browser post to 127.0.0.1 through a name of its own (DNS rebinding),
-// but not with one of these names as the Host.
+// but not with one of these names as the Host. A Receiver mounted in a
+// server of the caller's own does the same whenever it has no token,
+// wherever it listens; Options.Hosts names the other hosts it may answer
+// ("*" for any).
 //
 // # Recording one command
 //

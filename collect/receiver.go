@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"mime"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -84,6 +85,14 @@ type Options struct {
 	// Token, when not empty, is the bearer token every request must
 	// carry. Listen requires one to bind an address that is not loopback.
 	Token string
+	// Hosts are the host names (without a port) that a receiver with no
+	// Token answers as the request's Host, besides localhost, 127.0.0.1
+	// and [::1]; "*" answers any. A receiver with no token has nothing
+	// else to tell a web page that reached it by DNS rebinding (a name of
+	// the page's own that resolves to this machine) from a local client,
+	// so by default it answers only the names of this machine, wherever
+	// it is mounted; any other Host gets 421.
+	Hosts []string
 }
 
 func (o Options) withDefaults() Options {
@@ -166,6 +175,24 @@ func (r *Receiver) enter() bool {
 	return true
 }
 
+// hostServed reports whether a receiver without a token answers a
+// request whose Host header is h.
+func (r *Receiver) hostServed(h string) bool {
+	if loopbackHost(h) {
+		return true
+	}
+	name := h
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		name = host
+	}
+	for _, allowed := range r.opts.Hosts {
+		if allowed == "*" || (name != "" && strings.EqualFold(strings.Trim(allowed, "[]"), name)) {
+			return true
+		}
+	}
+	return false
+}
+
 // signalKind is what a path receives.
 type signalKind int
 
@@ -188,6 +215,11 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	enc, encErr := encodingOf(req.Header.Get("Content-Type"))
 	asProto := enc == protoEncoding
+	if r.opts.Token == "" && !r.hostServed(req.Host) {
+		fail(w, asProto, http.StatusMisdirectedRequest,
+			"host %q is not served; a receiver without a token answers only localhost, 127.0.0.1 and [::1] (and the names in Options.Hosts)", req.Host)
+		return
+	}
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		fail(w, asProto, http.StatusMethodNotAllowed, "method %s not allowed; OTLP exports are POSTed", req.Method)

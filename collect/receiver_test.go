@@ -337,6 +337,7 @@ func TestAClosedReceiverIsUnavailable(t *testing.T) {
 	require.NoError(t, r.Close())
 	rec := httptest.NewRecorder()
 	req, _ := http.NewRequest("POST", "/v1/traces", strings.NewReader(""))
+	req.Host = "localhost"
 	req.Header.Set("Content-Type", ctProto)
 	r.ServeHTTP(rec, req)
 	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
@@ -413,5 +414,51 @@ func TestLoopbackHost(t *testing.T) {
 		"[::ffff:127.0.0.1]:4318": false, "localhost.": false,
 	} {
 		assert.Equal(t, want, loopbackHost(h), "%q", h)
+	}
+}
+
+// A receiver mounted in a server of the user's own, with no token, answers
+// only the names of this machine as Host, unless told others.
+func TestAReceiverWithoutATokenAnswersOnlyTheHostsItIsTold(t *testing.T) {
+	t.Parallel()
+	post := func(t *testing.T, opts Options, host string) int {
+		opts.Dir = t.TempDir()
+		r, err := NewReceiver(opts)
+		require.NoError(t, err)
+		body := mustProto(t, traceRequest("a", toolSpan(traceID(1), 1, "c1", "a.go")))
+		req := httptest.NewRequest("POST", "/v1/traces", strings.NewReader(string(body)))
+		req.Host = host
+		req.Header.Set("Content-Type", ctProto)
+		if opts.Token != "" {
+			req.Header.Set("Authorization", "Bearer "+opts.Token)
+		}
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		if w.Code == http.StatusMisdirectedRequest {
+			assert.Empty(t, dirNames(t, opts.Dir), "a refused request writes nothing")
+			assert.Contains(t, w.Body.String(), "not served")
+		}
+		return w.Code
+	}
+	for _, tt := range []struct {
+		name string
+		opts Options
+		host string
+		want int
+	}{
+		{"loopback by name", Options{}, "localhost:4318", http.StatusOK},
+		{"loopback by address", Options{}, "127.0.0.1", http.StatusOK},
+		{"IPv6 loopback", Options{}, "[::1]:4318", http.StatusOK},
+		{"a rebound name", Options{}, "evil.example:4318", http.StatusMisdirectedRequest},
+		{"no Host", Options{}, "", http.StatusMisdirectedRequest},
+		{"a name told", Options{Hosts: []string{"collector.internal"}}, "Collector.Internal:4318", http.StatusOK},
+		{"an address told", Options{Hosts: []string{"[fd00::1]"}}, "[fd00::1]:4318", http.StatusOK},
+		{"a name not told", Options{Hosts: []string{"collector.internal"}}, "evil.example", http.StatusMisdirectedRequest},
+		{"any name", Options{Hosts: []string{"*"}}, "evil.example", http.StatusOK},
+		{"a token guards any name", Options{Token: "s3cret"}, "evil.example", http.StatusOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, post(t, tt.opts, tt.host))
+		})
 	}
 }

@@ -32,16 +32,19 @@
 // name file:line:col, and so is an entry that names no file (a directory
 // such as "pkg/auth/", a glob).
 //
-// Loading is linear in the number of paths: a million load in about a
-// second. A JSON list of paths, the form a large ground truth takes, is read
-// with encoding/json; any document that reader does not take whole is read
-// as YAML, which names the place of each problem. YAML documents of more
-// than a million tokens (a list of paths takes two a path: half a million
-// paths), nested deeper than 1000 levels, or whose aliases expand to more
-// than a million nodes, are refused at the place the limit is crossed
-// (package internal/yamllimit): the YAML parser takes several hundred
-// bytes of memory a token. A byte-order mark at the start of a file is
-// skipped.
+// Loading takes about a second and at most eight times the file for a
+// million paths. A plain list of paths, the form a large ground truth takes,
+// is read without the YAML parser: a JSON list (or an object of files and
+// expected_edit_files lists) with encoding/json, and a YAML block list (one
+// "- path" a line, at the top or under files: and expected_edit_files:) by
+// a reader that takes only what it reads exactly as the parser does. Any
+// document those readers do not take whole is read by the YAML parser,
+// which names the place of each problem. Through the parser, documents of
+// more than 250,000 tokens, nested deeper than 1000 levels, or whose
+// aliases expand to more than a million nodes, are refused at the place
+// the limit is crossed (package internal/yamllimit): the parser takes
+// several hundred bytes of memory a token. A byte-order mark at the start
+// of a file is skipped.
 //
 // # Other sources
 //
@@ -60,9 +63,11 @@ package groundtruth
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -192,14 +197,19 @@ func Parse(name string, data []byte) (*Truth, error) {
 	}
 	f, fast := jsonPaths(data)
 	if !fast {
+		f, fast = yamlPaths(data)
+	}
+	if !fast {
 		var err error
 		if f, err = decodeYAML(name, data, trimmed); err != nil {
 			return nil, err
 		}
 	}
-	for _, e := range f.Files {
-		t.add(File(e))
+	t.Files = make([]File, len(f.Files))
+	for i, e := range f.Files {
+		t.Files[i] = File(e)
 	}
+	f.Files = nil
 	for i, c := range f.Chunks {
 		if c.Path == "" || c.Start < 1 || c.End < c.Start {
 			return nil, &yamlerr.Error{File: name, Msg: fmt.Sprintf("chunks[%d]: expected {path, start, end} with 1 <= start <= end, got %+v", i, c)}
@@ -212,9 +222,10 @@ func Parse(name string, data []byte) (*Truth, error) {
 	return t, nil
 }
 
-// truthLimits bound a ground-truth document read as YAML: a list of paths
-// may cover a whole repository, so it may hold more tokens than a
-// configuration file.
+// truthLimits bound a ground-truth document read by the YAML parser. A
+// plain list of paths, which may cover a whole repository, does not reach
+// the parser (see yamlPaths and jsonPaths); graded entries, symbols and
+// chunks may still be many more than a configuration file's tokens.
 var truthLimits = yamllimit.Limits{MaxTokens: yamllimit.GroundTruthMaxTokens}
 
 // decodeYAML decodes a ground-truth file, JSON or YAML, as YAML: a
@@ -222,15 +233,84 @@ var truthLimits = yamllimit.Limits{MaxTokens: yamllimit.GroundTruthMaxTokens}
 func decodeYAML(name string, data, trimmed []byte) (truthFile, error) {
 	var f truthFile
 	var err error
-	if trimmed[0] == '[' || trimmed[0] == '-' {
+	if c := firstContent(trimmed); c == '[' || c == '-' {
 		err = yamllimit.Unmarshal(name, data, &f.Files, truthLimits, yaml.Strict())
 	} else {
 		err = yamllimit.Unmarshal(name, data, &f, truthLimits, yaml.Strict())
 	}
 	if e := (*yamlerr.Error)(nil); errors.Is(err, yamllimit.ErrTooManyTokens) && errors.As(err, &e) {
-		e.Msg += "; a long list of paths can be written as a JSON list, which has no such limit"
+		e.Msg += "; a long list of paths can be written as a plain YAML list (one \"- path\" a line, no grades) or a JSON list, which have no such limit"
 	}
 	return f, yamlerr.From(name, err)
+}
+
+// duplicates reports, of n entries, which have the key of an earlier one,
+// and calls merge(first, i) for each such entry i with the first entry of
+// its key. It sorts indexes rather than filling a map: four bytes an entry
+// instead of thirty, for ground truths of millions of paths.
+func duplicates(n int, key func(int) string, merge func(first, i int)) []bool {
+	dup := make([]bool, n)
+	if n < 2 {
+		return dup
+	}
+	// A ground truth is read whole within input.TruthLimit, far below
+	// 2^31 entries.
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := strings.Compare(key(int(a)), key(int(b))); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	first := int(order[0])
+	for _, o := range order[1:] {
+		i := int(o)
+		if key(i) != key(first) {
+			first = i
+			continue
+		}
+		dup[i] = true
+		if merge != nil {
+			merge(first, i)
+		}
+	}
+	return dup
+}
+
+// compact keeps the entries of s that are not duplicates, in order, in
+// place.
+func compact[T any](s []T, dup []bool) []T {
+	out := s[:0]
+	for i, v := range s {
+		if !dup[i] {
+			out = append(out, v)
+		}
+	}
+	clear(s[len(out):])
+	return out
+}
+
+// firstContent returns the first byte of a YAML document that is not
+// white space or part of a comment line, or 0.
+func firstContent(data []byte) byte {
+	for len(data) > 0 {
+		data = bytes.TrimLeft(data, " \t\r\n")
+		if len(data) == 0 || data[0] != '#' {
+			break
+		}
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		} else {
+			data = nil
+		}
+	}
+	if len(data) == 0 {
+		return 0
+	}
+	return data[0]
 }
 
 func parseText(name string, data []byte) (*Truth, error) {
@@ -275,31 +355,28 @@ func (t *Truth) normalize(lenient bool) error {
 		return q, ok
 	}
 
-	files := t.Files
-	t.Files = make([]File, 0, len(files))
-	at := make(map[string]int, len(files)) // path -> index in t.Files
-	for i, f := range files {
-		p, ok := norm("files", i, f.Path)
-		if !ok {
-			continue
+	// Normalized in place: a ground truth may list millions of paths.
+	files := t.Files[:0]
+	for i, f := range t.Files {
+		if p, ok := norm("files", i, f.Path); ok {
+			files = append(files, File{Path: p, Grade: f.Grade})
 		}
-		if j, dup := at[p]; dup {
-			t.Files[j].Grade = max(t.Files[j].Grade, f.Grade)
-			continue
-		}
-		at[p] = len(t.Files)
-		t.Files = append(t.Files, File{Path: p, Grade: f.Grade})
 	}
+	dup := duplicates(len(files), func(i int) string { return files[i].Path }, func(first, i int) {
+		files[first].Grade = max(files[first].Grade, files[i].Grade)
+	})
+	t.Files = compact(files, dup)
 
-	var edits []string
-	seenEdit := map[string]bool{}
+	edits := t.EditFiles[:0]
 	for i, e := range t.EditFiles {
-		if p, ok := norm("expected_edit_files", i, e); ok && !seenEdit[n.Key(p)] {
-			seenEdit[n.Key(p)] = true
+		if p, ok := norm("expected_edit_files", i, e); ok {
 			edits = append(edits, p)
 		}
 	}
-	t.EditFiles = edits
+	dup = duplicates(len(edits), func(i int) string { return n.Key(edits[i]) }, nil)
+	if t.EditFiles = compact(edits, dup); len(t.EditFiles) == 0 {
+		t.EditFiles = nil
+	}
 
 	var syms []events.Symbol
 	seenSym := map[events.Symbol]bool{}

@@ -168,13 +168,31 @@ func TestAPathWithAnApostropheIsAPath(t *testing.T) {
 }
 
 // A YAML ground truth past the token limit is refused at its place, with
-// the way out: a JSON list of paths is read without the YAML parser.
-func TestAYAMLGroundTruthPastTheTokenLimitNamesTheJSONForm(t *testing.T) {
+// the way out: a plain list of paths, in YAML or JSON, is read without the
+// YAML parser.
+func TestAYAMLGroundTruthPastTheTokenLimitNamesThePlainForms(t *testing.T) {
 	t.Parallel()
-	// "files:" is two tokens, then each "- a.go" line two.
-	doc := "files:\n" + strings.Repeat("- a.go\n", 600_000)
+	// "files:" is two tokens, then each "- {path: a.go}" line six: the
+	// 250,001st token is the third of item line 41,667.
+	doc := "files:\n" + strings.Repeat("- {path: a.go}\n", 50_000)
 	_, err := Parse("gt.yaml", []byte(doc))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "gt.yaml:500001:1: more than 1000000 YAML tokens")
+	assert.Contains(t, err.Error(), "gt.yaml:41668:4: more than 250000 YAML tokens")
+	assert.Contains(t, err.Error(), "plain YAML list")
 	assert.Contains(t, err.Error(), "JSON list")
+}
+
+// The same number of entries as a plain list is read without the parser,
+// so the token limit does not apply to it.
+func TestAPlainYAMLListHasNoTokenLimit(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("files:\n")
+	for i := range 600_000 {
+		fmt.Fprintf(&b, "- pkg/f%d.go\n", i)
+	}
+	truth, err := Parse("gt.yaml", []byte(b.String()))
+	require.NoError(t, err)
+	require.Len(t, truth.Files, 600_000)
+	assert.Equal(t, "pkg/f599999.go", truth.Files[599_999].Path)
 }

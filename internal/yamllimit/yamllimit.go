@@ -58,15 +58,16 @@ import (
 // a taxonomy) holds hundreds of tokens. goccy/go-yaml takes 400 to 800
 // bytes of memory a token (measured with lists of short and of 100-byte
 // paths), so DefaultMaxTokens bounds parsing to about 80 MB whatever the
-// file. Ground truth, a list of paths that may cover a whole repository,
-// takes GroundTruthMaxTokens (half a million paths in a YAML list, about
-// 800 MB); larger lists are written as JSON, which package groundtruth
-// reads without the YAML parser.
+// file. Ground truth read through the parser (graded entries, symbols,
+// chunks, task files) takes GroundTruthMaxTokens, about 200 MB at most; a
+// plain list of paths, the form a whole repository's files take, is read
+// by package groundtruth without the YAML parser, in YAML or JSON, within
+// eight times the file.
 const (
 	DefaultMaxDepth      = 1000
 	DefaultMaxAliasNodes = 1_000_000
 	DefaultMaxTokens     = 100_000
-	GroundTruthMaxTokens = 1_000_000
+	GroundTruthMaxTokens = 250_000
 )
 
 // ErrTooManyTokens is the cause of the error for a document of more than
