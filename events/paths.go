@@ -102,7 +102,13 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 		return "", false
 	}
 	p = windowsSlashes(p)
-	if strings.ContainsAny(p, "$`*?|;&<>\"{}\\") || hasGlobClass(p) {
+	if strings.ContainsAny(p, "$`*?|;&<>{}\\") || hasGlobClass(p) {
+		return "", false
+	}
+	// A double quote is a character of a name only in an argument that
+	// names a file exactly (`x"y.go`, which git writes as "x\"y.go"); in
+	// text, or at either end, it is a quote around the path.
+	if strings.Contains(p, `"`) && (origin != FromArgument || strings.HasPrefix(p, `"`) || strings.HasSuffix(p, `"`)) {
 		return "", false
 	}
 	// An apostrophe inside a name is a character of it ("it's.md"); at

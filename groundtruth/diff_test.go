@@ -465,3 +465,16 @@ func TestParseDiffReportsReadErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "disk gone")
 }
+
+// A file whose name holds a double quote is the same file in a diff, where
+// git quotes and escapes the name, and in an agent's read of it, where the
+// tool argument gives it as it is.
+func TestAFileGitQuotesIsTheFileAnAgentReads(t *testing.T) {
+	t.Parallel()
+	diff := "diff --git \"a/pkg/x\\\"y.go\" \"b/pkg/x\\\"y.go\"\n--- \"a/pkg/x\\\"y.go\"\n+++ \"b/pkg/x\\\"y.go\"\n@@ -1 +1,2 @@\n a\n+b\n"
+	truth, err := ParseDiff("fix.diff", strings.NewReader(diff))
+	require.NoError(t, err)
+	read, ok := events.PathNormalizer{}.File(`/testbed/pkg/x"y.go`, events.FromArgument)
+	require.True(t, ok)
+	assert.Equal(t, []string{read}, truth.Paths())
+}
