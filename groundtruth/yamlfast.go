@@ -215,14 +215,11 @@ func plainString(v string) bool {
 		".inf", "-.inf", "+.inf", ".nan":
 		return false
 	}
-	if _, err := strconv.ParseFloat(v, 64); err == nil {
-		return false
-	}
-	if _, err := strconv.ParseInt(v, 0, 64); err == nil {
-		return false
-	}
-	if _, err := strconv.ParseUint(v, 0, 64); err == nil {
-		return false
+	// The parser drops underscores anywhere in a number ("0_x0" is 0).
+	for _, n := range []string{v, strings.ReplaceAll(v, "_", "")} {
+		if number(n) {
+			return false
+		}
 	}
 	// Dates, times and sexagesimal numbers: digits first, then only
 	// digits and the marks those forms use.
@@ -230,4 +227,17 @@ func plainString(v string) bool {
 		return false
 	}
 	return true
+}
+
+// number reports whether v reads as a Go number: a float, or an integer in
+// any base, signed or not.
+func number(v string) bool {
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return true
+	}
+	if _, err := strconv.ParseInt(v, 0, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseUint(v, 0, 64)
+	return err == nil
 }

@@ -34,6 +34,7 @@ func TestThePlainListReaderAgreesWithTheYAMLParser(t *testing.T) {
 		{"a hexadecimal number", "- 0x1F\n", false},
 		{"an octal number", "- 0o17\n", false},
 		{"an underscored number", "- 1_000\n", false},
+		{"underscores inside a base prefix", "- 0_x0\n", false},
 		{"infinity", "- .inf\n", false},
 		{"not a number", "- .NaN\n", false},
 		{"a boolean", "- true\n", false},
