@@ -200,14 +200,14 @@ func slowClients(t *testing.T, srv *testServer, n int) {
 	require.GreaterOrEqual(t, srv.recv.mem.inUse(), start+int64(n), "the slow clients' bodies are being read")
 }
 
-// 50 clients post 5,000 spans between them while 50 others trickle their
+// 50 clients post 10,000 spans between them (200 batches each) while 50 others trickle their
 // bodies a byte at a time: a slow body holds no turn, so every normal
 // request is answered (well before the slow ones reach their read
 // deadline, which a client timeout below it detects) and every
 // acknowledged span is written.
 func TestNormalClientsAreAnsweredWhileSlowClientsTrickle(t *testing.T) {
 	t.Parallel()
-	const workers, perWorker = 50, 100
+	const workers, perWorker = 50, 200
 	srv := startServer(t, Options{})
 	slowClients(t, srv, 50)
 	c := loadClient()
