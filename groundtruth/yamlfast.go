@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/token"
 )
 
 // yamlPaths reads the form a large ground truth takes when written as YAML,
@@ -210,6 +212,12 @@ func plainScalar(s string) (string, bool) {
 // not a null, a boolean, a number (in any base, with underscores, or an
 // infinity or NaN) and not a date or a time.
 func plainString(v string) bool {
+	// The parser's own rule of which strings must be quoted to stay
+	// strings covers its number syntax ("+-0" is a number to it); the
+	// checks below add YAML 1.1's words and forms it may not list.
+	if token.IsNeedQuoted(v) {
+		return false
+	}
 	switch strings.ToLower(v) {
 	case "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n",
 		".inf", "-.inf", "+.inf", ".nan":

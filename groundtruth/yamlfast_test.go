@@ -25,7 +25,8 @@ func TestThePlainListReaderAgreesWithTheYAMLParser(t *testing.T) {
 		{"a key with a comment", "files: # the files\n  - a.go\n", true},
 		{"a key with no items is null", "files:\nexpected_edit_files:\n  - a.go\n", true},
 		{"quoted paths", "- 'it''s.go'\n- \"dir/b c.go\"\n- 'x #y.go' # c\n", true},
-		{"a hash inside a plain path", "- a#b.go\n", true},
+		{"a hash inside a plain path, which the parser would quote", "- a#b.go\n", false},
+		{"a number to the parser", "- +-0\n", false},
 		{"a colon inside a plain path", "- a:b.go\n", true},
 		{"a path that looks like a word", "- yes.go\n- nullable/x.go\n", true},
 
@@ -92,7 +93,7 @@ func TestThePlainListReaderAgreesWithTheYAMLParser(t *testing.T) {
 func FuzzPlainListAgreesWithTheYAMLParser(f *testing.F) {
 	for _, s := range []string{
 		"- a.go\n- b.go\n", "files:\n  - a.go\nexpected_edit_files:\n- b.go\n",
-		"- 'it''s'\n", "- \"x y\" # c\n", "- a#b\n", "- 1.5\n", "- 0x10\n", "- yes\n",
+		"- 'it''s'\n", "- \"x y\" # c\n", "- a#b\n", "- +-0\n", "- 1.5\n", "- 0x10\n", "- yes\n",
 		"- 2024-01-02\n", "- a: b\n", "files:\n", "- a.go # c\n\n# d\n",
 	} {
 		f.Add(s)
