@@ -53,6 +53,7 @@ func TestThePlainListReaderAgreesWithTheYAMLParser(t *testing.T) {
 		{"a graded entry", "- {path: a.go, grade: 2}\n", false},
 		{"a mapping entry", "- path: a.go\n", false},
 		{"another key", "files:\n  - a.go\nsymbols:\n  - {file: a.go, symbol: F}\n", false},
+		{"an unknown key holding paths", "files:\n  - a.go\ntests:\n  - a_test.go\n", false},
 		{"a key given twice", "files:\n  - a.go\nfiles:\n  - b.go\n", false},
 		{"a quoted key", "\"files\":\n  - a.go\n", false},
 		{"a key with a value", "files: a.go\n", false},
