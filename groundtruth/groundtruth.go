@@ -40,7 +40,7 @@
 // a reader that takes only what it reads exactly as the parser does. Any
 // document those readers do not take whole is read by the YAML parser,
 // which names the place of each problem. Through the parser, documents of
-// more than 250,000 tokens, nested deeper than 1000 levels, or whose
+// more than 100,000 tokens, nested deeper than 1000 levels, or whose
 // aliases expand to more than a million nodes, are refused at the place
 // the limit is crossed (package internal/yamllimit): the parser takes
 // several hundred bytes of memory a token. A byte-order mark at the start

@@ -173,11 +173,11 @@ func TestAPathWithAnApostropheIsAPath(t *testing.T) {
 func TestAYAMLGroundTruthPastTheTokenLimitNamesThePlainForms(t *testing.T) {
 	t.Parallel()
 	// "files:" is two tokens, then each "- {path: a.go}" line six: the
-	// 250,001st token is the third of item line 41,667.
+	// 100,001st token is the third of item line 16,667.
 	doc := "files:\n" + strings.Repeat("- {path: a.go}\n", 50_000)
 	_, err := Parse("gt.yaml", []byte(doc))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "gt.yaml:41668:4: more than 250000 YAML tokens")
+	assert.Contains(t, err.Error(), "gt.yaml:16668:4: more than 100000 YAML tokens")
 	assert.Contains(t, err.Error(), "plain YAML list")
 	assert.Contains(t, err.Error(), "JSON list")
 }

@@ -59,7 +59,7 @@ import (
 // bytes of memory a token (measured with lists of short and of 100-byte
 // paths), so DefaultMaxTokens bounds parsing to about 80 MB whatever the
 // file. Ground truth read through the parser (graded entries, symbols,
-// chunks, task files) takes GroundTruthMaxTokens, about 200 MB at most; a
+// chunks, task files) takes GroundTruthMaxTokens, the same bound; a
 // plain list of paths, the form a whole repository's files take, is read
 // by package groundtruth without the YAML parser, in YAML or JSON, within
 // eight times the file.
@@ -67,7 +67,7 @@ const (
 	DefaultMaxDepth      = 1000
 	DefaultMaxAliasNodes = 1_000_000
 	DefaultMaxTokens     = 100_000
-	GroundTruthMaxTokens = 250_000
+	GroundTruthMaxTokens = 100_000
 )
 
 // ErrTooManyTokens is the cause of the error for a document of more than
