@@ -34,6 +34,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		target     = fs.Float64("target", report.DefaultSemanticTarget, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1]")
 		htmlFile   = fs.String("html", "", "also write a self-contained HTML report, with a timeline of each run's calls, to `FILE` (atomically)")
 		only       = fs.Bool("only-failures", false, "leave passing scenarios out of the markdown report (default: collapsed)")
+		cwd        = fs.String("cwd", "", "working `DIR` of the agent for the scenarios that set no cwd: absolute paths below it are made relative to it (default: from each trace)")
 		annotate   = fs.Bool("annotations", os.Getenv("GITHUB_ACTIONS") == "true", "also write a GitHub annotation of each failure to standard error (default: true under GitHub Actions)")
 	)
 	maxInput := cli.AddMaxInput(fs)
@@ -75,9 +76,14 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	files, err := scenariorun.FindScenarios(fs.Args()...)
+	found, err := scenariorun.Find(fs.Args()...)
 	if err != nil {
 		return fail("%v", err)
+	}
+	files := found.Files
+	if n := len(found.Skipped); n > 0 {
+		fmt.Fprintf(stderr, "retrievaltest check: skipped %d %s that %s not scenarios (no trace, expectations or other key only a scenario has): %s\n",
+			n, map[bool]string{true: "file", false: "files"}[n == 1], map[bool]string{true: "is", false: "are"}[n == 1], strings.Join(found.Skipped, ", "))
 	}
 	if *baseline != "" && *writeBase != *baseline {
 		if opts.Baseline, err = report.ReadBaseline(*baseline); err != nil {
@@ -86,7 +92,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(*htmlFile != ""), Selected: prog.SetTotal,
+	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(*htmlFile != ""), Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := map[bool]string{true: "FAIL", false: "pass"}[err == nil && res.Failed()]
 			if err != nil {

@@ -214,3 +214,37 @@ func TestCheckReproducesThePlansReportTable(t *testing.T) {
 	assert.Contains(t, out, "| Scenario result |")
 	assert.Contains(t, out, "**Aggregate:** 58.5% semantic tool usage (target: 60%)")
 }
+
+func TestCheckOnAFolderSkipsYAMLFilesThatAreNotScenariosSayingSoOnce(t *testing.T) {
+	t.Parallel()
+	const dir = "../../testdata/check/beside-other-yaml"
+	code, out, stderr := runCLI(t, nil, "check", dir)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "1 of 1 scenarios passed")
+	const skipped = "retrievaltest check: skipped 2 files that are not scenarios (no trace, expectations or other key only a scenario has): " +
+		dir + "/docker-compose.yaml, " + dir + "/my-index.taxonomy.yaml\n"
+	assert.Equal(t, 1, strings.Count(stderr, "skipped"), stderr)
+	assert.Contains(t, stderr, skipped)
+
+	code, _, stderr = runCLI(t, nil, "check", dir+"/my-index.taxonomy.yaml")
+	assert.Equal(t, exitBadInput, code, "a file named directly is a scenario: %s", stderr)
+	assert.Contains(t, stderr, `unknown key "tools"`)
+
+	code, _, stderr = runCLI(t, nil, "check", dir+"/good.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, stderr, "skipped")
+}
+
+func TestCheckCwdMakesAbsoluteTracePathsMatchTheGroundTruth(t *testing.T) {
+	t.Parallel()
+	const dir = "../../testdata/check/cwd"
+	code, out, stderr := runCLI(t, nil, "check", dir)
+	require.Equal(t, exitFailed, code, stderr)
+	assert.Contains(t, out, "did you mean cwd: /root?")
+
+	code, _, stderr = runCLI(t, nil, "check", "-cwd", "/root", dir)
+	assert.Equal(t, exitOK, code, stderr)
+
+	code, _, stderr = runCLI(t, nil, "check", "-cwd", "/srv", dir)
+	assert.Equal(t, exitFailed, code, "another folder is no match: %s", stderr)
+}
