@@ -154,7 +154,7 @@ func TestCWDIsTheWorkingDirectoryOfScenariosThatSetNone(t *testing.T) {
 	none, own := write("none.yaml", ""), write("own.yaml", "cwd: /srv\n")
 	for _, tc := range []struct {
 		name, cwd, file string
-		failed         bool
+		failed          bool
 	}{
 		{name: "without cwd the absolute paths stay absolute", file: none, failed: true},
 		{name: "the option makes them relative", cwd: "/root", file: none},
