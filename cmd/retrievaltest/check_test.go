@@ -254,7 +254,7 @@ func TestCheckWritesSeveralReportsInOneRun(t *testing.T) {
 	dir := t.TempDir()
 	at := func(name string) string { return filepath.Join(dir, name) }
 	code, out, stderr := runCLI(t, nil, "check", "-o", at("report.md"), "-junit", at("junit.xml"), "-json", at("report.json"),
-		"-html", at("report.html"), "-format", "md=" + at("copy.md"), "-format", "github=" + at("annotations.txt"), checkMixed)
+		"-html", at("report.html"), "-format", "md="+at("copy.md"), "-format", "github="+at("annotations.txt"), checkMixed)
 	require.Equal(t, exitFailed, code, stderr)
 	assert.Empty(t, out, "every report went to a file")
 
