@@ -258,3 +258,48 @@ func TestTheActionGatesOnTheCheck(t *testing.T) {
 		})
 	}
 }
+
+// The example workflow of docs/github-actions.md uses the action with
+// inputs it declares, and uploads the reports it asks the action for.
+func TestTheDocumentedWorkflowUsesTheActionAsDeclared(t *testing.T) {
+	t.Parallel()
+	a := loadAction(t)
+	data, err := os.ReadFile(filepath.Join(root, "docs", "github-actions.md"))
+	require.NoError(t, err)
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindSubmatch(data)
+	require.NotNil(t, block, "docs/github-actions.md has a workflow")
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				If   string         `yaml:"if"`
+				Uses string         `yaml:"uses"`
+				With map[string]any `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	require.NoError(t, yaml.Unmarshal(block[1], &wf))
+	var asked []string
+	used, uploaded := false, ""
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			switch {
+			case strings.HasPrefix(s.Uses, "agentretrieval/agentretrieval@"):
+				used = true
+				for k, v := range s.With {
+					_, declared := a.Inputs[k]
+					assert.True(t, declared, "the workflow gives the input %s, which the action does not declare", k)
+					if k == "html" || k == "junit" || k == "markdown" || k == "json" {
+						asked = append(asked, v.(string))
+					}
+				}
+			case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
+				assert.Equal(t, "always()", s.If, "the reports are kept when the check fails too")
+				uploaded, _ = s.With["path"].(string)
+			}
+		}
+	}
+	require.True(t, used, "the workflow uses the action")
+	for _, f := range asked {
+		assert.Contains(t, uploaded, f, "the workflow uploads %s", f)
+	}
+}
