@@ -169,3 +169,18 @@ func TestCWDIsTheWorkingDirectoryOfScenariosThatSetNone(t *testing.T) {
 		})
 	}
 }
+
+func TestFindScenariosWalksAFolderNamedThroughALink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	require.NoError(t, os.MkdirAll(filepath.Join(real, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(real, "sub", "a.yaml"), []byte("trace: t.json\n"), 0o644))
+	link := filepath.Join(dir, "scenarios")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	files, err := retrievaltest.FindScenarios(link)
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(link, "sub", "a.yaml")}, files)
+}

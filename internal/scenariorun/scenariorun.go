@@ -91,13 +91,20 @@ func Find(paths ...string) (Found, error) {
 			found.Files = append(found.Files, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if l, err := os.Lstat(p); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			// A folder named through a link is walked: WalkDir does not
+			// follow a link, even the one it starts from, unless a
+			// separator ends the path.
+			root = p + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			name := d.Name()
 			if d.IsDir() {
-				if path != p && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
+				if path != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
 					return filepath.SkipDir
 				}
 				return nil
