@@ -36,7 +36,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		jobs       = fs.Int("j", runtime.GOMAXPROCS(0), "scenarios evaluated in parallel")
 		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular expression `EXPR`")
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
-		target     = fs.Float64("target", report.DefaultSemanticTarget, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1]")
+		target     = fs.Float64("target", -1, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1] (default: none)")
 		htmlFile   = fs.String("html", "", "also write a self-contained HTML report, with a timeline of each run's calls, to `FILE` (atomically)")
 		only       = fs.Bool("only-failures", false, "leave passing scenarios out of the markdown report (default: collapsed)")
 		cwd        = fs.String("cwd", "", "working `DIR` of the agent for the scenarios that set no cwd: absolute paths below it are made relative to it (default: from each trace)")
@@ -73,8 +73,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail("-j %d: expected 1 or more", *jobs)
 	case err != nil:
 		return fail("-max-regression %v", err)
-	case *target < 0 || *target > 1:
+	case (*target < 0 && *target != -1) || *target > 1:
 		return fail("-target %v: expected a ratio in [0, 1]", *target)
+	case *target == 0:
+		return fail("-target 0: a target of 0%% is no target; leave -target out")
 	}
 	if *update {
 		*writeBase = *baseline
@@ -111,9 +113,15 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	prog := progress.New(stderr, "check", len(files))
 	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(*htmlFile != ""), Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
-			status := map[bool]string{true: "FAIL", false: "pass"}[err == nil && res.Failed()]
-			if err != nil {
+			status := "pass"
+			switch {
+			case err != nil:
 				status = "error"
+			case res.Failed():
+				status = "FAIL"
+			case slices.ContainsFunc(res.Results, func(r *expectations.Result) bool { return r.Flaky && r.Status == expectations.Fail }):
+				// Reported, never failing: not a plain pass either.
+				status = "pass (flaky failed)"
 			}
 			prog.Done(s.Name, status, status != "pass")
 		}})

@@ -205,7 +205,7 @@ func TestCheckBaselines(t *testing.T) {
 //	**Aggregate:** 58.5% Aura tool usage (target: 60%)
 func TestCheckReproducesThePlansReportTable(t *testing.T) {
 	t.Parallel()
-	code, out, stderr := runCLI(t, nil, "check", "-run", "^(add-service|fix-discount-rounding)$", "../../scenarios")
+	code, out, stderr := runCLI(t, nil, "check", "-target", "0.6", "-run", "^(add-service|fix-discount-rounding)$", "../../scenarios")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Regexp(t, `\| add-service +\| 72\.0% +\| 2 +\| direct +\| pass +\|`, out)
 	// The last column is the scenario's overall result: its patterns
@@ -336,4 +336,28 @@ func TestCheckWritesNoReportWhenOneCannotBeWritten(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "the reports are written together or not at all")
+}
+
+func TestCheckProgressTellsAFlakyFailureFromAPass(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI(t, nil, "check", "../../scenarios/fishing-near-miss.yaml", "../../scenarios/fix-token-expiry.yaml")
+	require.Equal(t, exitOK, code, "a flaky failure never fails the run: %s", stderr)
+	assert.Contains(t, stderr, "fishing-near-miss: pass (flaky failed)\n")
+	assert.Contains(t, stderr, "fix-token-expiry: pass\n")
+}
+
+func TestCheckAggregateNamesATargetOnlyWhenOneIsSet(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI(t, nil, "check", "../../scenarios/fix-token-expiry.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "semantic tool usage (no target set)\n")
+	assert.NotContains(t, out, "(target:")
+
+	code, out, stderr = runCLI(t, nil, "check", "-target", "0.5", "../../scenarios/fix-token-expiry.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "semantic tool usage (target: 50%)\n")
+
+	code, _, stderr = runCLI(t, nil, "check", "-target", "0", "../../scenarios/fix-token-expiry.yaml")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "-target 0: a target of 0% is no target")
 }
