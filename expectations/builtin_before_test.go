@@ -123,3 +123,36 @@ func TestErrorsRejectsRulesThatCannotWork(t *testing.T) {
 		})
 	}
 }
+
+// The evidence of a failure opens with the calls that broke the rule: the
+// markdown report shows evidence, not the message.
+func TestABeforeFailureNamesTheCallsThatBrokeTheRule(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		lines []string
+		broke string
+	}{
+		{"a first after the first then", []string{"first: file.write", "then: Bash"},
+			"the calls that broke the rule: step 3 (Bash) came before step 6 (file.write services/checkout/discount.go)"},
+		{"a first that never comes", []string{"first: grep_search", "then: file.read"}, "the call that broke the rule: step 2 (file.read"},
+		{"thens before the first in mode every", []string{"first: file.write", "then: Bash", "mode: every"},
+			"the calls that broke the rule: step 3 (Bash), step 4 (Bash), step 5 (Bash)"},
+		{"an edit of a file not read before", []string{"first: {category: file_read, args: {path: \"**/other.go\"}}", "then: {class: edit}", "same_file: true"},
+			"the calls that broke the rule: step 6 (file.write"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := only(t, evalInline(t, exp(checkoutFix, "before", tt.lines...)))
+			require.Equal(t, Fail, r.Status, r.Message)
+			require.NotEmpty(t, r.Evidence)
+			assert.Contains(t, r.Evidence[0], tt.broke)
+		})
+	}
+	r := only(t, evalInline(t, exp(checkoutFix, "before", `first: "class:semantic"`, `then: "category:file_read"`)))
+	require.Equal(t, Pass, r.Status)
+	for _, e := range r.Evidence {
+		assert.NotContains(t, e, "broke the rule", "a pass names no culprit")
+	}
+}
