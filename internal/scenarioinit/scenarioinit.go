@@ -154,6 +154,9 @@ func (p *proposal) pickSession() error {
 		ids = append(ids, sessionID(s))
 	}
 	if p.opts.TraceID != "" {
+		if len(all) == 1 && ids[0] == "" {
+			return fmt.Errorf("%s holds one session, which has no id: leave the trace id out", p.traceFile)
+		}
 		if !slices.Contains(ids, p.opts.TraceID) {
 			return &trace.MultiSessionError{Source: p.traceFile, IDs: ids, Want: p.opts.TraceID}
 		}

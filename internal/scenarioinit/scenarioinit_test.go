@@ -246,6 +246,8 @@ func TestProposeSaysWhyItCannot(t *testing.T) {
 		{name: "a missing diff", trace: "../../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json",
 			opts: Options{Diff: filepath.Join(dir, "none.diff")}, want: "none.diff"},
 		{name: "a missing trace", trace: filepath.Join(dir, "none.jsonl"), want: "none.jsonl"},
+		{name: "a session id for a file of one session without one", trace: "../../testdata/init/two-edits.toolcalls.json",
+			opts: Options{TraceID: "x"}, want: "two-edits.toolcalls.json holds one session, which has no id: leave the trace id out"},
 		{name: "a ratio margin of 1 leaves nothing", trace: "../../testdata/init/two-tasks.openhands-output.jsonl",
 			opts: Options{RatioMargin: 1}, want: "ratio margin 1: expected a number in [0, 1)"},
 		{name: "a negative ratio margin", trace: "../../testdata/init/two-tasks.openhands-output.jsonl",
@@ -294,4 +296,57 @@ func TestScalarQuotesWhatYAMLWouldReadOtherwise(t *testing.T) {
 		require.NoError(t, err, "scalar(%q) = %s", in, got)
 		assert.Equal(t, in, s.Name, "scalar(%q) reads back", in)
 	}
+}
+
+func TestAProposalSaysWhereEachValueComesFrom(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text, err := Propose("../../testdata/init/two-edits.toolcalls.json", defaults(dir))
+	require.NoError(t, err)
+	got := string(text)
+	assert.Contains(t, got, "name: two-edits\n")
+	assert.Contains(t, got, "cwd: /repo  # the agent's working directory, as the trace records it\n")
+	assert.Contains(t, got, "ground_truth:  # the files the agent changed (at steps 3 and 4)\n"+
+		"  - services/checkout/discount.go\n  - services/checkout/discount_test.go\n")
+	assert.NotContains(t, got, "trace_id:", "a file of one session needs none")
+	assert.NotContains(t, got, "paths are as it spells them")
+	failed, msgs := check(t, save(t, dir, text))
+	assert.False(t, failed, msgs)
+
+	// Naming the one session of a file writes it, with no list of others.
+	const id = "7d4c2a10-5b1e-4f0e-9a77-3c2f1e8b9d01"
+	text, err = Propose("../../testdata/examples/fix-token-expiry.claude.jsonl", Options{Dir: dir, TraceID: id, RatioMargin: 0.1, StepsMargin: 2})
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "trace_id: "+id+"  # the session init read\n")
+
+	text, err = Propose("../../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json", defaults(dir))
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "ground_truth:  # the file the agent changed (at step 3); the trace records no working directory, so paths are as it spells them\n"+
+		"  - /root/pkg/auth/token.go\n")
+	assert.NotContains(t, string(text), "cwd:")
+}
+
+func TestTheNameOfAProposalIsTheTraceFileWithoutItsSuffixes(t *testing.T) {
+	t.Parallel()
+	for file, want := range map[string]string{
+		"runs/fix.claude.jsonl":                 "fix",
+		"rollout-2025-11-17-codex-0.58.0.jsonl": "rollout-2025-11-17-codex-0.58.0",
+		"a.traj.json":                           "a",
+		"session.JSON":                          "session",
+		"notes":                                 "notes",
+		"v1.2":                                  "v1.2",
+		".jsonl":                                ".jsonl",
+	} {
+		p := &proposal{traceFile: file}
+		assert.Equal(t, want, p.name(), file)
+	}
+	p := &proposal{traceFile: "out.jsonl", traceID: "django-1"}
+	assert.Equal(t, "django-1", p.name(), "a session's id names it")
+}
+
+func TestListNamesFiveAndCountsTheRest(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "a, b", list([]string{"a", "b"}))
+	assert.Equal(t, "a, b, c, d, e", list([]string{"a", "b", "c", "d", "e"}))
+	assert.Equal(t, "a, b, c, d, e and 2 more", list([]string{"a", "b", "c", "d", "e", "f", "g"}))
 }
