@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -23,12 +21,8 @@ import (
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("check", help("check"), stderr)
-	formats := &reportFlag{main: "md"}
-	fs.Var(formats, "format", "report `FORMAT` ("+strings.Join(report.CheckFormats, ", ")+"), or FORMAT=FILE, repeated, for more reports (html too)")
+	outputs := cli.AddReportFlags(fs)
 	var (
-		outFile    = fs.String("o", "", "write the report to `FILE` (atomically) instead of standard output")
-		junitFile  = fs.String("junit", "", "also write a JUnit XML report to `FILE` (atomically)")
-		jsonFile   = fs.String("json", "", "also write a JSON report to `FILE` (atomically)")
 		baseline   = fs.String("baseline", "", "compare figures with the baseline `FILE`")
 		maxReg     = fs.String("max-regression", "", "changes for the worse allowed against -baseline, as `TOLERANCES` such as ratio=0.05,steps=2 (see above)")
 		writeBase  = fs.String("write-baseline", "", "write this run's figures to the baseline `FILE` (atomically)")
@@ -37,7 +31,6 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular expression `EXPR`")
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
 		target     = fs.Float64("target", -1, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1] (default: none)")
-		htmlFile   = fs.String("html", "", "also write a self-contained HTML report, with a timeline of each run's calls, to `FILE` (atomically)")
 		only       = fs.Bool("only-failures", false, "leave passing scenarios out of the markdown report (default: collapsed)")
 		cwd        = fs.String("cwd", "", "working `DIR` of the agent for the scenarios that set no cwd: absolute paths below it are made relative to it (default: from each trace)")
 		annotate   = fs.Bool("annotations", os.Getenv("GITHUB_ACTIONS") == "true", "also write a GitHub annotation of each failure to standard error (default: true under GitHub Actions)")
@@ -49,24 +42,13 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer maxInput.Apply()()
 	fail := failer("check", stderr)
 	tol, err := report.ParseTolerances(*maxReg)
-	format := &formats.main
-	reports := formats.files
-	for _, f := range []report.ReportFile{{Format: "junit", File: *junitFile}, {Format: "json", File: *jsonFile}} {
-		if f.File != "" {
-			reports = append(reports, f)
-		}
-	}
-	if formats.html != "" && *htmlFile != "" && formats.html != *htmlFile {
-		return fail("-html %s and -format html=%s: give one HTML report", *htmlFile, formats.html)
-	} else if formats.html != "" {
-		*htmlFile = formats.html
-	}
+	format, reports, htmlFile, outErr := outputs.Reports(*writeBase)
 	switch {
 	case fs.NArg() == 0:
 		fs.Usage()
 		return fail("no scenario file or folder given")
-	case sameFile(*outFile, *htmlFile, *writeBase, reports) != "":
-		return fail("%s is named for two outputs: give each report its own file", sameFile(*outFile, *htmlFile, *writeBase, reports))
+	case outErr != nil:
+		return fail("%v", outErr)
 	case *update && *baseline == "":
 		return fail("-update-baseline needs -baseline FILE (or use -write-baseline FILE)")
 	case *jobs < 1:
@@ -111,7 +93,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(*htmlFile != ""), Selected: prog.SetTotal,
+	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := "pass"
 			switch {
@@ -134,15 +116,15 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	c := report.NewCheck(results, bad...)
-	out := report.CheckOutput{Format: *format, File: *outFile, Stdout: stdout, Files: reports}
-	if *annotate && *format != "github" {
+	out := report.CheckOutput{Format: format, File: *outputs.Out, Stdout: stdout, Files: reports}
+	if *annotate && format != "github" {
 		out.Annotations = stderr
 	}
 	if err := c.Publish(out, opts); err != nil {
 		return fail("%v", err)
 	}
-	if *htmlFile != "" {
-		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results, bad...) }); err != nil {
+	if htmlFile != "" {
+		if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results, bad...) }); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -175,61 +157,4 @@ func keepResults(html bool) func(string) string {
 		return htmlreport.ShownResult
 	}
 	return nil
-}
-
-// reportFlag is -format: the format of the main report, or FORMAT=FILE,
-// repeated, for more reports of the same run.
-type reportFlag struct {
-	main  string
-	files []report.ReportFile
-	html  string
-}
-
-func (f *reportFlag) String() string {
-	if f == nil {
-		return ""
-	}
-	return f.main
-}
-
-func (f *reportFlag) Set(v string) error {
-	name, file, toFile := strings.Cut(v, "=")
-	known := append(slices.Clone(report.CheckFormats), "html")
-	switch {
-	case !slices.Contains(known, name):
-		return fmt.Errorf("%q: expected one of %s, or FORMAT=FILE", name, strings.Join(known, ", "))
-	case toFile && file == "":
-		return fmt.Errorf("%q: no file after =", v)
-	case name == "html" && !toFile:
-		return errors.New("html is written to a file: -format html=FILE (or -html FILE)")
-	case name == "html" && f.html != "":
-		return fmt.Errorf("html=%s: one HTML report a run (already html=%s)", file, f.html)
-	case name == "html":
-		f.html = file
-	case toFile:
-		f.files = append(f.files, report.ReportFile{Format: name, File: file})
-	default:
-		f.main = name
-	}
-	return nil
-}
-
-// sameFile returns a file named for two of check's outputs, "" when
-// every output has its own.
-func sameFile(out, html, baseline string, files []report.ReportFile) string {
-	seen := map[string]bool{}
-	names := []string{out, html, baseline}
-	for _, f := range files {
-		names = append(names, f.File)
-	}
-	for _, n := range names {
-		if n == "" || n == "-" {
-			continue
-		}
-		if seen[filepath.Clean(n)] {
-			return n
-		}
-		seen[filepath.Clean(n)] = true
-	}
-	return ""
 }
