@@ -346,3 +346,19 @@ func checkGherkin(t *testing.T, b block) {
 		assert.True(t, ok, "%s:%d: no registered step matches %q", b.file, b.line+1+i, m[2])
 	}
 }
+
+// The README shows the scenario init writes for the example session: it
+// is what init writes today.
+func TestTheREADMEShowsWhatInitWrites(t *testing.T) {
+	t.Parallel()
+	c := binary(t)
+	var shown string
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	_, after, ok := strings.Cut(string(data), "writes `my-first.yaml`:\n\n```yaml\n")
+	require.True(t, ok, "the README shows my-first.yaml")
+	shown, _, _ = strings.Cut(after, "```")
+	code, out := runBlock(t, c, "retrievaltest init -o my-first.yaml testdata/examples/fix-token-expiry.claude.jsonl 2>/dev/null && cat my-first.yaml")
+	require.Equal(t, 0, code, out)
+	assert.Equal(t, out, shown)
+}

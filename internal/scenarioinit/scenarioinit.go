@@ -278,7 +278,11 @@ func (p *proposal) head() string {
 	b.WriteString("# figures with a margin (see each one): check passes on this trace, and\n")
 	b.WriteString("# fails on a run that reaches the files later or finds fewer of them.\n")
 	b.WriteString("# Adjust them as your runs vary.\n")
-	fmt.Fprintf(&b, "name: %s\n", scalar(p.name()))
+	nameNote := "the trace file's name"
+	if p.traceID != "" {
+		nameNote = "the session's id"
+	}
+	fmt.Fprintf(&b, "name: %s  # %s\n", scalar(p.name()), nameNote)
 	fmt.Fprintf(&b, "trace: %s  # the trace init read, relative to this file\n", scalar(p.rel(p.traceFile)))
 	if p.traceID != "" {
 		note := "the session init read"

@@ -104,7 +104,7 @@ func TestAProposalForARealTracePassesAsWrittenAndFailsWhenTheAgentMissesTheFiles
 	}{
 		{name: "a Codex rollout records its working directory", trace: "codex/acidicsoil-rollout-2025-11-17-codex-0.58.0.jsonl",
 			want: []string{
-				"name: acidicsoil-rollout-2025-11-17-codex-0.58.0\n",
+				"name: acidicsoil-rollout-2025-11-17-codex-0.58.0  # the trace file's name\n",
 				"cwd: /home/user/projects/temp/chatbot-ui  # the agent's working directory, as the trace records it\n",
 				"ground_truth:  # the file the agent changed (at step 38)\n  - components/chat/chat-helpers/index.ts\n",
 				"max_steps_to_target: 5  # the first call to touch a relevant file was call 3, plus the margin 2\n",
@@ -174,7 +174,7 @@ func TestAProposalNamesTheSessionOfAFileOfSeveral(t *testing.T) {
 # figures with a margin (see each one): check passes on this trace, and
 # fails on a run that reaches the files later or finds fewer of them.
 # Adjust them as your runs vary.
-name: auth-2
+name: auth-2  # the session's id
 trace: `+filepath.ToSlash(rel)+`  # the trace init read, relative to this file
 trace_id: auth-2  # one of 2 sessions of the file; the others: docs-1
 ground_truth:  # the file the agent changed (at step 3)
@@ -304,7 +304,7 @@ func TestAProposalSaysWhereEachValueComesFrom(t *testing.T) {
 	text, err := Propose("../../testdata/init/two-edits.toolcalls.json", defaults(dir))
 	require.NoError(t, err)
 	got := string(text)
-	assert.Contains(t, got, "name: two-edits\n")
+	assert.Contains(t, got, "name: two-edits  # the trace file's name\n")
 	assert.Contains(t, got, "cwd: /repo  # the agent's working directory, as the trace records it\n")
 	assert.Contains(t, got, "ground_truth:  # the files the agent changed (at steps 3 and 4)\n"+
 		"  - services/checkout/discount.go\n  - services/checkout/discount_test.go\n")
