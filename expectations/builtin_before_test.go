@@ -1,6 +1,7 @@
 package expectations
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -155,4 +156,19 @@ func TestABeforeFailureNamesTheCallsThatBrokeTheRule(t *testing.T) {
 	for _, e := range r.Evidence {
 		assert.NotContains(t, e, "broke the rule", "a pass names no culprit")
 	}
+}
+
+// Evidence names the calls of each side that the run has, and nothing for
+// a side it lacks.
+func TestBeforeEvidenceListsOnlyTheCallsThatExist(t *testing.T) {
+	t.Parallel()
+	r := only(t, evalInline(t, exp(checkoutFix, "before", "first: grep_search", "then: file.read")))
+	require.Equal(t, Fail, r.Status)
+	require.Len(t, r.Evidence, 2, "the culprit and the then calls: %q", r.Evidence)
+	assert.True(t, strings.HasPrefix(r.Evidence[1], "{tool: file.read} at step"), r.Evidence[1])
+
+	r = only(t, evalInline(t, exp(checkoutFix, "before", "first: aura_search", "then: grep_search")))
+	require.Equal(t, Fail, r.Status)
+	require.Len(t, r.Evidence, 1, "the first calls only: %q", r.Evidence)
+	assert.True(t, strings.HasPrefix(r.Evidence[0], "{tool: aura_search} at step"), r.Evidence[0])
 }
