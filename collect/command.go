@@ -32,6 +32,11 @@ type Result struct {
 	Files []string
 }
 
+// NothingExportedHint says what a recorded command that exported nothing
+// must do, for the messages that report it.
+const NothingExportedHint = "it must export OTLP to OTEL_EXPORTER_OTLP_ENDPOINT, which the receiver sets " +
+	"(Claude Code needs CLAUDE_CODE_ENABLE_TELEMETRY=1; see retrievaltest collect -h)"
+
 // KillDelay is how long RunCommand waits, after passing on a stop
 // (its context done), for the command to exit before it kills it.
 const KillDelay = 10 * time.Second

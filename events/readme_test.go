@@ -12,13 +12,13 @@ import (
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// readmeTaxonomy returns the README's Taxonomies section.
+// readmeTaxonomy returns the Taxonomies section of docs/traces.md.
 func readmeTaxonomy(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/traces.md")
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(data), "\n## Taxonomies\n")
-	require.True(t, ok, "README.md has a Taxonomies section")
+	require.True(t, ok, "docs/traces.md has a Taxonomies section")
 	section, _, _ = strings.Cut(section, "\n## ")
 	return section
 }
@@ -32,7 +32,7 @@ func TestREADMETaxonomyExampleParses(t *testing.T) {
 	require.True(t, ok)
 	block, _, ok = strings.Cut(block, "```")
 	require.True(t, ok)
-	rules, err := ParseTaxonomy("README.md", []byte(block))
+	rules, err := ParseTaxonomy("docs/traces.md", []byte(block))
 	require.NoError(t, err)
 	tax, err := NewTaxonomy(rules...)
 	require.NoError(t, err)

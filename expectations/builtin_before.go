@@ -77,6 +77,7 @@ func checkBefore(b *Before, run *Run) Outcome {
 		bad := unprecededOnFile(calls, b, paths)
 		if len(bad) > 0 {
 			o.Status = Fail
+			o.Evidence = append([]string{"the calls that broke the rule: " + strings.Join(bad, ", ")}, o.Evidence...)
 			o.Message = fmt.Sprintf("%s without a %s on the same file before: %s", plural1(len(bad), "call", "calls"), a, strings.Join(bad, ", "))
 			return o
 		}
@@ -94,8 +95,10 @@ func checkBefore(b *Before, run *Run) Outcome {
 			o.Status, o.Message = Fail, fmt.Sprintf("no %s call: nothing came after %s (mode every allows a run without it)", then, a)
 		case len(as) == 0:
 			o.Status, o.Message = Fail, fmt.Sprintf("no %s call before the first %s at %s", a, then, callText(bs[0]))
+			o.Evidence = append([]string{"the call that broke the rule: " + callText(bs[0])}, o.Evidence...)
 		case as[0].step > bs[0].step:
 			o.Status, o.Message = Fail, fmt.Sprintf("the first %s at %s comes after the first %s at %s", a, callText(as[0]), then, callText(bs[0]))
+			o.Evidence = append([]string{fmt.Sprintf("the calls that broke the rule: %s came before %s", callText(bs[0]), callText(as[0]))}, o.Evidence...)
 		default:
 			o.Message = fmt.Sprintf("the first %s at %s precedes the first %s at %s", a, callText(as[0]), then, callText(bs[0]))
 		}
@@ -109,6 +112,7 @@ func checkBefore(b *Before, run *Run) Outcome {
 		}
 		if len(early) > 0 {
 			o.Status = Fail
+			o.Evidence = append([]string{"the calls that broke the rule: " + strings.Join(early, ", ")}, o.Evidence...)
 			o.Message = fmt.Sprintf("%s with no %s before: %s", plural1(len(early), then+" call", then+" calls"), a, strings.Join(early, ", "))
 		} else {
 			o.Message = fmt.Sprintf("every %s (%d) has a %s before it", then, len(bs), a)

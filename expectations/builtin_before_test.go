@@ -1,6 +1,7 @@
 package expectations
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -122,4 +123,52 @@ func TestErrorsRejectsRulesThatCannotWork(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.inError)
 		})
 	}
+}
+
+// The evidence of a failure opens with the calls that broke the rule: the
+// markdown report shows evidence, not the message.
+func TestABeforeFailureNamesTheCallsThatBrokeTheRule(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		lines []string
+		broke string
+	}{
+		{"a first after the first then", []string{"first: file.write", "then: Bash"},
+			"the calls that broke the rule: step 3 (Bash) came before step 6 (file.write services/checkout/discount.go)"},
+		{"a first that never comes", []string{"first: grep_search", "then: file.read"}, "the call that broke the rule: step 2 (file.read"},
+		{"thens before the first in mode every", []string{"first: file.write", "then: Bash", "mode: every"},
+			"the calls that broke the rule: step 3 (Bash), step 4 (Bash), step 5 (Bash)"},
+		{"an edit of a file not read before", []string{"first: {category: file_read, args: {path: \"**/other.go\"}}", "then: {class: edit}", "same_file: true"},
+			"the calls that broke the rule: step 6 (file.write"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := only(t, evalInline(t, exp(checkoutFix, "before", tt.lines...)))
+			require.Equal(t, Fail, r.Status, r.Message)
+			require.NotEmpty(t, r.Evidence)
+			assert.Contains(t, r.Evidence[0], tt.broke)
+		})
+	}
+	r := only(t, evalInline(t, exp(checkoutFix, "before", `first: "class:semantic"`, `then: "category:file_read"`)))
+	require.Equal(t, Pass, r.Status)
+	for _, e := range r.Evidence {
+		assert.NotContains(t, e, "broke the rule", "a pass names no culprit")
+	}
+}
+
+// Evidence names the calls of each side that the run has, and nothing for
+// a side it lacks.
+func TestBeforeEvidenceListsOnlyTheCallsThatExist(t *testing.T) {
+	t.Parallel()
+	r := only(t, evalInline(t, exp(checkoutFix, "before", "first: grep_search", "then: file.read")))
+	require.Equal(t, Fail, r.Status)
+	require.Len(t, r.Evidence, 2, "the culprit and the then calls: %q", r.Evidence)
+	assert.True(t, strings.HasPrefix(r.Evidence[1], "{tool: file.read} at step"), r.Evidence[1])
+
+	r = only(t, evalInline(t, exp(checkoutFix, "before", "first: aura_search", "then: grep_search")))
+	require.Equal(t, Fail, r.Status)
+	require.Len(t, r.Evidence, 1, "the first calls only: %q", r.Evidence)
+	assert.True(t, strings.HasPrefix(r.Evidence[0], "{tool: aura_search} at step"), r.Evidence[0])
 }

@@ -91,6 +91,12 @@
 //	              OpenTelemetry trace id, an OpenHands evaluation
 //	              instance_id); without it such a file is an error that
 //	              lists its sessions.
+//	cwd           the agent's working directory, an absolute path. Paths
+//	              below it, in the traces and in the ground truth, are made
+//	              relative to it, so that ground_truth: [src/app.py]
+//	              matches /root/src/app.py with cwd: /root. Default: the
+//	              one each trace records (Codex and OpenHands do, Gemini
+//	              CLI does not); set it when the trace records none.
 //	format        trace format, one of trace.DefaultRegistry().Names();
 //	              default: detected from each file.
 //	profile       taxonomy profile or list of profiles (events.ProfileNames);

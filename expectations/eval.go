@@ -57,6 +57,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 	mopts := MeasureOptions{
 		Format:   s.Format,
 		TraceID:  s.TraceID,
+		CWD:      s.CWD,
 		Profiles: s.Profiles,
 		Taxonomy: s.Taxonomy,
 		Truth:    s.GroundTruth,

@@ -37,7 +37,7 @@ const DefaultMaxScenarioSize = input.ConfigLimit
 
 // scenarioKeys are the keys of a scenario file this package interprets.
 var scenarioKeys = []string{
-	"name", "description", "trace", "traces", "trace_id", "format", "profile", "taxonomy",
+	"name", "description", "trace", "traces", "trace_id", "cwd", "format", "profile", "taxonomy",
 	"ground_truth", "symbols", "expectations", "runs", "tags", "run",
 }
 
@@ -142,6 +142,10 @@ func (l *loader) load() {
 			tracesEntry = e
 		case "trace_id":
 			l.str(e, &l.s.TraceID)
+		case "cwd":
+			if l.str(e, &l.s.CWD) && !isAbs(l.s.CWD) {
+				l.at(e.value, "cwd: %q is not an absolute path: give the agent's working directory as the trace spells it (/root, /workspace/project)", l.s.CWD)
+			}
 		case "format":
 			if l.str(e, &l.s.Format) && !slices.Contains(trace.DefaultRegistry().Names(), l.s.Format) {
 				l.at(e.value, "format: %s", unknownMessage("unknown trace format", l.s.Format, "", trace.DefaultRegistry().Names()))
@@ -420,4 +424,15 @@ func resolvePath(dir, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(dir, filepath.FromSlash(p))
+}
+
+// isAbs reports whether a working directory is absolute as a trace spells
+// it: from the root ("/root") or from a drive ("C:\work", "C:/work"),
+// whatever the system check runs on.
+func isAbs(dir string) bool {
+	if strings.HasPrefix(dir, "/") {
+		return true
+	}
+	return len(dir) >= 3 && dir[1] == ':' && (dir[2] == '\\' || dir[2] == '/') &&
+		('a' <= dir[0]|0x20 && dir[0]|0x20 <= 'z')
 }

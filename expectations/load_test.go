@@ -388,3 +388,30 @@ func TestAScenarioOfMillionsOfItemsIsRefusedAtTheTokenLimit(t *testing.T) {
 	assert.Equal(t, []int{1, 100_002}, []int{ye.Line, ye.Col})
 	assert.Contains(t, ye.Msg, "more than 100000 YAML tokens")
 }
+
+func TestCwdIsAnAbsolutePathAsTheTraceSpellsIt(t *testing.T) {
+	t.Parallel()
+	const rest = "\ntrace: ../../../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json\nexpectations:\n  - type: tools\n    max_calls: 3\n"
+	for _, tc := range []struct {
+		name, cwd, wantErr string
+	}{
+		{name: "a path from the root is taken", cwd: "/root"},
+		{name: "a Windows drive path is taken", cwd: `'C:\work'`},
+		{name: "a drive path with slashes is taken", cwd: "c:/work"},
+		{name: "a relative path is refused", cwd: "root", wantErr: `testdata/scenarios/s.yaml:1:6: cwd: "root" is not an absolute path`},
+		{name: "a drive letter alone is refused", cwd: "'C:'", wantErr: `cwd: "C:" is not an absolute path`},
+		{name: "a digit is not a drive", cwd: `'1:\work'`, wantErr: `is not an absolute path`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := Parse("testdata/scenarios/s.yaml", []byte("cwd: "+tc.cwd+rest), LoadOptions{})
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, strings.Trim(tc.cwd, "'"), s.CWD)
+		})
+	}
+}

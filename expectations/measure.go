@@ -16,7 +16,10 @@ import (
 type MeasureOptions struct {
 	Format string
 	// TraceID picks one session of a file that holds several.
-	TraceID  string
+	TraceID string
+	// CWD is the agent's working directory, for the runs whose trace does
+	// not record it or records another ("" keeps the trace's own).
+	CWD      string
 	Profiles []string
 	Taxonomy string
 	Truth    *groundtruth.Truth
@@ -77,6 +80,7 @@ func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
 		return nil, fmt.Errorf("trace %s: taxonomy: %w", traceFile, err)
 	}
 	eopts := events.Options{Taxonomy: tax}
+	eopts.Paths.CWD = opts.CWD
 	eopts.Provenance.TaskName = taskName(traceFile)
 	if opts.Truth != nil {
 		eopts.GroundTruth = opts.Truth.Events()

@@ -54,8 +54,8 @@ func record(s *Scenario, opts EvalOptions) ([]string, error) {
 	case res.ExitCode != 0:
 		return nil, fmt.Errorf("run %q: exited with status %d (its output is in %s)", name, res.ExitCode, logPath)
 	case len(res.Files) == 0:
-		return nil, fmt.Errorf("run %q: the command exported no span or log record to the receiver; it must export OTLP "+
-			"to OTEL_EXPORTER_OTLP_ENDPOINT (Claude Code needs CLAUDE_CODE_ENABLE_TELEMETRY=1; output in %s)", name, logPath)
+		return nil, fmt.Errorf("run %q: the command exported no span or log record to the receiver; %s; its output is in %s",
+			name, collect.NothingExportedHint, logPath)
 	}
 	return res.Files, nil
 }

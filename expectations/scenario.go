@@ -23,6 +23,10 @@ type Scenario struct {
 	// OpenTelemetry trace id, an OpenHands instance_id); "" means each
 	// trace file must hold one session.
 	TraceID string
+	// CWD is the agent's working directory: absolute paths below it are
+	// made relative to it, in the traces and in the ground truth alike. ""
+	// means the one each trace records, if any.
+	CWD string
 	// Format forces a trace reader ("" detects).
 	Format string
 	// Profiles are the taxonomy profiles (nil means all built-in ones).

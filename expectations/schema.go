@@ -51,6 +51,7 @@ func (r *Registry) JSONSchema() []byte {
 		"trace":        obj{"type": "string", "description": "the trace file of the one run, relative to the scenario file"},
 		"traces":       obj{"type": "array", "minItems": 1, "items": obj{"type": "string"}, "description": "trace files or globs of repeated runs of the task, relative to the scenario file"},
 		"trace_id":     obj{"type": "string", "description": "the session to judge in a trace file that holds several: an OpenTelemetry trace id, an OpenHands instance_id"},
+		"cwd":          obj{"type": "string", "description": "the agent's working directory, an absolute path: paths below it are made relative to it (default: the one the trace records)"},
 		"format":       obj{"enum": trace.DefaultRegistry().Names(), "description": "trace format (default: detected)"},
 		"profile":      obj{"description": "taxonomy profile or profiles (default: all built-in ones)", "anyOf": []any{profile, obj{"type": "array", "items": profile}}},
 		"taxonomy":     obj{"type": "string", "description": "a taxonomy file whose rules override the profiles, relative to the scenario file"},

@@ -35,3 +35,18 @@ Feature: Index usage
 
   Scenario: The scenario file's index-usage expectations hold
     Then the "index_usage" expectations of scenario "../scenarios/add-coupon-support.yaml" pass
+
+  Scenario: One session of an evaluation output that holds several
+    Given the trace "../testdata/init/two-tasks.openhands-output.jsonl" session "auth-2"
+    And the ground truth files:
+      | pkg/auth/token.go |
+    Then the agent reaches a relevant file within 1 step
+    And the agent calls "execute_bash" at most 3 times
+
+  Scenario: A session that records no working directory is given one
+    Given the trace "../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json"
+    And the working directory "/root"
+    And the ground truth files:
+      | pkg/auth/token.go |
+    Then the agent reaches a relevant file within 1 step
+    And recall@1 is at least 1

@@ -316,7 +316,7 @@ func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document) {
 				return
 			}
 		}
-		ie.StepsToTargetReason = "no call touched a ground-truth file"
+		ie.StepsToTargetReason = "no call touched a ground-truth file" + nearMiss(doc)
 		return
 	}
 	// Without ground truth the first edit is the best sign that the agent
@@ -330,6 +330,32 @@ func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document) {
 		}
 	}
 	ie.StepsToTargetReason = "the task has no ground truth and the agent made no edit"
+}
+
+// nearMiss explains, when it can, why no call touched a ground-truth file
+// that the trace does name under another spelling: most often the
+// ground truth is relative to a working directory the trace does not
+// record, and its paths stay absolute. It returns "" when no path named
+// in the trace ends with a ground-truth path or shares its base name.
+func nearMiss(doc *events.Document) string {
+	var base string
+	for _, ev := range doc.Events {
+		for _, p := range ev.TargetFiles {
+			for _, g := range doc.GroundTruth.Files {
+				if strings.HasSuffix(p, "/"+g) {
+					hint := "ground-truth paths are relative to the agent's working directory"
+					if dir := strings.TrimSuffix(p, "/"+g); dir != "" && (dir[0] == '/' || strings.Contains(dir, ":")) {
+						hint = "did you mean cwd: " + dir + "?"
+					}
+					return fmt.Sprintf(" (step %d names %s: %s)", ev.StepIndex+1, p, hint)
+				}
+				if base == "" && path.Base(p) == path.Base(g) {
+					base = fmt.Sprintf(" (step %d names %s, not %s: is the ground-truth path spelled as the trace's?)", ev.StepIndex+1, p, g)
+				}
+			}
+		}
+	}
+	return base
 }
 
 func (ie *IndexEffectiveness) backtracking(doc *events.Document) {

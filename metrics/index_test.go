@@ -351,3 +351,49 @@ func TestReadSymbolsForms(t *testing.T) {
 	_, err = LoadSymbols(filepath.Join(t.TempDir(), "missing.tags"))
 	require.Error(t, err)
 }
+
+func TestStepsToTargetSaysWhyAGroundTruthPathNeverMatched(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		truth  string
+		named  []string
+		reason string
+	}{
+		{name: "an absolute path ending with the ground-truth path suggests the cwd", truth: "test.bib",
+			named:  []string{"/root/notes.txt", "/root/test.bib"},
+			reason: "no call touched a ground-truth file (step 2 names /root/test.bib: did you mean cwd: /root?)"},
+		{name: "a deeper working directory is suggested whole", truth: "pkg/a.go",
+			named:  []string{"/home/u/proj/pkg/a.go"},
+			reason: "no call touched a ground-truth file (step 1 names /home/u/proj/pkg/a.go: did you mean cwd: /home/u/proj?)"},
+		{name: "a drive path suggests the drive's folder", truth: "a.go",
+			named:  []string{"C:/work/a.go"},
+			reason: "no call touched a ground-truth file (step 1 names C:/work/a.go: did you mean cwd: C:/work?)"},
+		{name: "a relative path ending with the ground-truth path names no cwd", truth: "a.go",
+			named:  []string{"src/a.go"},
+			reason: "no call touched a ground-truth file (step 1 names src/a.go: ground-truth paths are relative to the agent's working directory)"},
+		{name: "a path from the root alone names no cwd", truth: "a.go",
+			named:  []string{"/a.go"},
+			reason: "no call touched a ground-truth file (step 1 names /a.go: ground-truth paths are relative to the agent's working directory)"},
+		{name: "a file of the same name elsewhere is pointed out", truth: "lib/a.go",
+			named:  []string{"/root/b.go", "/root/src/a.go", "/root/x/a.go"},
+			reason: "no call touched a ground-truth file (step 2 names /root/src/a.go, not lib/a.go: is the ground-truth path spelled as the trace's?)"},
+		{name: "a suffix match wins over an earlier base-name match", truth: "lib/a.go",
+			named:  []string{"/root/src/a.go", "/srv/lib/a.go"},
+			reason: "no call touched a ground-truth file (step 2 names /srv/lib/a.go: did you mean cwd: /srv?)"},
+		{name: "a name that only ends like the ground-truth file is no match", truth: "a.go",
+			named:  []string{"/root/data.go"},
+			reason: "no call touched a ground-truth file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var evs []events.Event
+			for i, f := range tc.named {
+				evs = append(evs, events.Event{StepIndex: i, ToolClass: events.FileLevel, TargetFiles: []string{f}})
+			}
+			ie := AnalyzeIndex(&events.Document{GroundTruth: events.GroundTruth{Files: []string{tc.truth}}, Events: evs}, IndexOptions{})
+			assert.Nil(t, ie.StepsToTarget)
+			assert.Equal(t, tc.reason, ie.StepsToTargetReason)
+		})
+	}
+}

@@ -34,7 +34,7 @@ type CheckOptions struct {
 	// DefaultRetrievalMetrics.
 	Metrics []string
 	// Target is the aggregate semantic-ratio target; 0 means
-	// DefaultSemanticTarget.
+	// DefaultSemanticTarget, a negative target none (see IndexOptions).
 	Target float64
 	// Baseline, when set, adds each figure's change and a section of the
 	// regressions worse than MaxRegression.

@@ -281,3 +281,24 @@ func TestDeltasReadInOneUnit(t *testing.T) {
 	require.NoError(t, WriteIndexTable(&b, []IndexRow{{Scenario: "s", SemanticRatio: &ratio}}, IndexOptions{Baseline: base, Tolerances: NewTolerances()}))
 	assert.Contains(t, b.String(), "25.0% **(-50.0 pp) ▼**")
 }
+
+// With the main report on standard output in another format, the step
+// summary names the markdown file among the further reports.
+func TestPublishWritesEveryReportFileAndNamesTheMarkdownOne(t *testing.T) {
+	dir := t.TempDir()
+	summary, md, js := dir+"/summary.md", dir+"/report.md", dir+"/report.json"
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	var stdout strings.Builder
+	require.NoError(t, bigCheck().Publish(CheckOutput{Format: "junit", Stdout: &stdout,
+		Files: []ReportFile{{Format: "md", File: md}, {Format: "json", File: js}}}, CheckOptions{}))
+	assert.True(t, strings.HasPrefix(stdout.String(), "<?xml"), "the main report is JUnit")
+	mdData, err := readFile(md)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(mdData, "# Retrieval check"))
+	jsData, err := readFile(js)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(jsData, "{"))
+	sumData, err := readFile(summary)
+	require.NoError(t, err)
+	assert.Contains(t, sumData, "the full report is in "+md+" (upload it as an artifact to keep it).")
+}

@@ -55,7 +55,8 @@ func IndexRowOf(scenario string, ie *metrics.IndexEffectiveness, result Status) 
 // IndexOptions configure WriteIndexTable.
 type IndexOptions struct {
 	// Target is the aggregate semantic-ratio target in [0, 1]; 0 means
-	// DefaultSemanticTarget.
+	// DefaultSemanticTarget, and a negative target means none was set:
+	// the aggregate line then names no target.
 	Target float64
 	// Baseline, when set, adds each figure's change against the baseline's
 	// "semantic_ratio" and "steps_to_target" of the same scenario.
@@ -137,7 +138,11 @@ func WriteIndexTable(w io.Writer, rows []IndexRow, opts IndexOptions) error {
 	case len(noTool) > 0:
 		agg = "no semantic tool offered"
 	}
-	if _, err := fmt.Fprintf(w, "\n**Aggregate:** %s (target: %s)\n", agg, percentTrim(target)); err != nil {
+	against := " (target: " + percentTrim(target) + ")"
+	if target < 0 {
+		against = " (no target set)"
+	}
+	if _, err := fmt.Fprintf(w, "\n**Aggregate:** %s%s\n", agg, against); err != nil {
 		return err
 	}
 	if len(noTool) > 0 && n > 0 {

@@ -41,6 +41,9 @@ type Options struct {
 	// run's session holds no result, and its calls only when an
 	// expectation of the scenario may read them (expectations.Type.ReadsCalls).
 	KeepResults func(result string) string
+	// CWD is the agent's working directory for the scenarios without a cwd
+	// key (see expectations.Scenario.CWD); "" keeps each trace's own.
+	CWD string
 }
 
 // Check loads the scenario files that patterns name and evaluates them.

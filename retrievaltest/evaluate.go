@@ -9,7 +9,8 @@ import (
 
 // FindScenarios expands paths into scenario files, sorted and without
 // duplicates. A file is taken as it is; a folder is searched recursively
-// for *.yaml and *.yml files. Below a folder, folders named testdata or
+// for *.yaml and *.yml files, leaving out those that are not scenarios (no
+// key only a scenario has: see expectations.IsScenario). Below a folder, folders named testdata or
 // vendor, or starting with ".", are skipped: they hold fixtures (known-bad
 // scenarios among them) and tooling, not scenarios. A path that does not
 // exist is an error.
@@ -53,5 +54,6 @@ func (opts Options) runner() scenariorun.Options {
 		Selected:     opts.Selected,
 		MaxInputSize: opts.MaxInputSize,
 		KeepResults:  opts.KeepResults,
+		CWD:          opts.CWD,
 	}
 }

@@ -44,7 +44,7 @@ func TestFindScenariosSkipsFixtureFolders(t *testing.T) {
 	for _, f := range []string{"a.yaml", "sub/b.yml", "testdata/bad.yaml", ".hidden/c.yaml", "notes.txt"} {
 		p := filepath.Join(dir, f)
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, nil, 0o644))
+		require.NoError(t, os.WriteFile(p, []byte("trace: t.json\n"), 0o644))
 	}
 	files, err := retrievaltest.FindScenarios(dir, filepath.Join(dir, "testdata", "bad.yaml"))
 	require.NoError(t, err)
@@ -138,4 +138,49 @@ func TestCheckFilesGoesOnPastBadFiles(t *testing.T) {
 	results, bad = retrievaltest.CheckFiles(context.Background(), files, func(s *expectations.Scenario) bool { return s.Name == "passing" }, retrievaltest.Options{})
 	assert.Len(t, results, 1, "keep selects among the files that loaded")
 	assert.Len(t, bad, 2, "a file that does not load is reported whatever keep says")
+}
+
+func TestCWDIsTheWorkingDirectoryOfScenariosThatSetNone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	trace, err := filepath.Abs("../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json")
+	require.NoError(t, err)
+	const exp = "ground_truth: [pkg/auth/token.go]\nexpectations:\n  - type: retrieval\n    recall@1: {min: 1}\n"
+	write := func(name, head string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte("trace: "+trace+"\n"+head+exp), 0o644))
+		return p
+	}
+	none, own := write("none.yaml", ""), write("own.yaml", "cwd: /srv\n")
+	for _, tc := range []struct {
+		name, cwd, file string
+		failed          bool
+	}{
+		{name: "without cwd the absolute paths stay absolute", file: none, failed: true},
+		{name: "the option makes them relative", cwd: "/root", file: none},
+		{name: "the scenario's own cwd wins over the option", cwd: "/root", file: own, failed: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			results, err := retrievaltest.CheckWith(retrievaltest.Options{CWD: tc.cwd}, tc.file)
+			require.NoError(t, err)
+			require.Len(t, results, 1)
+			assert.Equal(t, tc.failed, results[0].Failed())
+		})
+	}
+}
+
+func TestFindScenariosWalksAFolderNamedThroughALink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	require.NoError(t, os.MkdirAll(filepath.Join(real, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(real, "sub", "a.yaml"), []byte("trace: t.json\n"), 0o644))
+	link := filepath.Join(dir, "scenarios")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	files, err := retrievaltest.FindScenarios(link)
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(link, "sub", "a.yaml")}, files)
 }

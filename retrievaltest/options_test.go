@@ -20,6 +20,7 @@ func TestOptionsHandEveryRunnerOptionOn(t *testing.T) {
 		Selected:     func(int) {},
 		MaxInputSize: 42,
 		KeepResults:  func(string) string { return "" },
+		CWD:          "/root",
 	}
 	// Every field of Options is set above.
 	v := reflect.ValueOf(opts)

@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the step catalogue section of ../README.md")
+var update = flag.Bool("update", false, "rewrite the step catalogue section of ../docs/scenarios.md")
 
 const (
-	readme     = "../README.md"
+	readme     = "../docs/scenarios.md"
 	stepsBegin = "<!-- steps:begin -->"
 	stepsEnd   = "<!-- steps:end -->"
 )
@@ -46,7 +46,7 @@ func TestREADMEStepCatalogue(t *testing.T) {
 	require.NoError(t, err)
 	begin := bytes.Index(data, []byte(stepsBegin))
 	end := bytes.Index(data, []byte(stepsEnd))
-	require.True(t, begin >= 0 && end > begin, "README.md has no %s … %s section", stepsBegin, stepsEnd)
+	require.True(t, begin >= 0 && end > begin, "docs/scenarios.md has no %s … %s section", stepsBegin, stepsEnd)
 
 	want := "\n" + catalogueMarkdown()
 	got := string(data[begin+len(stepsBegin) : end])
@@ -58,5 +58,5 @@ func TestREADMEStepCatalogue(t *testing.T) {
 		require.NoError(t, os.WriteFile(readme, out.Bytes(), 0o644))
 		return
 	}
-	assert.Equal(t, want, got, "the step catalogue in README.md is out of date: go test ./retrievaltest -run TestREADMEStepCatalogue -update")
+	assert.Equal(t, want, got, "the step catalogue in docs/scenarios.md is out of date: go test ./retrievaltest -run TestREADMEStepCatalogue -update")
 }

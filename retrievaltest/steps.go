@@ -17,6 +17,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/groundtruth"
 	"github.com/agentretrieval/agentretrieval/internal/suggest"
 	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 // StepRegistrar is where RegisterSteps registers its steps: the Step and
@@ -76,11 +77,13 @@ func RegisterSteps(sc StepRegistrar, opts ...StepOptions) {
 	}
 	// An undefined step is answered with the closest registered step, and
 	// names the scenario's earlier undefined steps too: godog fails the
-	// scenario with the last step's error only.
+	// scenario with the last step's error only. godog joins a hook's error
+	// to the step's, so a hook with nothing to add returns none: the
+	// step's error is printed once.
 	if s, ok := sc.(interface{ StepContext() godog.StepContext }); ok {
 		s.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 			if status != godog.StepUndefined || err == nil || st == nil {
-				return ctx, err
+				return ctx, nil
 			}
 			ss, _ := ctx.Value(stateKey{}).(*stepState)
 			return ctx, undefinedStep(ss, st.Text)
@@ -151,6 +154,8 @@ type stepState struct {
 	// the closest registered step.
 	undefined []string
 	trace     string
+	traceID   string
+	cwd       string
 	truth     *groundtruth.Truth
 	profiles  []string
 	taxonomy  string
@@ -207,6 +212,8 @@ func (r *stepRunner) measured(st *stepState) (*expectations.Run, error) {
 		return nil, errors.New(`no trace: start the scenario with Given the trace "PATH"`)
 	}
 	run, err := expectations.Measure(st.trace, expectations.MeasureOptions{
+		TraceID:  st.traceID,
+		CWD:      st.cwd,
 		Profiles: st.profiles,
 		Taxonomy: st.taxonomy,
 		Truth:    st.truth,
@@ -214,6 +221,10 @@ func (r *stepRunner) measured(st *stepState) (*expectations.Run, error) {
 
 		MaxInputSize: r.opts.MaxInputSize,
 	})
+	var multi *trace.MultiSessionError
+	if errors.As(err, &multi) && multi.Want == "" && len(multi.IDs) > 0 {
+		return nil, fmt.Errorf("%w; in a feature: Given the trace %q session %q", err, st.trace, multi.IDs[0])
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +324,27 @@ func (r *stepRunner) defs() []stepDef {
 			doc:     "the trace to measure, relative to the feature file's folder (or StepOptions.BaseDir)",
 			example: `Given the trace "../testdata/examples/fix-token-expiry.claude.jsonl"`,
 			fn: given(func(st *stepState, p string) error {
-				st.trace = r.path(st, p)
+				st.trace, st.traceID = r.path(st, p), ""
+				return nil
+			}),
+		},
+		{
+			pattern: `^the trace "([^"]*)" session "([^"]*)"$`,
+			doc:     "one session of a trace file that holds several (an OpenHands evaluation output.jsonl, an OTLP file): its instance_id or trace id, as a scenario's trace_id",
+			example: `Given the trace "output.jsonl" session "django__django-11099"`,
+			fn: func(ctx context.Context, p, id string) (context.Context, error) {
+				ctx, st := state(ctx)
+				st.run = nil
+				st.trace, st.traceID = r.path(st, p), id
+				return ctx, nil
+			},
+		},
+		{
+			pattern: `^the working directory "([^"]*)"$`,
+			doc:     "the agent's working directory, as a scenario's cwd: absolute paths below it are made relative to it, for a trace that records none",
+			example: `Given the working directory "/root"`,
+			fn: given(func(st *stepState, dir string) error {
+				st.cwd = dir
 				return nil
 			}),
 		},

@@ -44,6 +44,8 @@ func TestSteps(t *testing.T) {
 		knownSymbol  = `Given the trace "../testdata/index/guessing-grep-for-known-symbol.claude.jsonl"`
 		symbols      = `And the index symbols from "../testdata/scenarios/auth.symbols"`
 		couponTruth  = "And the ground truth files:\n      | src/Orders/OrderService.cs |"
+		tokenTruth   = "And the ground truth files:\n      | pkg/auth/token.go |"
+		noCWD        = `Given the trace "../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json"`
 		gradedHeader = "And the ground truth files:\n      | file | grade |\n      | pkg/auth/token.go | 2 |\n      | pkg/auth/errors.go | 0 |"
 	)
 	tests := []struct {
@@ -87,6 +89,14 @@ func TestSteps(t *testing.T) {
 		{name: "calls out of exact order fail where matching stopped", steps: []string{expiry, "Then the agent's calls match exact:\n      | class:semantic |\n      | Read |\n      | Edit |"}, wantFail: true, want: []string{"matching stopped at step 3 (Grep"}},
 		{name: "a retry loop over its bound fails", steps: []string{`Given the trace "../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then no failing call is retried more than 1 time in a row"}, wantFail: true, want: []string{"measured 2", "≤ 1"}},
 		{name: "failed calls over their bound fail", steps: []string{`Given the trace "../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then at most 2 calls fail"}, wantFail: true, want: []string{"failed calls measured 3"}},
+		{name: "a session of a file of several", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-1"`, tokenTruth, "Then steps_to_target is at most 1"}},
+		{name: "another session of the file is another run", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-2"`, tokenTruth, "Then steps_to_target is at most 1"}, wantFail: true, want: []string{"steps_to_target measured 2, required ≤ 1"}},
+		{name: "a plain trace step forgets an earlier session", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-2"`, `Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl"`, "Then steps_to_target is at most 1"}, wantFail: true, want: []string{"holds 2 sessions"}},
+		{name: "a file of several sessions without one says which step names one", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl"`, "Then the agent is not fishing"}, wantFail: true,
+			want: []string{`holds 2 sessions (auth-1, auth-2)`, `in a feature: Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-1"`}},
+		{name: "an unknown session is an error naming the others", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-9"`, "Then the agent is not fishing"}, wantFail: true, want: []string{`no session "auth-9" among its 2 sessions (auth-1, auth-2)`}},
+		{name: "the working directory makes absolute paths match the ground truth", steps: []string{noCWD, `And the working directory "/root"`, tokenTruth, "Then the agent reaches a relevant file within 1 step"}},
+		{name: "without the working directory the failure suggests it", steps: []string{noCWD, tokenTruth, "Then the agent reaches a relevant file within 1 step"}, wantFail: true, want: []string{"did you mean cwd: /root?"}},
 		{name: "a step no definition matches fails under Strict", steps: []string{coupon, "Then the agent is brilliant"}, wantFail: true, want: []string{"undefined"}},
 	}
 	for _, tt := range tests {
@@ -103,6 +113,24 @@ func TestSteps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// godog joins an after-step hook's error to the step's: a hook that
+// handed the step's error back printed every failure twice.
+func TestAFailingStepIsPrintedOnce(t *testing.T) {
+	t.Parallel()
+	feature := "Feature: once\n  Scenario: fishing\n" +
+		"    Given the trace \"../testdata/index/fishing-five-file-level-calls.claude.jsonl\"\n" +
+		"    Then the semantic tool ratio is at least 60%\n"
+	var out bytes.Buffer
+	suite := godog.TestSuite{
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc) },
+		Options: &godog.Options{Format: "progress", NoColors: true, Strict: true, Output: &out,
+			FeatureContents: []godog.Feature{{Name: "once.feature", Contents: []byte(feature)}}},
+	}
+	require.Equal(t, 1, suite.Run())
+	assert.Equal(t, 1, strings.Count(out.String(), "semantic ratio measured 0.00, required ≥ 0.60"), out.String())
+	assert.Equal(t, 1, strings.Count(out.String(), "evidence:"), out.String())
 }
 
 func TestStepsBaseDir(t *testing.T) {

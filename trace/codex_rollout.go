@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
@@ -447,6 +448,12 @@ func (r *codexRolloutReader) event(it *codexItem) {
 	case "agent_message":
 		if it.message.set {
 			r.eventAns = s.text(it.message)
+		}
+	case "user_message":
+		// What the user typed, without the instructions and environment
+		// Codex sends as user messages of the conversation: the task.
+		if it.message.set && r.sess.Prompt == "" {
+			r.sess.Prompt = strings.TrimSpace(s.text(it.message))
 		}
 	case "mcp_tool_call_end":
 		// Newer releases keep this event, whose result says whether the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -562,6 +563,10 @@ func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
 	} else if len(rec.calls) > 0 {
 		gr.s.Warnf(n, "message %q of type %q has toolCalls; only gemini messages make calls, so they are ignored", rec.id, rec.typ)
 	}
+	if m.typ == "user" {
+		// The first user message is the task in the user's words.
+		m.text = gr.contentText(rec.content)
+	}
 	return m
 }
 
@@ -748,6 +753,9 @@ func (gr *geminiReader) finish() {
 	sub := gr.kind == "subagent"
 	for _, m := range gr.msgs {
 		s.NoteTime(m.time)
+		if m.typ == "user" && s.Prompt == "" && !sub {
+			s.Prompt = strings.TrimSpace(m.text)
+		}
 		if m.typ != "gemini" {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
@@ -323,6 +324,9 @@ func (b *ohV0Builder) action() {
 		b.answer = e.finalThought
 	case main && e.action == "message" && e.source == "agent" && e.text != "":
 		b.lastText = e.text
+	case main && e.action == "message" && e.source == "user" && e.text != "" && b.s.Prompt == "":
+		// The first user message is the task in the user's words.
+		b.s.Prompt = strings.TrimSpace(e.text)
 	}
 	if e.fn == "" && !(ohV0ToolActions[e.action] && e.source != "user" && e.source != "environment") {
 		return

@@ -49,9 +49,10 @@ type Session struct {
 	Usage *Usage `json:"usage,omitempty"`
 
 	// Prompt is the first instruction the user gave the main agent, when
-	// the trace records it (a Claude Code session transcript): the task in
-	// the user's words. Command wrappers ("<command-name>…") and meta lines
-	// are not prompts.
+	// the trace records it (a Claude Code session transcript, a Codex
+	// rollout's first user_message, a Gemini CLI session's or an OpenHands
+	// event list's first user message): the task in the user's words.
+	// Command wrappers ("<command-name>…") and meta lines are not prompts.
 	Prompt string `json:"prompt,omitempty"`
 
 	// Answer is the agent's final text answer when the trace has one (the

@@ -21,9 +21,8 @@ import (
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("check", help("check"), stderr)
+	outputs := cli.AddReportFlags(fs)
 	var (
-		outFile    = fs.String("o", "", "write the report to `FILE` (atomically) instead of standard output")
-		format     = fs.String("format", "md", "report format: "+strings.Join(report.CheckFormats, ", "))
 		baseline   = fs.String("baseline", "", "compare figures with the baseline `FILE`")
 		maxReg     = fs.String("max-regression", "", "changes for the worse allowed against -baseline, as `TOLERANCES` such as ratio=0.05,steps=2 (see above)")
 		writeBase  = fs.String("write-baseline", "", "write this run's figures to the baseline `FILE` (atomically)")
@@ -31,9 +30,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		jobs       = fs.Int("j", runtime.GOMAXPROCS(0), "scenarios evaluated in parallel")
 		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular expression `EXPR`")
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
-		target     = fs.Float64("target", report.DefaultSemanticTarget, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1]")
-		htmlFile   = fs.String("html", "", "also write a self-contained HTML report, with a timeline of each run's calls, to `FILE` (atomically)")
+		target     = fs.Float64("target", -1, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1] (default: none)")
 		only       = fs.Bool("only-failures", false, "leave passing scenarios out of the markdown report (default: collapsed)")
+		cwd        = fs.String("cwd", "", "working `DIR` of the agent for the scenarios that set no cwd: absolute paths below it are made relative to it (default: from each trace)")
 		annotate   = fs.Bool("annotations", os.Getenv("GITHUB_ACTIONS") == "true", "also write a GitHub annotation of each failure to standard error (default: true under GitHub Actions)")
 	)
 	maxInput := cli.AddMaxInput(fs)
@@ -43,20 +42,23 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer maxInput.Apply()()
 	fail := failer("check", stderr)
 	tol, err := report.ParseTolerances(*maxReg)
+	format, reports, htmlFile, outErr := outputs.Reports(*writeBase)
 	switch {
 	case fs.NArg() == 0:
 		fs.Usage()
 		return fail("no scenario file or folder given")
-	case !slices.Contains(report.CheckFormats, *format):
-		return fail("-format %q: expected one of %s", *format, strings.Join(report.CheckFormats, ", "))
+	case outErr != nil:
+		return fail("%v", outErr)
 	case *update && *baseline == "":
 		return fail("-update-baseline needs -baseline FILE (or use -write-baseline FILE)")
 	case *jobs < 1:
 		return fail("-j %d: expected 1 or more", *jobs)
 	case err != nil:
 		return fail("-max-regression %v", err)
-	case *target < 0 || *target > 1:
+	case (*target < 0 && *target != -1) || *target > 1:
 		return fail("-target %v: expected a ratio in [0, 1]", *target)
+	case *target == 0:
+		return fail("-target 0: a target of 0%% is no target; leave -target out")
 	}
 	if *update {
 		*writeBase = *baseline
@@ -75,9 +77,14 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	files, err := scenariorun.FindScenarios(fs.Args()...)
+	found, err := scenariorun.Find(fs.Args()...)
 	if err != nil {
 		return fail("%v", err)
+	}
+	files := found.Files
+	if n := len(found.Skipped); n > 0 {
+		fmt.Fprintf(stderr, "retrievaltest check: skipped %d %s that %s not scenarios (no trace, expectations or other key only a scenario has): %s\n",
+			n, map[bool]string{true: "file", false: "files"}[n == 1], map[bool]string{true: "is", false: "are"}[n == 1], strings.Join(found.Skipped, ", "))
 	}
 	if *baseline != "" && *writeBase != *baseline {
 		if opts.Baseline, err = report.ReadBaseline(*baseline); err != nil {
@@ -86,11 +93,17 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(*htmlFile != ""), Selected: prog.SetTotal,
+	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
-			status := map[bool]string{true: "FAIL", false: "pass"}[err == nil && res.Failed()]
-			if err != nil {
+			status := "pass"
+			switch {
+			case err != nil:
 				status = "error"
+			case res.Failed():
+				status = "FAIL"
+			case slices.ContainsFunc(res.Results, func(r *expectations.Result) bool { return r.Flaky && r.Status == expectations.Fail }):
+				// Reported, never failing: not a plain pass either.
+				status = "pass (flaky failed)"
 			}
 			prog.Done(s.Name, status, status != "pass")
 		}})
@@ -103,15 +116,15 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	c := report.NewCheck(results, bad...)
-	out := report.CheckOutput{Format: *format, File: *outFile, Stdout: stdout}
-	if *annotate && *format != "github" {
+	out := report.CheckOutput{Format: format, File: *outputs.Out, Stdout: stdout, Files: reports}
+	if *annotate && format != "github" {
 		out.Annotations = stderr
 	}
 	if err := c.Publish(out, opts); err != nil {
 		return fail("%v", err)
 	}
-	if *htmlFile != "" {
-		if err := htmlreport.WriteFile(*htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results, bad...) }); err != nil {
+	if htmlFile != "" {
+		if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results, bad...) }); err != nil {
 			return fail("%v", err)
 		}
 	}

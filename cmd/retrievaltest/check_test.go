@@ -55,7 +55,7 @@ func TestCheckBadInputIsExitTwo(t *testing.T) {
 	}{
 		{"a misspelled key names file:line:col and the right key", []string{"check", checkBroken}, `typo.yaml:5:5: `},
 		{"a missing path", []string{"check", "no/such/folder"}, "no/such/folder"},
-		{"an unknown format", []string{"check", "-format", "xml", checkMixed}, `-format "xml"`},
+		{"an unknown format", []string{"check", "-format", "xml", checkMixed}, `invalid value "xml" for flag -format: "xml": expected one of md, json, junit, github, html, or FORMAT=FILE`},
 		{"an update without a baseline file", []string{"check", "-update-baseline", checkMixed}, "-update-baseline needs -baseline"},
 		{"an unknown metric column", []string{"check", "-metrics", "recal@5", checkMixed}, `unknown metric "recal@5"; did you mean recall@5?`},
 		{"a bad -run expression", []string{"check", "-run", "(", checkMixed}, "-run:"},
@@ -205,7 +205,7 @@ func TestCheckBaselines(t *testing.T) {
 //	**Aggregate:** 58.5% Aura tool usage (target: 60%)
 func TestCheckReproducesThePlansReportTable(t *testing.T) {
 	t.Parallel()
-	code, out, stderr := runCLI(t, nil, "check", "-run", "^(add-service|fix-discount-rounding)$", "../../scenarios")
+	code, out, stderr := runCLI(t, nil, "check", "-target", "0.6", "-run", "^(add-service|fix-discount-rounding)$", "../../scenarios")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Regexp(t, `\| add-service +\| 72\.0% +\| 2 +\| direct +\| pass +\|`, out)
 	// The last column is the scenario's overall result: its patterns
@@ -213,4 +213,151 @@ func TestCheckReproducesThePlansReportTable(t *testing.T) {
 	assert.Regexp(t, `\| fix-discount-rounding +\| 45\.0% +\| 6 +\| fishing +\| flaky +\|`, out)
 	assert.Contains(t, out, "| Scenario result |")
 	assert.Contains(t, out, "**Aggregate:** 58.5% semantic tool usage (target: 60%)")
+}
+
+func TestCheckOnAFolderSkipsYAMLFilesThatAreNotScenariosSayingSoOnce(t *testing.T) {
+	t.Parallel()
+	const dir = "../../testdata/check/beside-other-yaml"
+	code, out, stderr := runCLI(t, nil, "check", dir)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "1 of 1 scenarios passed")
+	const skipped = "retrievaltest check: skipped 2 files that are not scenarios (no trace, expectations or other key only a scenario has): " +
+		dir + "/docker-compose.yaml, " + dir + "/my-index.taxonomy.yaml\n"
+	assert.Equal(t, 1, strings.Count(stderr, "skipped"), stderr)
+	assert.Contains(t, stderr, skipped)
+
+	code, _, stderr = runCLI(t, nil, "check", dir+"/my-index.taxonomy.yaml")
+	assert.Equal(t, exitBadInput, code, "a file named directly is a scenario: %s", stderr)
+	assert.Contains(t, stderr, `unknown key "tools"`)
+
+	code, _, stderr = runCLI(t, nil, "check", dir+"/good.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, stderr, "skipped")
+}
+
+func TestCheckCwdMakesAbsoluteTracePathsMatchTheGroundTruth(t *testing.T) {
+	t.Parallel()
+	const dir = "../../testdata/check/cwd"
+	code, out, stderr := runCLI(t, nil, "check", dir)
+	require.Equal(t, exitFailed, code, stderr)
+	assert.Contains(t, out, "did you mean cwd: /root?")
+
+	code, _, stderr = runCLI(t, nil, "check", "-cwd", "/root", dir)
+	assert.Equal(t, exitOK, code, stderr)
+
+	code, _, stderr = runCLI(t, nil, "check", "-cwd", "/srv", dir)
+	assert.Equal(t, exitFailed, code, "another folder is no match: %s", stderr)
+}
+
+func TestCheckWritesSeveralReportsInOneRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	code, out, stderr := runCLI(t, nil, "check", "-o", at("report.md"), "-junit", at("junit.xml"), "-json", at("report.json"),
+		"-html", at("report.html"), "-format", "md="+at("copy.md"), "-format", "github="+at("annotations.txt"), checkMixed)
+	require.Equal(t, exitFailed, code, stderr)
+	assert.Empty(t, out, "every report went to a file")
+
+	md, err := os.ReadFile(at("report.md"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(md), "# Retrieval check\n\n**FAIL:** 1 of 2 scenarios passed"))
+	copyMD, err := os.ReadFile(at("copy.md"))
+	require.NoError(t, err)
+	assert.Equal(t, string(md), string(copyMD))
+
+	var suites struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Failures int      `xml:"failures,attr"`
+	}
+	data, err := os.ReadFile(at("junit.xml"))
+	require.NoError(t, err)
+	require.NoError(t, xml.Unmarshal(data, &suites))
+	assert.Equal(t, 1, suites.Failures)
+
+	var doc map[string]any
+	data, err = os.ReadFile(at("report.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &doc))
+	assert.Contains(t, doc, "scenarios")
+
+	html, err := os.ReadFile(at("report.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "<html")
+	ann, err := os.ReadFile(at("annotations.txt"))
+	require.NoError(t, err)
+	assert.Contains(t, string(ann), "::error file=")
+
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 6, "no temporary file is left behind")
+}
+
+func TestCheckFormatFlagTakesAFormatOrFormatAndFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, out, stderr := runCLI(t, nil, "check", "-format", "junit", "-format", "json="+filepath.Join(dir, "r.json"), checkMixed)
+	require.Equal(t, exitFailed, code, stderr)
+	assert.True(t, strings.HasPrefix(out, "<?xml"), "the last plain format is the main report's:\n%s", out)
+	_, err := os.Stat(filepath.Join(dir, "r.json"))
+	assert.NoError(t, err)
+
+	code, _, stderr = runCLI(t, nil, "check", "-format", "html="+filepath.Join(dir, "r.html"), checkMixed)
+	require.Equal(t, exitFailed, code, stderr)
+	_, err = os.Stat(filepath.Join(dir, "r.html"))
+	assert.NoError(t, err)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"html without a file", []string{"-format", "html"}, "html is written to a file"},
+		{"a format with an empty file", []string{"-format", "json="}, `"json=": no file after =`},
+		{"two HTML reports", []string{"-format", "html=a.html", "-format", "html=b.html"}, "one HTML report a run"},
+		{"-html and html= apart", []string{"-html", "a.html", "-format", "html=b.html"}, "give one HTML report"},
+		{"one file for two reports", []string{"-o", "r.md", "-junit", "r.md"}, "r.md is named for two outputs"},
+		{"a report over the baseline", []string{"-json", "b.json", "-write-baseline", "b.json"}, "b.json is named for two outputs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, nil, append(append([]string{"check"}, tc.args...), checkMixed)...)
+			assert.Equal(t, exitBadInput, code)
+			assert.Empty(t, out)
+			assert.Contains(t, stderr, tc.want)
+		})
+	}
+}
+
+func TestCheckWritesNoReportWhenOneCannotBeWritten(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, nil, "check", "-o", filepath.Join(dir, "report.md"), "-junit", filepath.Join(dir, "missing", "junit.xml"), checkMixed)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "junit.xml")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "the reports are written together or not at all")
+}
+
+func TestCheckProgressTellsAFlakyFailureFromAPass(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI(t, nil, "check", "../../scenarios/fishing-near-miss.yaml", "../../scenarios/fix-token-expiry.yaml")
+	require.Equal(t, exitOK, code, "a flaky failure never fails the run: %s", stderr)
+	assert.Contains(t, stderr, "fishing-near-miss: pass (flaky failed)\n")
+	assert.Contains(t, stderr, "fix-token-expiry: pass\n")
+}
+
+func TestCheckAggregateNamesATargetOnlyWhenOneIsSet(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI(t, nil, "check", "../../scenarios/fix-token-expiry.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "semantic tool usage (no target set)\n")
+	assert.NotContains(t, out, "(target:")
+
+	code, out, stderr = runCLI(t, nil, "check", "-target", "0.5", "../../scenarios/fix-token-expiry.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "semantic tool usage (target: 50%)\n")
+
+	code, _, stderr = runCLI(t, nil, "check", "-target", "0", "../../scenarios/fix-token-expiry.yaml")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "-target 0: a target of 0% is no target")
 }

@@ -51,9 +51,14 @@ func runCollect(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		res, err := collect.RunCommand(ctx, opts, collect.Command{Args: fs.Args(), Stdin: stdin, Stdout: stdout, Stderr: stderr})
 		printFiles(stdout, res.Files)
-		if err != nil {
+		switch {
+		case err != nil:
 			fmt.Fprintf(stderr, "retrievaltest collect: %v\n", err)
 			return cmp.Or(res.ExitCode, exitFailed)
+		case res.ExitCode == 0 && len(res.Files) == 0:
+			fmt.Fprintf(stderr, "retrievaltest collect: %s exited 0 but exported no span or log record, so no trace was written; %s\n",
+				fs.Arg(0), collect.NothingExportedHint)
+			return exitFailed
 		}
 		return res.ExitCode
 	}

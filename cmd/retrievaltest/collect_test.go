@@ -386,3 +386,24 @@ func TestCollectStopsOnSIGTERMWhileSlowClientsTrickle(t *testing.T) {
 	assert.False(t, cut)
 	assert.Equal(t, 5, calls)
 }
+
+func TestCollectSaysSoWhenACommandExportsNothing(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	code, out, stderr := runCLI(t, nil, "collect", "-out", dir, "--", sh, "-c", "echo hi")
+	assert.Equal(t, exitFailed, code, "a recording of nothing is no success")
+	assert.Equal(t, "hi\n", out, "the command's own output only")
+	assert.Contains(t, stderr, "retrievaltest collect: "+sh+" exited 0 but exported no span or log record, so no trace was written; "+
+		"it must export OTLP to OTEL_EXPORTER_OTLP_ENDPOINT")
+	entries, err := os.ReadDir(dir)
+	if err == nil {
+		assert.Empty(t, entries)
+	}
+
+	code, _, stderr = runCLI(t, nil, "collect", "-out", dir, "--", sh, "-c", "exit 3")
+	assert.Equal(t, 3, code, "a failing command's status is kept")
+	assert.NotContains(t, stderr, "exported no span")
+}

@@ -14,13 +14,13 @@ import (
 
 const datasetExample = "../../testdata/examples/dataset"
 
-// readmeSection returns the README section under the heading.
+// readmeSection returns the section of docs/cli.md under the heading.
 func readmeSection(t *testing.T, heading string) string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/cli.md")
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(data), "\n## "+heading+"\n")
-	require.True(t, ok, "README.md has a %q section", heading)
+	require.True(t, ok, "docs/cli.md has a %q section", heading)
 	section, _, _ = strings.Cut(section, "\n## ")
 	return section
 }
@@ -54,7 +54,7 @@ func TestREADMEDatasetWalkThroughRuns(t *testing.T) {
 	_, block, ok := strings.Cut(section, "```sh\n")
 	require.True(t, ok)
 	block, _, _ = strings.Cut(block, "```")
-	file, err := syntax.NewParser().Parse(strings.NewReader(block), "README.md")
+	file, err := syntax.NewParser().Parse(strings.NewReader(block), "docs/cli.md")
 	require.NoError(t, err)
 	root := copyExample(t)
 	ran := 0

@@ -24,6 +24,7 @@ var commands = map[string]cli.Command{
 	"check":       {Summary: "run scenario files and report whether every expectation holds", Run: runCheck},
 	"collect":     {Summary: "receive OTLP traces and logs from agents and write them as trace files", Run: runCollect},
 	"schema":      {Summary: "print the JSON Schema of scenario files", Run: runSchema},
+	"init":        {Summary: "write a commented scenario for a trace, with thresholds from its measured figures", Run: runInit},
 	"events":      {Summary: "write retrieval-events JSON for traces", Run: runEvents},
 	"metrics":     {Summary: "write retrieval-metrics JSON for traces", Run: runMetrics},
 	"trec":        {Summary: "evaluate TREC qrels and run files like trec_eval", Run: runTrec},

@@ -54,6 +54,11 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		if err != nil {
 			return fail("%v", err)
 		}
+		if len(loaded) > 1 && *tf.GT != "" {
+			// One -gt judges every query: the sessions of one file are
+			// different tasks, each with its own right answer.
+			return fail("%s holds %d sessions and -gt %s is the ground truth of one task: pick its session with -trace-id, or export each session with its own -gt", name, len(loaded), *tf.GT)
+		}
 		for _, run := range loaded {
 			res := metrics.Compute(run.Document(), metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
 			qid := cmp.Or(res.Provenance.TaskName, "stdin")

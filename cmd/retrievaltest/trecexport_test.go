@@ -190,3 +190,23 @@ func TestTrecExportBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestTrecExportRefusesOneGroundTruthForSeveralSessions(t *testing.T) {
+	t.Parallel()
+	const several = "../../expectations/testdata/traces/two-instances.openhands-output.jsonl"
+	gt := filepath.Join(t.TempDir(), "gt.txt")
+	require.NoError(t, os.WriteFile(gt, []byte("pkg/auth/token.go\n"), 0o644))
+	code, out, stderr := runCLI(t, nil, "trec-export", "-gt", gt, several)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, several+" holds 2 sessions and -gt "+gt+" is the ground truth of one task: pick its session with -trace-id")
+
+	code, out, stderr = runCLI(t, nil, "trec-export", "-gt", gt, "-trace-id", "auth-1", several)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "auth-1 Q0 pkg/auth/token.go 1 ")
+
+	code, out, stderr = runCLI(t, nil, "trec-export", several)
+	require.Equal(t, exitOK, code, "without -gt every session is its own query: %s", stderr)
+	assert.Contains(t, out, "auth-1 Q0 ")
+	assert.Contains(t, out, "auth-2 Q0 ")
+}

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
 // Options are retrievaltest.Options but for Parallel, which only Run
@@ -30,10 +31,19 @@ type Options struct {
 	Selected     func(n int)
 	MaxInputSize int64
 	KeepResults  func(result string) string
+	// CWD is the working directory of the scenarios that set none (check
+	// -cwd).
+	CWD string
 }
 
-// Evaluate evaluates one loaded scenario, naming its file in errors.
+// Evaluate evaluates one loaded scenario, naming its file in errors; a
+// scenario without cwd takes opts.CWD.
 func Evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
+	if s.CWD == "" && opts.CWD != "" {
+		withCWD := *s
+		withCWD.CWD = opts.CWD
+		s = &withCWD
+	}
 	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
 	if err != nil {
 		// Trace errors usually name the trace only; say which scenario
@@ -47,44 +57,78 @@ func Evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*exp
 }
 
 // FindScenarios expands paths into scenario files, sorted and without
-// duplicates. A file is taken as it is; a folder is searched recursively
-// for *.yaml and *.yml files. Below a folder, folders named testdata or
-// vendor, or starting with ".", are skipped: they hold fixtures (known-bad
-// scenarios among them) and tooling, not scenarios. A path that does not
-// exist is an error.
+// duplicates: Find's Files.
 func FindScenarios(paths ...string) ([]string, error) {
-	var files []string
+	found, err := Find(paths...)
+	return found.Files, err
+}
+
+// Found are the files paths expand to.
+type Found struct {
+	// Files are the scenario files, sorted and without duplicates.
+	Files []string
+	// Skipped are the YAML files found in folders that are not scenarios
+	// (see expectations.IsScenario), sorted.
+	Skipped []string
+}
+
+// Find expands paths into scenario files. A file is taken as it is; a
+// folder is searched recursively for *.yaml and *.yml files, and those
+// that are not scenarios (a taxonomy file, a docker-compose.yaml: no key
+// only a scenario has, see expectations.IsScenario) are left out and
+// listed as skipped. Below a folder, folders named testdata or vendor, or
+// starting with ".", are skipped: they hold fixtures (known-bad scenarios
+// among them) and tooling, not scenarios. A path that does not exist is an
+// error.
+func Find(paths ...string) (Found, error) {
+	var found Found
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return Found{}, err
 		}
 		if !info.IsDir() {
-			files = append(files, p)
+			found.Files = append(found.Files, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if l, err := os.Lstat(p); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			// A folder named through a link is walked: WalkDir does not
+			// follow a link, even the one it starts from, unless a
+			// separator ends the path.
+			root = p + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			name := d.Name()
 			if d.IsDir() {
-				if path != p && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
+				if path != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
-				files = append(files, path)
+			if !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") {
+				return nil
 			}
+			// A file that cannot be read is kept: Load says why.
+			if data, err := input.ReadFile(path, expectations.DefaultMaxScenarioSize); err == nil && !expectations.IsScenario(path, data) {
+				found.Skipped = append(found.Skipped, path)
+				return nil
+			}
+			found.Files = append(found.Files, path)
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return Found{}, err
 		}
 	}
-	sort.Strings(files)
-	return slices.Compact(files), nil
+	sort.Strings(found.Files)
+	sort.Strings(found.Skipped)
+	found.Files = slices.Compact(found.Files)
+	found.Skipped = slices.Compact(found.Skipped)
+	return found, nil
 }
 
 // LoadAll loads every scenario file and returns those that loaded, in
