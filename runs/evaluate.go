@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,6 +61,12 @@ type Options struct {
 	// GroundTruthRoot: a command that copied the root from a bucket names
 	// the bucket URL rather than the copy, which is gone once it ends.
 	NamePath func(path string) string
+	// Plan, for EvaluateShard, is the shard's part of a plan (WritePlan,
+	// ReadPlanPart): the shard evaluates the plan's trials instead of
+	// walking the run, and records the run's trial list and ground truth
+	// as the plan gives them, after checking that its trials and its
+	// tasks' ground truth are the ones the plan was written from.
+	Plan *PlanPart
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes
 	// its partial summary instead of the run summary.
@@ -114,18 +121,32 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var walkWarnings []string
-	trials, err := WalkWarn(dir, func(w string) { walkWarnings = append(walkWarnings, w) }, skip)
-	if err != nil {
-		return nil, err
+	if opts.Plan != nil && opts.shard == nil {
+		return nil, fmt.Errorf("plan %s: a plan is read by the shards of a run (EvaluateShard), not by an evaluation of the whole run", opts.Plan.Source)
 	}
-	if opts.Warn != nil {
-		for _, w := range walkWarnings {
-			opts.Warn(nil, w)
+	if opts.Jobs < 1 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	var trials []*Trial
+	if opts.Plan != nil {
+		if trials, err = opts.Plan.trials(dir); err != nil {
+			return nil, err
 		}
-	}
-	if len(trials) == 0 {
-		return nil, fmt.Errorf("no trial folders under %s (want <config>/<batch>/<task>__<id>/ with result.json or agent/)", dir)
+		opts.RunID = cmp.Or(opts.RunID, opts.Plan.Header.RunID)
+	} else {
+		var walkWarnings []string
+		trials, err = WalkWarn(dir, func(w string) { walkWarnings = append(walkWarnings, w) }, skip)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Warn != nil {
+			for _, w := range walkWarnings {
+				opts.Warn(nil, w)
+			}
+		}
+		if len(trials) == 0 {
+			return nil, fmt.Errorf("no trial folders under %s (want <config>/<batch>/<task>__<id>/ with result.json or agent/)", dir)
+		}
 	}
 	if opts.RunID == "" {
 		abs, err := filepath.Abs(dir)
@@ -133,9 +154,6 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 			return nil, err
 		}
 		opts.RunID = filepath.Base(abs)
-	}
-	if opts.Jobs < 1 {
-		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if err := checkNames(trials); err != nil {
 		return nil, err
@@ -162,6 +180,11 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	}
 
 	e := &evaluator{opts: opts, truths: map[string]*truthOnce{}}
+	if opts.Plan != nil {
+		if err := opts.Plan.checkTruth(e); err != nil {
+			return nil, err
+		}
+	}
 	// Workers take trials by index and write each result into its own
 	// slot, so the summary and the warnings come out in trial order
 	// whatever order the workers finish in.

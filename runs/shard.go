@@ -337,7 +337,10 @@ func EvaluateShard(ctx context.Context, dir string, shard Shard, opts Options) (
 	if err := shard.Check(); err != nil {
 		return nil, err
 	}
-	sr := &shardRun{shard: shard}
+	if opts.Plan != nil && opts.Plan.Shard != shard {
+		return nil, fmt.Errorf("plan %s: %w: its part is of shard %s, not %s", opts.Plan.Source, ErrPlan, opts.Plan.Shard, shard)
+	}
+	sr := &shardRun{shard: shard, plan: opts.Plan}
 	opts.shard = sr
 	_, err := Evaluate(ctx, dir, opts)
 	return sr.summary, err
@@ -348,12 +351,16 @@ func EvaluateShard(ctx context.Context, dir string, shard Shard, opts Options) (
 // run summary (write).
 type shardRun struct {
 	shard   Shard
-	all     []*Trial // the whole run
+	plan    *PlanPart // the shard's part of a plan, or nil
+	all     []*Trial  // the whole run (without a plan)
 	summary *ShardSummary
 }
 
 // take remembers the run's trials and returns the shard's.
 func (sr *shardRun) take(trials []*Trial) []*Trial {
+	if sr.plan != nil {
+		return trials // the plan's part holds the shard's trials only
+	}
 	sr.all = trials
 	var out []*Trial
 	for _, t := range trials {
@@ -368,17 +375,24 @@ func (sr *shardRun) take(trials []*Trial) []*Trial {
 // results, and writes it into out.
 func (sr *shardRun) write(e *evaluator, trials []*Trial, results []trialResult) error {
 	opts := e.opts
-	rels := make([]string, len(sr.all))
-	for i, t := range sr.all {
-		rels[i] = t.Rel
-	}
 	settings, err := settingsDigest(opts)
 	if err != nil {
 		return err
 	}
-	truth, err := truthDigest(e, sr.all)
-	if err != nil {
-		return err
+	var runTrials int
+	var trialSet, truth string
+	if sr.plan != nil {
+		h := sr.plan.Header
+		runTrials, trialSet, truth = h.RunTrials, h.TrialSet, h.GroundTruth
+	} else {
+		rels := make([]string, len(sr.all))
+		for i, t := range sr.all {
+			rels[i] = t.Rel
+		}
+		runTrials, trialSet = len(rels), trialSetDigest(rels)
+		if truth, err = truthDigest(e, sr.all); err != nil {
+			return err
+		}
 	}
 	s := &ShardSummary{
 		SchemaVersion: ShardSchemaVersion,
@@ -387,8 +401,8 @@ func (sr *shardRun) write(e *evaluator, trials []*Trial, results []trialResult) 
 		Shard:         sr.shard.K,
 		Shards:        sr.shard.N,
 		Partition:     PartitionRule,
-		RunTrials:     len(rels),
-		TrialSet:      trialSetDigest(rels),
+		RunTrials:     runTrials,
+		TrialSet:      trialSet,
 		Settings:      settings,
 		GroundTruth:   truth,
 		Trials:        make([]ShardTrial, len(trials)),
