@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -319,18 +318,9 @@ func ReadPlanPart(open RangeOpener, source string, shard Shard) (*PlanPart, erro
 	if err := shard.Check(); err != nil {
 		return nil, err
 	}
-	r, err := open(0, -1)
+	line, err := readHeaderLine(open, source)
 	if err != nil {
 		return nil, err
-	}
-	br := bufio.NewReader(io.LimitReader(r, maxPlanHeader))
-	line, err := br.ReadBytes('\n')
-	r.Close()
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("plan %s:1: %w: want a header line ending in a newline of at most %d bytes, written by run-dir -plan", source, ErrPlan, maxPlanHeader)
-		}
-		return nil, fmt.Errorf("plan %s: %w", source, err)
 	}
 	var h PlanHeader
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -389,6 +379,32 @@ func ReadPlanPart(open RangeOpener, source string, shard Shard) (*PlanPart, erro
 		return nil, fmt.Errorf("plan %s: %w: the part of shard %d holds %d trials, the header says %d", source, ErrPlan, shard.K, len(part.Trials), ref.Trials)
 	}
 	return part, nil
+}
+
+// readHeaderLine reads the first line of a plan, newline included, in
+// ranges of growing size: a plan of a million trials is not fetched for
+// its header.
+func readHeaderLine(open RangeOpener, source string) ([]byte, error) {
+	var line []byte
+	for n := int64(64 << 10); int64(len(line)) < maxPlanHeader; n *= 2 {
+		r, err := open(int64(len(line)), n)
+		if err != nil {
+			return nil, err
+		}
+		chunk, err := io.ReadAll(io.LimitReader(r, n))
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("plan %s: %w", source, err)
+		}
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			return append(line, chunk[:i+1]...), nil
+		}
+		line = append(line, chunk...)
+		if int64(len(chunk)) < n {
+			break // the end of the file
+		}
+	}
+	return nil, fmt.Errorf("plan %s:1: %w: want a header line ending in a newline of at most %d bytes, written by run-dir -plan", source, ErrPlan, maxPlanHeader)
 }
 
 // check refuses a plan trial whose path could lead out of the run, or
