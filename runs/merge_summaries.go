@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -110,6 +109,12 @@ var ErrShards = errors.New("the shards do not make up one run")
 // the error names the shard (its file, when read with ReadShardSummary)
 // and wraps ErrShards.
 func MergeShards(shards []*ShardSummary) (*Summary, error) {
+	return mergeShards(shards, nil)
+}
+
+// mergeShards is MergeShards, calling place (when not nil) on each entry
+// once it is checked, before it goes into the summary.
+func mergeShards(shards []*ShardSummary, place func(*ShardSummary, *TaskEntry)) (*Summary, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("%w: no shard summary given", ErrShards)
 	}
@@ -163,7 +168,11 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 				return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
 			}
 			rels = append(rels, t.Path)
-			entries[t.Config] = append(entries[t.Config], t.TaskEntry)
+			e := t.TaskEntry
+			if place != nil {
+				place(s, &e)
+			}
+			entries[t.Config] = append(entries[t.Config], e)
 		}
 	}
 	if len(rels) != first.RunTrials || trialSetDigest(rels) != first.TrialSet {
@@ -174,7 +183,8 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 
 // checkEntryFiles makes sure a shard's trial is in its configuration and
 // its artifact paths are the ones Evaluate writes, <config>/<name><suffix>:
-// a merge copies them, and a path from a file must not lead it elsewhere.
+// the merged summary names them, and a path from a file must not lead a
+// reader of it elsewhere.
 func checkEntryFiles(t ShardTrial) error {
 	if t.Config == "" || t.Config != path.Base(t.Config) || t.Config == "." || t.Config == ".." || strings.ContainsAny(t.Config, `/\`) {
 		return fmt.Errorf("configuration %q is not a folder name", t.Config)
@@ -193,54 +203,68 @@ func checkEntryFiles(t ShardTrial) error {
 	return nil
 }
 
-// MergeShardFiles merges the shard summaries found among paths (see
-// FindShardSummaries) into out: it reads them all, checks them
-// (MergeShards), copies every trial's artifacts from beside its shard
-// summary to out/<config>/ (a file already in place is left alone, as when
-// every shard wrote into out), and writes out/run_retrieval_summary.json
-// last, so that a summary is never there without its artifacts. Every
-// file is written atomically.
+// MergeOptions control MergeShardFilesWith.
+type MergeOptions struct {
+	// Rel gives the path, slash-separated, of the folder dir (a shard
+	// summary's) relative to the folder out (the merged summary's), so
+	// that the merged summary names the artifacts where the shard wrote
+	// them. Nil means RelDir, for local folders; a command that staged
+	// bucket prefixes gives one that compares the URLs they stand for.
+	Rel func(out, dir string) (string, error)
+}
+
+// MergeShardFiles is MergeShardFilesWith for local folders.
 func MergeShardFiles(out string, paths ...string) (*Summary, error) {
+	return MergeShardFilesWith(out, MergeOptions{}, paths...)
+}
+
+// MergeShardFilesWith merges the shard summaries found among paths (see
+// FindShardSummaries) into out: it reads them all, checks them
+// (MergeShards) and writes out/run_retrieval_summary.json atomically. It
+// reads nothing but the shard summaries and writes nothing but the
+// summary: the artifacts stay where the shards wrote them, and the
+// summary names them relative to out (opts.Rel). Shards that all wrote
+// into out, merged into out, give the summary an unsharded run-dir writes
+// there, byte for byte; the artifacts of a shard written elsewhere are
+// named by a relative path ("../shard-3/<config>/<name>.…").
+func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summary, error) {
 	files, err := FindShardSummaries(paths...)
 	if err != nil {
 		return nil, err
 	}
+	rel := opts.Rel
+	if rel == nil {
+		rel = RelDir
+	}
 	shards := make([]*ShardSummary, len(files))
+	prefixes := map[*ShardSummary]string{}
 	for i, f := range files {
 		if shards[i], err = ReadShardSummary(f); err != nil {
 			return nil, err
 		}
+		p, err := rel(out, filepath.Dir(f))
+		if err != nil {
+			return nil, fmt.Errorf("%s: its artifacts cannot be named from %s: %w", shards[i].name(), out, err)
+		}
+		prefixes[shards[i]] = p
 	}
-	summary, err := MergeShards(shards)
+	summary, err := mergeShards(shards, func(s *ShardSummary, e *TaskEntry) {
+		p := prefixes[s]
+		if p == "." {
+			return
+		}
+		if e.EventsFile != "" {
+			e.EventsFile = path.Join(p, e.EventsFile)
+		}
+		if e.MetricsFile != "" {
+			e.MetricsFile = path.Join(p, e.MetricsFile)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
-	}
-	made := map[string]bool{}
-	for _, s := range shards {
-		from := filepath.Dir(s.Source)
-		for _, t := range s.Trials {
-			if !made[t.Config] {
-				cdir := filepath.Join(out, t.Config)
-				if err := os.MkdirAll(cdir, 0o755); err != nil {
-					return nil, err
-				}
-				if err := checkArtifactDir(out, cdir); err != nil {
-					return nil, err
-				}
-				made[t.Config] = true
-			}
-			for _, f := range []string{t.EventsFile, t.MetricsFile} {
-				if f == "" {
-					continue
-				}
-				if err := copyArtifact(filepath.Join(from, filepath.FromSlash(f)), filepath.Join(out, filepath.FromSlash(f))); err != nil {
-					return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
-				}
-			}
-		}
 	}
 	if err := WriteSummary(filepath.Join(out, SummaryFile), summary); err != nil {
 		return nil, err
@@ -248,23 +272,27 @@ func MergeShardFiles(out string, paths ...string) (*Summary, error) {
 	return summary, nil
 }
 
-// copyArtifact copies a trial's artifact, streamed, unless src and dst
-// are already the same file.
-func copyArtifact(src, dst string) error {
-	si, err := os.Stat(src)
+// RelDir is the path of the local folder dir relative to the folder out,
+// slash-separated, both taken with their symbolic links resolved (out
+// need not exist yet): "." when they are the same folder.
+func RelDir(out, dir string) (string, error) {
+	ro, err := filepath.Abs(out)
+	if err == nil {
+		ro, err = resolveExisting(ro)
+	}
 	if err != nil {
-		return fmt.Errorf("artifact %s: %w", src, unwrapPath(err))
+		return "", err
 	}
-	if di, err := os.Stat(dst); err == nil && os.SameFile(si, di) {
-		return nil
+	rd, err := filepath.Abs(dir)
+	if err == nil {
+		rd, err = filepath.EvalSymlinks(rd)
 	}
-	r, err := input.Open(src, input.TraceLimit)
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer r.Close()
-	return writeArtifact(dst, func(w io.Writer) error {
-		_, err := io.Copy(w, r)
-		return err
-	})
+	r, err := filepath.Rel(ro, rd)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(r), nil
 }

@@ -153,7 +153,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
-	if err := writeRun(ctx, "run-dir", summary, opts.Out, *columns, st, stdout, stderr); err != nil {
+	if err := writeRun(ctx, "run-dir", summary, opts.Out, opts.Out, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err != nil {
@@ -168,13 +168,15 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // writeRun writes what run-dir and merge show of a whole run: the table on
 // stdout, report.html beside the summary, the uploads of a bucket output,
 // and a line of counts on stderr (the stage's writer, which names a bucket
-// output by its URL).
-func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, columns string, st *blobio.Stage, stdout, stderr io.Writer) error {
+// output by its URL). artifacts is the folder the summary's artifact paths
+// are relative to, "" when they cannot be read from here (report.html then
+// has no coverage curves).
+func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, artifacts, columns string, st *blobio.Stage, stdout, stderr io.Writer) error {
 	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(columns)); err != nil {
 		return err
 	}
 	htmlFile := filepath.Join(out, htmlreport.RunReportFile)
-	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: out}) }); err != nil {
+	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: artifacts}) }); err != nil {
 		return err
 	}
 	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {

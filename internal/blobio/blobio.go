@@ -630,3 +630,44 @@ func (s *Stage) InputFolders(ctx context.Context, name string, rels []string) (s
 	s.remember(&s.names, local, loc)
 	return local, nil
 }
+
+// Rel is the slash-separated path of target relative to base, two URLs
+// of one bucket (same scheme, bucket and query), as a relative link from
+// an object under base to one under target reads.
+func Rel(base, target string) (string, error) {
+	if !IsURL(base) || !IsURL(target) {
+		return "", fmt.Errorf("%s and %s are not both bucket URLs", base, target)
+	}
+	b, err := parse(base)
+	if err != nil {
+		return "", err
+	}
+	t, err := parse(target)
+	if err != nil {
+		return "", err
+	}
+	if b.bucket != t.bucket {
+		return "", fmt.Errorf("%s and %s are not in one bucket", b.name, t.name)
+	}
+	bs, ts := splitKey(b.key), splitKey(t.key)
+	n := 0
+	for n < len(bs) && n < len(ts) && bs[n] == ts[n] {
+		n++
+	}
+	var parts []string
+	for range bs[n:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, ts[n:]...)
+	if len(parts) == 0 {
+		return ".", nil
+	}
+	return strings.Join(parts, "/"), nil
+}
+
+func splitKey(key string) []string {
+	if key == "" {
+		return nil
+	}
+	return strings.Split(key, "/")
+}
