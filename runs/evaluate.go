@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -67,6 +68,11 @@ type Options struct {
 	// as the plan gives them, after checking that its trials and its
 	// tasks' ground truth are the ones the plan was written from.
 	Plan *PlanPart
+	// SummaryValues, when not nil, are the only values the entries of the
+	// summary Evaluate returns keep (the file holds them all): a caller
+	// that shows a few figures of a large run need not hold every figure
+	// of every trial. Nil keeps them all.
+	SummaryValues []string
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes
 	// its partial summary instead of the run summary.
@@ -189,6 +195,28 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	// slot, so the summary and the warnings come out in trial order
 	// whatever order the workers finish in.
 	results := make([]trialResult, len(trials))
+	// The run summary's entries go to a spool as the trials finish, so
+	// that memory does not hold them all; a shard keeps its own.
+	var sp *spool
+	if opts.shard == nil {
+		if sp, err = newSpool(); err != nil {
+			return nil, err
+		}
+		defer sp.Close()
+	}
+	var spoolErr error
+	var spoolOnce sync.Once
+	spoolEntry := func(i int) {
+		if sp == nil {
+			return
+		}
+		if err := sp.add(trials[i].Config, &results[i].entry, i); err != nil {
+			spoolOnce.Do(func() { spoolErr = err })
+		}
+		// What the end of Evaluate reads of the entry: its status and
+		// reason.
+		results[i].entry = TaskEntry{Status: results[i].entry.Status, Reason: results[i].entry.Reason}
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(opts.Jobs, len(trials)) {
@@ -196,9 +224,10 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 			for i := range next {
 				if err := dirErr[trials[i].Config]; err != nil {
 					results[i] = failedResult(trials[i], err.Error())
-					continue
+				} else {
+					results[i] = e.process(trials[i])
 				}
-				results[i] = e.process(trials[i])
+				spoolEntry(i)
 			}
 		})
 	}
@@ -215,13 +244,17 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	// The artifacts are made durable and put in place here, together;
 	// the summary that names them is written after.
 	if err := e.written.Commit(); err != nil {
-		failCommitted(trials, results, opts.Out, err)
+		for _, i := range failCommitted(trials, results, opts.Out, err) {
+			spoolEntry(i)
+		}
 	}
 	if canceled {
 		return nil, ctx.Err()
 	}
+	if spoolErr != nil {
+		return nil, fmt.Errorf("the run summary's entries cannot be kept in a temporary file: %w", spoolErr)
+	}
 
-	entries := map[string][]TaskEntry{}
 	var errs []error
 	for i, r := range results {
 		if opts.Warn != nil {
@@ -232,7 +265,6 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		if r.entry.Status == Failed {
 			errs = append(errs, fmt.Errorf("%s: %w: %s", trials[i].Rel, ErrTrialFailed, r.entry.Reason))
 		}
-		entries[trials[i].Config] = append(entries[trials[i].Config], r.entry)
 	}
 	if opts.shard != nil {
 		// Statistics over one shard's tasks would be thrown away: the
@@ -242,8 +274,16 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
-	summary := Summarize(opts.RunID, entries)
-	if err := WriteSummary(filepath.Join(opts.Out, SummaryFile), summary); err != nil {
+	var k *keep
+	if opts.SummaryValues != nil {
+		k = &keep{Values: opts.SummaryValues}
+	}
+	var summary *Summary
+	err = writeArtifact(filepath.Join(opts.Out, SummaryFile), func(w io.Writer) (err error) {
+		summary, err = sp.write(w, opts.RunID, k)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return summary, errors.Join(errs...)
@@ -265,14 +305,16 @@ func failedResult(t *Trial, reason string) trialResult {
 }
 
 // failCommitted marks failed the trials whose artifacts the commit could
-// not put in place (err joins one *atomicfile.FileError per trial).
-func failCommitted(trials []*Trial, results []trialResult, out string, err error) {
+// not put in place (err joins one *atomicfile.FileError per trial), and
+// returns their indexes.
+func failCommitted(trials []*Trial, results []trialResult, out string, err error) []int {
 	byPath := map[string]int{}
 	for i, t := range trials {
 		dir := filepath.Join(out, t.Config)
 		byPath[filepath.Join(dir, t.Name+EventsSuffix)] = i
 		byPath[filepath.Join(dir, t.Name+MetricsSuffix)] = i
 	}
+	var failed []int
 	errs := []error{err}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = joined.Unwrap()
@@ -280,11 +322,13 @@ func failCommitted(trials []*Trial, results []trialResult, out string, err error
 	for _, e := range errs {
 		var fe *atomicfile.FileError
 		if errors.As(e, &fe) {
-			if i, ok := byPath[fe.Path]; ok {
+			if i, ok := byPath[fe.Path]; ok && results[i].entry.Status != Failed {
 				results[i] = failedResult(trials[i], fe.Error())
+				failed = append(failed, i)
 			}
 		}
 	}
+	return failed
 }
 
 // checkNames makes sure no two trials of a configuration share an
