@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -109,53 +110,15 @@ var ErrShards = errors.New("the shards do not make up one run")
 // the error names the shard (its file, when read with ReadShardSummary)
 // and wraps ErrShards.
 func MergeShards(shards []*ShardSummary) (*Summary, error) {
-	return mergeShards(shards, nil)
-}
-
-// mergeShards is MergeShards, calling place (when not nil) on each entry
-// once it is checked, before it goes into the summary.
-func mergeShards(shards []*ShardSummary, place func(*ShardSummary, *TaskEntry)) (*Summary, error) {
-	if len(shards) == 0 {
-		return nil, fmt.Errorf("%w: no shard summary given", ErrShards)
+	ordered, err := checkShardSet(shards)
+	if err != nil {
+		return nil, err
 	}
-	first := shards[0]
-	byK := map[int]*ShardSummary{}
-	for _, s := range shards {
-		if err := s.Part().Check(); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name(), err)
-		}
-		for _, d := range []struct{ what, a, b string }{
-			{"the number of shards", strconv.Itoa(first.Shards), strconv.Itoa(s.Shards)},
-			{"run id", first.RunID, s.RunID},
-			{"partition", first.Partition, s.Partition},
-			{"trial list (a shard of another run, or of the run with trials added or removed)", first.TrialSet, s.TrialSet},
-			{"evaluation settings (taxonomy, paths, metric or trace options, benchmark)", first.Settings, s.Settings},
-			{"ground truth (a shard evaluated against other task folders, or after they changed)", first.GroundTruth, s.GroundTruth},
-		} {
-			if d.a != d.b {
-				return nil, fmt.Errorf("%w: %s and %s differ in %s: %q and %q", ErrShards, first.name(), s.name(), d.what, d.a, d.b)
-			}
-		}
-		if prev, dup := byK[s.Shard]; dup {
-			return nil, fmt.Errorf("%w: shard %d of %d is given twice: %s and %s", ErrShards, s.Shard, s.Shards, prev.name(), s.name())
-		}
-		byK[s.Shard] = s
-	}
-	var missing []string
-	for k := 1; k <= first.Shards; k++ {
-		if byK[k] == nil {
-			missing = append(missing, strconv.Itoa(k))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: shard %s of %d missing (%d of %d given)", ErrShards, strings.Join(missing, ", "), first.Shards, len(byK), first.Shards)
-	}
-
+	first := ordered[0]
 	entries := map[string][]TaskEntry{}
 	seen := map[string]*ShardSummary{}
 	var rels []string
-	for k := 1; k <= first.Shards; k++ {
-		s := byK[k]
+	for _, s := range ordered {
 		for _, t := range s.Trials {
 			if prev, dup := seen[t.Path]; dup {
 				return nil, fmt.Errorf("%w: trial %s is in %s and %s", ErrShards, t.Path, prev.name(), s.name())
@@ -168,11 +131,7 @@ func mergeShards(shards []*ShardSummary, place func(*ShardSummary, *TaskEntry)) 
 				return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
 			}
 			rels = append(rels, t.Path)
-			e := t.TaskEntry
-			if place != nil {
-				place(s, &e)
-			}
-			entries[t.Config] = append(entries[t.Config], e)
+			entries[t.Config] = append(entries[t.Config], t.TaskEntry)
 		}
 	}
 	if len(rels) != first.RunTrials || trialSetDigest(rels) != first.TrialSet {
@@ -211,6 +170,10 @@ type MergeOptions struct {
 	// them. Nil means RelDir, for local folders; a command that staged
 	// bucket prefixes gives one that compares the URLs they stand for.
 	Rel func(out, dir string) (string, error)
+	// SummaryValues, when not nil, are the only values the entries of the
+	// summary returned keep (the file holds them all), as
+	// Options.SummaryValues for Evaluate.
+	SummaryValues []string
 }
 
 // MergeShardFiles is MergeShardFilesWith for local folders.
@@ -219,8 +182,12 @@ func MergeShardFiles(out string, paths ...string) (*Summary, error) {
 }
 
 // MergeShardFilesWith merges the shard summaries found among paths (see
-// FindShardSummaries) into out: it reads them all, checks them
-// (MergeShards) and writes out/run_retrieval_summary.json atomically. It
+// FindShardSummaries) into out: it reads them, checks them as
+// MergeShards does, and writes out/run_retrieval_summary.json atomically.
+// Each file is read twice, its header and then its trials one at a time,
+// and the summary's entries go through a temporary file: memory holds
+// about a hundred bytes per trial and the figures the bootstrap needs,
+// whatever the size of the run (see Options.SummaryValues). It
 // reads nothing but the shard summaries and writes nothing but the
 // summary: the artifacts stay where the shards wrote them, and the
 // summary names them relative to out (opts.Rel). Shards that all wrote
@@ -236,20 +203,21 @@ func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summa
 	if rel == nil {
 		rel = RelDir
 	}
-	shards := make([]*ShardSummary, len(files))
-	prefixes := map[*ShardSummary]string{}
-	for i, f := range files {
-		if shards[i], err = ReadShardSummary(f); err != nil {
-			return nil, err
-		}
+	prefixes := map[string]string{}
+	for _, f := range files {
 		p, err := rel(out, filepath.Dir(f))
 		if err != nil {
-			return nil, fmt.Errorf("%s: its artifacts cannot be named from %s: %w", shards[i].name(), out, err)
+			return nil, fmt.Errorf("shard summary %s: its artifacts cannot be named from %s: %w", f, out, err)
 		}
-		prefixes[shards[i]] = p
+		prefixes[f] = p
 	}
-	summary, err := mergeShards(shards, func(s *ShardSummary, e *TaskEntry) {
-		p := prefixes[s]
+	sp, err := newSpool()
+	if err != nil {
+		return nil, err
+	}
+	defer sp.Close()
+	first, err := mergeStream(files, sp, func(s *ShardSummary, e *TaskEntry) {
+		p := prefixes[s.Source]
 		if p == "." {
 			return
 		}
@@ -266,7 +234,16 @@ func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summa
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	if err := WriteSummary(filepath.Join(out, SummaryFile), summary); err != nil {
+	var k *keep
+	if opts.SummaryValues != nil {
+		k = &keep{Values: opts.SummaryValues}
+	}
+	var summary *Summary
+	err = writeArtifact(filepath.Join(out, SummaryFile), func(w io.Writer) (err error) {
+		summary, err = sp.write(w, first.RunID, k)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return summary, nil

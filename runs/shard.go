@@ -273,6 +273,9 @@ type ShardSummary struct {
 	// Source is the file the summary was read from, for messages; empty
 	// for one built in memory.
 	Source string `json:"-"`
+	// header holds the members read from the file but its trials, for a
+	// merge that streams them (readShardHeader).
+	header map[string]json.RawMessage
 }
 
 // A ShardTrial is one trial of a shard: its configuration, its path in the

@@ -1,7 +1,9 @@
 package runs
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"maps"
 	"os"
@@ -314,6 +316,11 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 	require.NotEmpty(t, mustGet(ReadShardSummary(four[2])).Trials)
 	cut := edit("cut", func(s *ShardSummary) { s.Trials = s.Trials[1:] })
 	moved := edit("moved", func(s *ShardSummary) { s.Trials = append(s.Trials, mustGet(ReadShardSummary(four[0])).Trials[0]) })
+	twice := edit("twice", func(s *ShardSummary) { s.Trials = append(s.Trials, s.Trials[0]) })
+	notArray := rawEdit("notarray", func(s string) string {
+		return strings.Replace(s, `"trials": [`, `"trials": {"x": [`, 1)
+	})
+	trailing := rawEdit("trailing", func(s string) string { return s + "{}\n" })
 	escape := edit("escape", func(s *ShardSummary) { s.Trials[0].EventsFile = "../../etc/x" + EventsSuffix })
 	config := edit("config", func(s *ShardSummary) { s.Trials[0].Config = "elsewhere" })
 	renamed := filepath.Join(tmp, "renamed", "run_retrieval_summary.shard-1-of-4.json")
@@ -334,7 +341,10 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		{"a shard without a digest", []string{four[0], four[1], unsealed, four[3]}, "shard summary " + unsealed + ": not as run-dir wrote it: it has no digest"},
 		{"a shard evaluated against other ground truth", []string{four[0], four[1], four[2], changedGT[3]}, "differ in ground truth"},
 		{"a shard cut short", []string{four[0], four[1], cut, four[3]}, "the shards hold"},
-		{"a shard holding another's trial", []string{four[0], four[1], moved, four[3]}, "is in shard 1 of 4"},
+		{"a shard holding another's trial", []string{four[0], four[1], moved, four[3]}, "which belongs to shard 1"},
+		{"a shard holding a trial twice", []string{four[0], four[1], twice, four[3]}, "is twice in shard 3 of 4 (" + twice + ")"},
+		{"a shard whose trials are not an array", []string{four[0], four[1], notArray, four[3]}, `"trials": want an array`},
+		{"a shard with data after its object", []string{four[0], four[1], trailing, four[3]}, "data after the JSON object"},
 		{"an artifact path leading out", []string{four[0], four[1], escape, four[3]}, `artifact "../../etc/x.retrieval_events.json"`},
 		{"a trial outside its configuration", []string{four[0], four[1], config, four[3]}, "is not a trial folder of configuration \"elsewhere\""},
 		{"a file named for another shard", []string{renamed}, "named for shard 1 of 4 but holds shard 3 of 4"},
@@ -350,6 +360,44 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		})
 	}
 
+}
+
+// The digest does not depend on the order of a shard summary's members
+// nor on its layout: a file rewritten with its keys sorted, or with its
+// trials first and compact, still merges, and its figures are checked.
+func TestAShardSummaryRewrittenInAnotherOrderStillMerges(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	files := evalShards(t, miniRun, 2, Options{GroundTruthRoot: miniGT}, func(int) string { return out })
+	want, err := MergeShardFiles(filepath.Join(tmp, "want"), out)
+	require.NoError(t, err)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	var members map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &members))
+	sorted, err := json.MarshalIndent(members, "", "\t") // keys sorted: "digest" first, "trials" last
+	require.NoError(t, err)
+	var first bytes.Buffer
+	first.WriteString(`{"trials":` + string(members["trials"]))
+	for k, v := range members {
+		if k != "trials" {
+			first.WriteString(`,"` + k + `":` + string(v))
+		}
+	}
+	first.WriteString("}")
+	for name, content := range map[string][]byte{"sorted": sorted, "trials-first": first.Bytes()} {
+		dir := filepath.Join(tmp, name)
+		copyInto(t, files[1], filepath.Join(dir, filepath.Base(files[1])))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(files[0])), content, 0o644))
+		got, err := MergeShardFiles(dir, dir)
+		require.NoError(t, err, name)
+		assert.Equal(t, want.Configs[0].Metrics, got.Configs[0].Metrics, name)
+		edited := bytes.Replace(content, []byte(`"mrr":`), []byte(`"mrr":0.5,"x":`), 1)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(files[0])), edited, 0o644))
+		_, err = MergeShardFiles(dir, dir)
+		require.ErrorIs(t, err, ErrShardEdited, name)
+	}
 }
 
 func mustRead(t *testing.T, name string) string {
