@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
@@ -127,6 +128,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.MaxInput.OrTrace()},
 		NamePath:        st.Name,
 		Plan:            plan,
+		SummaryValues:   shownValues(*columns),
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
 				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)
@@ -231,4 +233,17 @@ func writePlan(ctx context.Context, runDir, file string, shards int, opts runs.O
 	}
 	fmt.Fprintf(stderr, "retrievaltest run-dir: plan of %d trial(s) in %d shard(s); wrote %s\n", h.RunTrials, h.Shards, file)
 	return exitOK
+}
+
+// shownValues are the figures of each trial that the table and
+// report.html show: all that run-dir and merge keep of a trial once the
+// summary is written.
+func shownValues(columns string) []string {
+	shown := cli.SplitList(columns)
+	for _, m := range htmlreport.DefaultRunMetrics {
+		if !slices.Contains(shown, m) {
+			shown = append(shown, m)
+		}
+	}
+	return shown
 }
