@@ -73,6 +73,10 @@ type Options struct {
 	// that shows a few figures of a large run need not hold every figure
 	// of every trial. Nil keeps them all.
 	SummaryValues []string
+	// SummaryWithoutEntries, when set, makes the summary Evaluate returns
+	// hold no entries at all (the file holds them): statistics, counts and
+	// names only, whatever the size of the run.
+	SummaryWithoutEntries bool
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes
 	// its partial summary instead of the run summary.
@@ -274,10 +278,7 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
-	var k *keep
-	if opts.SummaryValues != nil {
-		k = &keep{Values: opts.SummaryValues}
-	}
+	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
 	var summary *Summary
 	err = writeArtifact(filepath.Join(opts.Out, SummaryFile), func(w io.Writer) (err error) {
 		summary, err = sp.write(w, opts.RunID, k)

@@ -174,6 +174,9 @@ type MergeOptions struct {
 	// summary returned keep (the file holds them all), as
 	// Options.SummaryValues for Evaluate.
 	SummaryValues []string
+	// SummaryWithoutEntries, as Options.SummaryWithoutEntries: the
+	// summary returned holds no entries.
+	SummaryWithoutEntries bool
 }
 
 // MergeShardFiles is MergeShardFilesWith for local folders.
@@ -234,10 +237,7 @@ func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summa
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	var k *keep
-	if opts.SummaryValues != nil {
-		k = &keep{Values: opts.SummaryValues}
-	}
+	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
 	var summary *Summary
 	err = writeArtifact(filepath.Join(out, SummaryFile), func(w io.Writer) (err error) {
 		summary, err = sp.write(w, first.RunID, k)

@@ -172,10 +172,19 @@ func (s *spool) figures(e *TaskEntry) ([]byte, error) {
 func (c *spoolConfig) name(r spoolRec) []byte { return c.names[r.nameOff : r.nameOff+r.nameLen] }
 
 // A keep says what the summary a spool returns holds of each entry: the
-// entry with all its values (a nil keep), or with the values of the
-// metrics Values names only.
+// entry with all its values (a nil keep), with the values of the metrics
+// Values names only, or nothing (None: no entries at all).
 type keep struct {
 	Values []string
+	None   bool
+}
+
+// keepOf is the keep of the options of Evaluate and of a merge.
+func keepOf(values []string, none bool) *keep {
+	if values == nil && !none {
+		return nil
+	}
+	return &keep{Values: values, None: none}
 }
 
 // write writes the summary of the spooled entries to w: the document
@@ -234,6 +243,9 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		Degraded:      TaskGroup{Names: []string{}},
 		Metrics:       map[string]metrics.Stats{},
 		Entries:       []TaskEntry{},
+	}
+	if keep != nil && keep.None {
+		defer func() { c.Entries = nil }()
 	}
 	// The first pass, in name order: the groups, and each task's sums in
 	// the order TaskValues and TaskRewards add them.
@@ -345,6 +357,9 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		bw.Write(js)
 		if i < len(sc.recs)-1 {
 			bw.WriteString(",\n")
+		}
+		if keep != nil && keep.None {
+			continue
 		}
 		var e TaskEntry
 		if err := json.Unmarshal(js, &e); err != nil {
