@@ -206,6 +206,7 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		if sp, err = newSpool(); err != nil {
 			return nil, err
 		}
+		sp.curves = true
 		defer sp.Close()
 	}
 	var spoolErr error
@@ -214,12 +215,13 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		if sp == nil {
 			return
 		}
-		if err := sp.add(trials[i].Config, &results[i].entry, i); err != nil {
+		if err := sp.add(trials[i].Config, &results[i].entry, i, results[i].coverage); err != nil {
 			spoolOnce.Do(func() { spoolErr = err })
 		}
 		// What the end of Evaluate reads of the entry: its status and
 		// reason.
 		results[i].entry = TaskEntry{Status: results[i].entry.Status, Reason: results[i].entry.Reason}
+		results[i].coverage = nil
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -371,6 +373,9 @@ type truthOnce struct {
 type trialResult struct {
 	entry    TaskEntry
 	warnings []string
+	// coverage is the trial's coverage curve (CoverageCurve) when it is
+	// computable.
+	coverage []float64
 }
 
 // truth returns the ground truth of a task: the task folder
@@ -483,5 +488,8 @@ func (e *evaluator) process(t *Trial) trialResult {
 	entry.EventsFile = path.Join(t.Config, t.Name+EventsSuffix)
 	entry.MetricsFile = path.Join(t.Config, t.Name+MetricsSuffix)
 	res.entry = entry
+	if entry.Status == Computable {
+		res.coverage = CoverageCurve(doc)
+	}
 	return res
 }

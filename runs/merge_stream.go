@@ -314,6 +314,14 @@ func mergeStream(files []string, sp *spool, place func(*ShardSummary, *TaskEntry
 	if err != nil {
 		return nil, err
 	}
+	// Shards written before 1.2 did not record the trials' curves.
+	sp.curves = true
+	for _, s := range ordered {
+		_, minor, _ := strings.Cut(s.SchemaVersion, ".")
+		if n, err := strconv.Atoi(minor); err != nil || n < 2 {
+			sp.curves = false
+		}
+	}
 	var paths pathSet
 	for _, s := range ordered {
 		err := streamShardTrials(s, func(t *ShardTrial) error {
@@ -327,7 +335,7 @@ func mergeStream(files []string, sp *spool, place func(*ShardSummary, *TaskEntry
 			if place != nil {
 				place(s, &t.TaskEntry)
 			}
-			return sp.add(t.Config, &t.TaskEntry, -1)
+			return sp.add(t.Config, &t.TaskEntry, -1, t.Coverage)
 		})
 		if err != nil {
 			return nil, err

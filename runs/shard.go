@@ -231,7 +231,8 @@ func ResolveShard(spec string, shards int, getenv func(string) string) (s Shard,
 // ShardSchemaVersion is the version of a shard's partial summary. Minor
 // versions add optional fields; a merge rejects another major version.
 // 1.1 added ground_truth and digest; a merge refuses a shard without them.
-const ShardSchemaVersion = "1.1"
+// 1.2 added each computable trial's coverage curve.
+const ShardSchemaVersion = "1.2"
 
 // A ShardSummary is run_retrieval_summary.shard-K-of-N.json, what
 // EvaluateShard writes: every trial of the shard with all its figures
@@ -284,6 +285,9 @@ type ShardTrial struct {
 	Config string `json:"config"`
 	Path   string `json:"path"`
 	TaskEntry
+	// Coverage is the trial's coverage curve (CoverageCurve), for a
+	// computable trial whose ground truth names files; added in 1.2.
+	Coverage []float64 `json:"coverage,omitempty"`
 }
 
 // Part returns which shard the summary is.
@@ -411,7 +415,7 @@ func (sr *shardRun) write(e *evaluator, trials []*Trial, results []trialResult) 
 		Trials:        make([]ShardTrial, len(trials)),
 	}
 	for i, t := range trials {
-		s.Trials[i] = ShardTrial{Config: t.Config, Path: t.Rel, TaskEntry: results[i].entry}
+		s.Trials[i] = ShardTrial{Config: t.Config, Path: t.Rel, TaskEntry: results[i].entry, Coverage: results[i].coverage}
 	}
 	path := filepath.Join(opts.Out, sr.shard.FileName())
 	if err := writeShardSummary(path, s); err != nil {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -43,6 +44,9 @@ type spool struct {
 	metrics []string
 	// byKey finds an entry added with a key, to replace it.
 	byKey map[int]spoolRef
+	// curves says that every computable entry came with its coverage
+	// curve, so that the summary can carry the configurations' curves.
+	curves bool
 }
 
 type spoolConfig struct {
@@ -87,7 +91,7 @@ func (s *spool) Close() error { return s.file.Close() }
 
 // add spools the entry of a configuration; key, when not negative, lets
 // replace find it again.
-func (s *spool) add(config string, e *TaskEntry, key int) error {
+func (s *spool) add(config string, e *TaskEntry, key int, curve []float64) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent(entryIndent, "  ")
@@ -101,7 +105,7 @@ func (s *spool) add(config string, e *TaskEntry, key int) error {
 	if s.err != nil {
 		return s.err
 	}
-	fig, err := s.figures(e)
+	fig, err := s.figures(e, curve)
 	if err != nil {
 		return err
 	}
@@ -136,7 +140,7 @@ func (s *spool) add(config string, e *TaskEntry, key int) error {
 
 // figures encodes what the statistics need of an entry: its task, its
 // reward, and its values by metric number. Called with s.mu held.
-func (s *spool) figures(e *TaskEntry) ([]byte, error) {
+func (s *spool) figures(e *TaskEntry, curve []float64) ([]byte, error) {
 	id, ok := s.tasks[e.Task]
 	if !ok {
 		id = uint32(len(s.task))
@@ -163,6 +167,10 @@ func (s *spool) figures(e *TaskEntry) ([]byte, error) {
 			s.metrics = append(s.metrics, m)
 		}
 		b = binary.LittleEndian.AppendUint16(b, mid)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(curve)))
+	for _, v := range curve {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 	}
 	return b, nil
@@ -215,11 +223,14 @@ func (s *spool) write(w io.Writer, runID string, keep *keep) (*Summary, error) {
 		bw.WriteString("\"configs\": [\n")
 	}
 	for i, name := range names {
-		c, err := s.writeConfig(bw, name, keep)
+		c, cov, err := s.writeConfig(bw, name, keep)
 		if err != nil {
 			return nil, err
 		}
 		head.Configs = append(head.Configs, c)
+		if cov != nil {
+			head.coverage = append(head.coverage, *cov)
+		}
 		if i < len(names)-1 {
 			bw.WriteString(",\n")
 		} else {
@@ -227,12 +238,13 @@ func (s *spool) write(w io.Writer, runID string, keep *keep) (*Summary, error) {
 		}
 	}
 	bw.Write(closing)
+	head.coverageKnown = s.curves
 	return head, bw.Flush()
 }
 
 // writeConfig writes one configuration's summary, as an element of
-// "configs", and returns it.
-func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigSummary, error) {
+// "configs", and returns it and its coverage curve (nil without one).
+func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigSummary, *ConfigCoverage, error) {
 	sc := s.configs[name]
 	slices.SortFunc(sc.recs, func(a, b spoolRec) int { return bytes.Compare(sc.name(a), sc.name(b)) })
 	c := &ConfigSummary{
@@ -259,6 +271,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		n int
 	}{}
 	tasks := map[uint32]bool{}
+	curves := map[uint32]*curveMean{}
 	var fig []byte
 	for _, r := range sc.recs {
 		n := string(sc.name(r))
@@ -278,7 +291,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		g.Names = append(g.Names, n)
 		fig = slices.Grow(fig[:0], int(r.figLn))[:r.figLn]
 		if _, err := s.file.ReadAt(fig, r.off+int64(r.jsonLen)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		task := binary.LittleEndian.Uint32(fig)
 		tasks[task] = true
@@ -314,6 +327,19 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 			t.n[m]++
 			p += 10
 		}
+		if np := int(binary.LittleEndian.Uint32(fig[p:])); np > 0 {
+			p += 4
+			curve := make([]float64, np)
+			for j := range curve {
+				curve[j] = math.Float64frombits(binary.LittleEndian.Uint64(fig[p+8*j:]))
+			}
+			cm := curves[task]
+			if cm == nil {
+				cm = &curveMean{}
+				curves[task] = cm
+			}
+			cm.add(curve)
+		}
 	}
 	c.Tasks = len(tasks)
 	byMetric := map[string][]float64{}
@@ -334,13 +360,23 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		st := metrics.Aggregate(rs)
 		c.Reward = &st
 	}
+	var cov *ConfigCoverage
+	if len(curves) > 0 {
+		ids := slices.Collect(maps.Keys(curves))
+		slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(s.task[a], s.task[b]) })
+		var overTasks curveMean
+		for _, id := range ids {
+			overTasks.add(curves[id].mean())
+		}
+		cov = &ConfigCoverage{Config: name, Tasks: len(ids), Points: overTasks.mean()}
+	}
 	head, err := encodeIndented(c, "    ")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	open, closing, ok := bytes.Cut(head, []byte(`"tasks": []`))
 	if !ok {
-		return nil, fmt.Errorf("the summary's layout is not the expected one")
+		return nil, nil, fmt.Errorf("the summary's layout is not the expected one")
 	}
 	bw.WriteString("    ")
 	bw.Write(open)
@@ -351,7 +387,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 	for i, r := range sc.recs {
 		js = slices.Grow(js[:0], int(r.jsonLen))[:r.jsonLen]
 		if _, err := s.file.ReadAt(js, r.off); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bw.WriteString(entryIndent)
 		bw.Write(js)
@@ -363,7 +399,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		}
 		var e TaskEntry
 		if err := json.Unmarshal(js, &e); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if keep != nil {
 			kept := map[string]float64{}
@@ -378,7 +414,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 	}
 	bw.WriteString("\n      ]")
 	bw.Write(closing)
-	return c, nil
+	return c, cov, nil
 }
 
 // encodeIndented is v as writeJSON writes it at the depth prefix gives,

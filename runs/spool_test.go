@@ -56,7 +56,7 @@ func TestASpooledSummaryIsTheSummaryOfItsEntries(t *testing.T) {
 	defer sp.Close()
 	for _, config := range []string{"mcp-z", "baseline-a"} {
 		for i := range entries[config] {
-			require.NoError(t, sp.add(config, &entries[config][i], -1))
+			require.NoError(t, sp.add(config, &entries[config][i], -1, nil))
 		}
 	}
 	var got bytes.Buffer
@@ -87,10 +87,10 @@ func TestASpooledEntryIsReplacedByItsKey(t *testing.T) {
 	defer sp.Close()
 	a := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
 	b := TaskEntry{Name: "b", Task: "b", Status: Computable, Values: map[string]float64{"mrr": 0}}
-	require.NoError(t, sp.add("c", &a, 0))
-	require.NoError(t, sp.add("c", &b, 1))
+	require.NoError(t, sp.add("c", &a, 0, nil))
+	require.NoError(t, sp.add("c", &b, 1, nil))
 	failed := TaskEntry{Name: "a", Task: "a", Status: Failed, Reason: "artifact cannot be written", Values: map[string]float64{}}
-	require.NoError(t, sp.add("c", &failed, 0))
+	require.NoError(t, sp.add("c", &failed, 0, nil))
 	var got bytes.Buffer
 	s, err := sp.write(&got, "r", nil)
 	require.NoError(t, err)
