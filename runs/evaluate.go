@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -281,11 +280,7 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		return nil, errors.Join(errs...)
 	}
 	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
-	var summary *Summary
-	err = writeArtifact(filepath.Join(opts.Out, SummaryFile), func(w io.Writer) (err error) {
-		summary, err = sp.write(w, opts.RunID, k)
-		return err
-	})
+	summary, err := sp.writeFiles(filepath.Join(opts.Out, SummaryFile), filepath.Join(opts.Out, TrialsFile), opts.RunID, k)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -238,11 +237,7 @@ func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summa
 		return nil, err
 	}
 	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
-	var summary *Summary
-	err = writeArtifact(filepath.Join(out, SummaryFile), func(w io.Writer) (err error) {
-		summary, err = sp.write(w, first.RunID, k)
-		return err
-	})
+	summary, err := sp.writeFiles(filepath.Join(out, SummaryFile), filepath.Join(out, TrialsFile), first.RunID, k)
 	if err != nil {
 		return nil, err
 	}

@@ -176,6 +176,33 @@ func (s *spool) figures(e *TaskEntry, curve []float64) ([]byte, error) {
 	return b, nil
 }
 
+// metricNames are the names of every value of the spooled entries.
+func (s *spool) metricNames() []string { return slices.Clone(s.metrics) }
+
+// writeFiles writes the summary to summaryPath and the trials' table to
+// tablePath, atomically, in one pass over the spool: the table is put in
+// place first, so that a summary on disk is never there before the table
+// beside it.
+func (s *spool) writeFiles(summaryPath, tablePath, runID string, keep *keep) (*Summary, error) {
+	var summary *Summary
+	err := writeArtifact(summaryPath, func(sw io.Writer) error {
+		return writeArtifact(tablePath, func(tw io.Writer) error {
+			table, err := newTrialTable(tw, s.metricNames())
+			if err != nil {
+				return err
+			}
+			if summary, err = s.write(sw, runID, keep, table); err != nil {
+				return err
+			}
+			return table.close()
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return summary, nil
+}
+
 // name is the name of an entry.
 func (c *spoolConfig) name(r spoolRec) []byte { return c.names[r.nameOff : r.nameOff+r.nameLen] }
 
@@ -198,7 +225,9 @@ func keepOf(values []string, none bool) *keep {
 // write writes the summary of the spooled entries to w: the document
 // Summarize and WriteSummary give for them, byte for byte. It returns
 // the summary, its entries as keep says.
-func (s *spool) write(w io.Writer, runID string, keep *keep) (*Summary, error) {
+//
+// With a table, every entry is also a row of it, in the summary's order.
+func (s *spool) write(w io.Writer, runID string, keep *keep, table *trialTable) (*Summary, error) {
 	if err := s.w.Flush(); err != nil {
 		return nil, err
 	}
@@ -223,7 +252,7 @@ func (s *spool) write(w io.Writer, runID string, keep *keep) (*Summary, error) {
 		bw.WriteString("\"configs\": [\n")
 	}
 	for i, name := range names {
-		c, cov, err := s.writeConfig(bw, name, keep)
+		c, cov, err := s.writeConfig(bw, name, keep, table)
 		if err != nil {
 			return nil, err
 		}
@@ -244,7 +273,7 @@ func (s *spool) write(w io.Writer, runID string, keep *keep) (*Summary, error) {
 
 // writeConfig writes one configuration's summary, as an element of
 // "configs", and returns it and its coverage curve (nil without one).
-func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigSummary, *ConfigCoverage, error) {
+func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *trialTable) (*ConfigSummary, *ConfigCoverage, error) {
 	sc := s.configs[name]
 	slices.SortFunc(sc.recs, func(a, b spoolRec) int { return bytes.Compare(sc.name(a), sc.name(b)) })
 	c := &ConfigSummary{
@@ -394,12 +423,21 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep) (*ConfigS
 		if i < len(sc.recs)-1 {
 			bw.WriteString(",\n")
 		}
-		if keep != nil && keep.None {
+		none := keep != nil && keep.None
+		if none && table == nil {
 			continue
 		}
 		var e TaskEntry
 		if err := json.Unmarshal(js, &e); err != nil {
 			return nil, nil, err
+		}
+		if table != nil {
+			if err := table.add(name, &e); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", TrialsFile, err)
+			}
+		}
+		if none {
+			continue
 		}
 		if keep != nil {
 			kept := map[string]float64{}

@@ -60,7 +60,7 @@ func TestASpooledSummaryIsTheSummaryOfItsEntries(t *testing.T) {
 		}
 	}
 	var got bytes.Buffer
-	s, err := sp.write(&got, "run-<1>", nil)
+	s, err := sp.write(&got, "run-<1>", nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, mustRead(t, file), got.String())
 	assert.Equal(t, want, s, "the summary returned is the one written")
@@ -74,7 +74,7 @@ func TestASpoolWithoutEntriesWritesAnEmptySummary(t *testing.T) {
 	require.NoError(t, err)
 	defer sp.Close()
 	var got bytes.Buffer
-	_, err = sp.write(&got, "r", nil)
+	_, err = sp.write(&got, "r", nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, mustRead(t, file), got.String())
 }
@@ -92,7 +92,7 @@ func TestASpooledEntryIsReplacedByItsKey(t *testing.T) {
 	failed := TaskEntry{Name: "a", Task: "a", Status: Failed, Reason: "artifact cannot be written", Values: map[string]float64{}}
 	require.NoError(t, sp.add("c", &failed, 0, nil))
 	var got bytes.Buffer
-	s, err := sp.write(&got, "r", nil)
+	s, err := sp.write(&got, "r", nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, Summarize("r", map[string][]TaskEntry{"c": {failed, b}}), s)
 }

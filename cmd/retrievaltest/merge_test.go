@@ -217,7 +217,7 @@ func TestAMergeElsewhereNamesTheArtifactsWhereTheShardsWroteThem(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	assert.ElementsMatch(t, []string{runs.SummaryFile, htmlreport.RunReportFile}, names, "no artifact is copied")
+	assert.ElementsMatch(t, []string{runs.SummaryFile, runs.TrialsFile, htmlreport.RunReportFile}, names, "no artifact is copied")
 	s, err := runs.ReadSummary(filepath.Join(merged, runs.SummaryFile))
 	require.NoError(t, err)
 	for _, c := range s.Configs {

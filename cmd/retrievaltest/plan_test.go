@@ -42,7 +42,7 @@ func TestShardsOfAPlanMergeIntoTheSummaryOfTheWholeRun(t *testing.T) {
 	}
 	code, _, stderr = runCLI(t, nil, "merge", "-out", shared, shared)
 	require.Equal(t, exitOK, code, stderr)
-	for _, f := range []string{runs.SummaryFile, htmlreport.RunReportFile} {
+	for _, f := range []string{runs.SummaryFile, runs.TrialsFile, htmlreport.RunReportFile} {
 		want, err := os.ReadFile(filepath.Join(whole, f))
 		require.NoError(t, err)
 		got, err := os.ReadFile(filepath.Join(shared, f))
