@@ -106,7 +106,7 @@
 // byte for byte. ParseShard reads "K/N", ShardFromEnv the batch engines'
 // variables.
 //
-// WritePlan lists a run once and writes the plan of its shards (a header,
+// WritePlan lists a run once and writes a plan of its shards (a header,
 // then each shard's trials, one JSON line each); a shard given its part
 // (ReadPlanPart, Options.Plan) neither walks the run nor reads other
 // shards' result.json files or ground truth. MergeShardFilesWith reads

@@ -62,10 +62,10 @@ type Options struct {
 	// the bucket URL rather than the copy, which is gone once it ends.
 	NamePath func(path string) string
 	// Plan, for EvaluateShard, is the shard's part of a plan (WritePlan,
-	// ReadPlanPart): the shard evaluates the plan's trials instead of
+	// ReadPlanPart): the shard evaluates that part's trials instead of
 	// walking the run, and records the run's trial list and ground truth
-	// as the plan gives them, after checking that its trials and its
-	// tasks' ground truth are the ones the plan was written from.
+	// as that plan gives them, after checking that its trials and its
+	// tasks' ground truth are the ones that plan was written from.
 	Plan *PlanPart
 	// SummaryValues, when not nil, are the only values the entries of the
 	// summary Evaluate returns keep (the file holds them all): a caller

@@ -28,7 +28,7 @@ const PlanVersion = "1.0"
 // part per shard (about 120 bytes each), so even MaxShards parts fit.
 const maxPlanHeader = 32 << 20
 
-// A PlanHeader is the first line of a plan file: what the plan is of and
+// A PlanHeader is the first line of a plan file: what the run is and
 // where each shard's part of it lies.
 type PlanHeader struct {
 	PlanVersion string `json:"plan_version"`
@@ -38,7 +38,7 @@ type PlanHeader struct {
 	Partition string `json:"partition"`
 	Shards    int    `json:"shards"`
 	// RunTrials, TrialSet and GroundTruth are what every shard summary
-	// records about the whole run (see ShardSummary): the plan computes
+	// records about the whole run (see ShardSummary): a plan computes
 	// them once so that a shard need not walk the run nor load the ground
 	// truth of other shards' tasks.
 	RunTrials   int    `json:"run_trials"`
@@ -88,15 +88,15 @@ type PlanPart struct {
 	Header PlanHeader
 	Shard  Shard
 	Trials []PlanTrial
-	// Source names the plan in messages.
+	// Source names that plan in messages.
 	Source string
 }
 
 // WritePlan walks the run in dir once (as Evaluate does, with opts.Out
 // left out of the configurations), loads the ground truth of every task
-// from opts.GroundTruthRoot, and writes to file the plan of its
+// from opts.GroundTruthRoot, and writes to file a plan of its
 // evaluation in shards: a header line, then each shard's trials, one
-// JSON object a line, shard after shard. A shard given the plan
+// JSON object a line, shard after shard. A shard given a plan
 // (ReadPlanPart, Options.Plan) reads the header and its own part only,
 // and neither walks the run nor reads other trials' result.json or
 // other tasks' ground truth. The file is written atomically.
@@ -310,7 +310,7 @@ func FileRange(file string) RangeOpener {
 
 // ReadPlanPart reads the header of a plan and the part of it that belongs
 // to shard: two reads through open, of the first line and of the part's
-// bytes, whatever the size of the plan. It refuses, wrapping ErrPlan, a
+// bytes, whatever the size of that plan. It refuses, wrapping ErrPlan, a
 // header or a part whose digest does not match (an edited or damaged
 // plan), and a plan cut into another number of shards. source names the
 // plan in messages.
@@ -429,7 +429,7 @@ func ReadPlanFile(file string, shard Shard) (*PlanPart, error) {
 }
 
 // trials makes the part's trials, in the run in dir, checking that each
-// is there with the result.json the plan was written from.
+// is there with the result.json that plan was written from.
 func (p *PlanPart) trials(dir string) ([]*Trial, error) {
 	out := make([]*Trial, len(p.Trials))
 	for i, pt := range p.Trials {
@@ -455,7 +455,7 @@ func (p *PlanPart) trials(dir string) ([]*Trial, error) {
 }
 
 // checkTruth loads the ground truth of the part's tasks and refuses one
-// that is not the ground truth the plan recorded: the shards of a plan
+// that is not the ground truth that plan recorded: the shards of a plan
 // then all agree on it without loading the other shards' tasks.
 func (p *PlanPart) checkTruth(e *evaluator) error {
 	want := map[string]string{}

@@ -366,7 +366,7 @@ type shardRun struct {
 // take remembers the run's trials and returns the shard's.
 func (sr *shardRun) take(trials []*Trial) []*Trial {
 	if sr.plan != nil {
-		return trials // the plan's part holds the shard's trials only
+		return trials // its part of a plan holds the shard's trials only
 	}
 	sr.all = trials
 	var out []*Trial

@@ -81,7 +81,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var runDir string
 	switch {
 	case plan != nil:
-		// The plan lists the shard's trials: only their folders are
+		// Its plan lists the shard's trials: only their folders are
 		// copied from a bucket, and the rest of the run is never listed.
 		rels := make([]string, len(plan.Trials))
 		for i, t := range plan.Trials {
@@ -92,7 +92,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		st.Keep = shard.Needs // a shard copies only its own trials' traces
 		runDir, err = st.Input(ctx, fs.Arg(0), runs.OutDir)
 	case planning:
-		st.Keep = func(rel string) bool { // the plan reads no trace
+		st.Keep = func(rel string) bool { // writing a plan reads no trace
 			_, _, trace := strings.Cut(rel, "/agent/")
 			return !trace
 		}
@@ -214,7 +214,7 @@ func runShard(ctx context.Context, runDir string, shard runs.Shard, from string,
 	return exitOK
 }
 
-// writePlan lists the run and writes the plan of its evaluation in shards.
+// writePlan lists the run and writes a plan of its evaluation in shards.
 func writePlan(ctx context.Context, runDir, file string, shards int, opts runs.Options, st *blobio.Stage, stderr io.Writer) int {
 	fail := failer("run-dir", stderr)
 	local, err := st.OutputFile(file)
