@@ -205,7 +205,7 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		if sp, err = newSpool(); err != nil {
 			return nil, err
 		}
-		sp.curves = true
+		sp.curves, sp.replace = true, true
 		defer sp.Close()
 	}
 	var spoolErr error
@@ -214,7 +214,7 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		if sp == nil {
 			return
 		}
-		if err := sp.add(trials[i].Config, &results[i].entry, i, results[i].coverage); err != nil {
+		if err := sp.add(trials[i].Config, &results[i].entry, results[i].coverage); err != nil {
 			spoolOnce.Do(func() { spoolErr = err })
 		}
 		// What the end of Evaluate reads of the entry: its status and

@@ -335,7 +335,7 @@ func mergeStream(files []string, sp *spool, place func(*ShardSummary, *TaskEntry
 			if place != nil {
 				place(s, &t.TaskEntry)
 			}
-			return sp.add(t.Config, &t.TaskEntry, -1, t.Coverage)
+			return sp.add(t.Config, &t.TaskEntry, t.Coverage)
 		})
 		if err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package runs
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -42,8 +43,10 @@ type spool struct {
 	task    []string
 	metric  map[string]uint16
 	metrics []string
-	// byKey finds an entry added with a key, to replace it.
-	byKey map[int]spoolRef
+	// replace makes an entry added under a name its configuration has
+	// already replace the earlier one (Evaluate, for a trial failed once
+	// its artifacts could not be put in place); without it both stay.
+	replace bool
 	// curves says that every computable entry came with its coverage
 	// curve, so that the summary can carry the configurations' curves.
 	curves bool
@@ -54,19 +57,17 @@ type spoolConfig struct {
 	names []byte // the entries' names, end to end
 }
 
-// A spoolRec is where one entry lies in the spool file.
+// A spoolRec is where one entry lies in the spool file: 32 bytes.
 type spoolRec struct {
-	off            int64
-	nameOff        uint32
-	nameLen        uint32
-	jsonLen, figLn uint32
-	status         TaskStatus
+	off             int64
+	nameOff         uint32
+	nameLen         uint32
+	jsonLen, figLen uint32
+	status          uint8 // an index of statuses
 }
 
-type spoolRef struct {
-	config string
-	i      int
-}
+// statuses are the entry statuses, by their index in a spoolRec.
+var statuses = []TaskStatus{Computable, NonComputable, Degraded, Failed}
 
 // entryIndent is the indentation of an entry in the summary: an element
 // of "tasks", in an element of "configs".
@@ -82,16 +83,20 @@ func newSpool() (*spool, error) {
 	os.Remove(f.Name())
 	return &spool{
 		file: f, w: bufio.NewWriterSize(f, 1<<16),
-		configs: map[string]*spoolConfig{}, tasks: map[string]uint32{}, metric: map[string]uint16{}, byKey: map[int]spoolRef{},
+		configs: map[string]*spoolConfig{}, tasks: map[string]uint32{}, metric: map[string]uint16{},
 	}, nil
 }
 
 // Close releases the temporary file.
 func (s *spool) Close() error { return s.file.Close() }
 
-// add spools the entry of a configuration; key, when not negative, lets
-// replace find it again.
-func (s *spool) add(config string, e *TaskEntry, key int, curve []float64) error {
+// add spools the entry of a configuration, with its coverage curve (nil
+// without one).
+func (s *spool) add(config string, e *TaskEntry, curve []float64) error {
+	status := slices.Index(statuses, e.Status)
+	if status < 0 {
+		return fmt.Errorf("entry %s: status %q is not one of %v", e.Name, e.Status, statuses)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent(entryIndent, "  ")
@@ -114,7 +119,7 @@ func (s *spool) add(config string, e *TaskEntry, key int, curve []float64) error
 		c = &spoolConfig{}
 		s.configs[config] = c
 	}
-	rec := spoolRec{off: s.size, nameOff: uint32(len(c.names)), nameLen: uint32(len(e.Name)), jsonLen: uint32(len(js)), figLn: uint32(len(fig)), status: e.Status}
+	rec := spoolRec{off: s.size, nameOff: uint32(len(c.names)), nameLen: uint32(len(e.Name)), jsonLen: uint32(len(js)), figLen: uint32(len(fig)), status: uint8(status)}
 	if _, err := s.w.Write(js); err != nil {
 		s.err = err
 		return err
@@ -125,15 +130,6 @@ func (s *spool) add(config string, e *TaskEntry, key int, curve []float64) error
 	}
 	s.size += int64(len(js) + len(fig))
 	c.names = append(c.names, e.Name...)
-	if key >= 0 {
-		if ref, ok := s.byKey[key]; ok && ref.config == config {
-			// The entry replaces the one spooled before; its name is
-			// the same.
-			c.recs[ref.i] = rec
-			return nil
-		}
-		s.byKey[key] = spoolRef{config, len(c.recs)}
-	}
 	c.recs = append(c.recs, rec)
 	return nil
 }
@@ -275,7 +271,23 @@ func (s *spool) write(w io.Writer, runID string, keep *keep, table *trialTable) 
 // "configs", and returns it and its coverage curve (nil without one).
 func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *trialTable) (*ConfigSummary, *ConfigCoverage, error) {
 	sc := s.configs[name]
-	slices.SortFunc(sc.recs, func(a, b spoolRec) int { return bytes.Compare(sc.name(a), sc.name(b)) })
+	// By name, and for one name in the order the entries came.
+	slices.SortFunc(sc.recs, func(a, b spoolRec) int {
+		if c := bytes.Compare(sc.name(a), sc.name(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.off, b.off)
+	})
+	if s.replace {
+		kept := sc.recs[:0]
+		for i, r := range sc.recs {
+			if i+1 < len(sc.recs) && bytes.Equal(sc.name(r), sc.name(sc.recs[i+1])) {
+				continue // a later entry of the name replaces this one
+			}
+			kept = append(kept, r)
+		}
+		sc.recs = kept
+	}
 	c := &ConfigSummary{
 		Config:        name,
 		Trials:        len(sc.recs),
@@ -305,7 +317,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 	for _, r := range sc.recs {
 		n := string(sc.name(r))
 		g := &c.Computable
-		switch r.status {
+		switch statuses[r.status] {
 		case NonComputable:
 			g = &c.NonComputable
 		case Degraded:
@@ -318,7 +330,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 		}
 		g.Count++
 		g.Names = append(g.Names, n)
-		fig = slices.Grow(fig[:0], int(r.figLn))[:r.figLn]
+		fig = slices.Grow(fig[:0], int(r.figLen))[:r.figLen]
 		if _, err := s.file.ReadAt(fig, r.off+int64(r.jsonLen)); err != nil {
 			return nil, nil, err
 		}
@@ -340,7 +352,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 		} else {
 			p++
 		}
-		if r.status != Computable {
+		if statuses[r.status] != Computable {
 			continue
 		}
 		nv := int(binary.LittleEndian.Uint32(fig[p:]))

@@ -56,7 +56,7 @@ func TestASpooledSummaryIsTheSummaryOfItsEntries(t *testing.T) {
 	defer sp.Close()
 	for _, config := range []string{"mcp-z", "baseline-a"} {
 		for i := range entries[config] {
-			require.NoError(t, sp.add(config, &entries[config][i], -1, nil))
+			require.NoError(t, sp.add(config, &entries[config][i], nil))
 		}
 	}
 	var got bytes.Buffer
@@ -79,22 +79,34 @@ func TestASpoolWithoutEntriesWritesAnEmptySummary(t *testing.T) {
 	assert.Equal(t, mustRead(t, file), got.String())
 }
 
-// An entry spooled again under its key replaces the first.
-func TestASpooledEntryIsReplacedByItsKey(t *testing.T) {
+// With replace, an entry spooled again under its name replaces the
+// first; without, both stay, as Summarize keeps them.
+func TestASpooledEntryIsReplacedByItsName(t *testing.T) {
 	t.Parallel()
 	sp, err := newSpool()
 	require.NoError(t, err)
 	defer sp.Close()
+	sp.replace = true
 	a := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
 	b := TaskEntry{Name: "b", Task: "b", Status: Computable, Values: map[string]float64{"mrr": 0}}
-	require.NoError(t, sp.add("c", &a, 0, nil))
-	require.NoError(t, sp.add("c", &b, 1, nil))
+	require.NoError(t, sp.add("c", &a, nil))
+	require.NoError(t, sp.add("c", &b, nil))
 	failed := TaskEntry{Name: "a", Task: "a", Status: Failed, Reason: "artifact cannot be written", Values: map[string]float64{}}
-	require.NoError(t, sp.add("c", &failed, 0, nil))
+	require.NoError(t, sp.add("c", &failed, nil))
 	var got bytes.Buffer
 	s, err := sp.write(&got, "r", nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, Summarize("r", map[string][]TaskEntry{"c": {failed, b}}), s)
+
+	both, err := newSpool()
+	require.NoError(t, err)
+	defer both.Close()
+	for _, e := range []*TaskEntry{&a, &b, &failed} {
+		require.NoError(t, both.add("c", e, nil))
+	}
+	s, err = both.write(&got, "r", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 3, s.Configs[0].Trials)
 }
 
 // With SummaryValues, Evaluate returns entries that keep only those
