@@ -89,7 +89,8 @@ type Options struct {
 //	<out>/<config>/<name>.retrieval_events.json
 //	<out>/<config>/<name>.retrieval_metrics.json
 //
-// and the run summary <out>/run_retrieval_summary.json, and returns the
+// the run summary <out>/run_retrieval_summary.json and the per-trial
+// table <out>/run_retrieval_trials.parquet (TrialsFile), and returns the
 // summary. Nothing is written inside the run's own folders.
 //
 // A trial's trajectory and transcript are merged when both are usable and
