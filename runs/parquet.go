@@ -92,7 +92,11 @@ func newTrialTable(out io.Writer, metrics []string) (*trialTable, error) {
 	for i, path := range schema.Columns() {
 		t.index[path[0]] = i
 	}
-	t.w = parquet.NewWriter(out, schema, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(trialRowsPerGroup))
+	t.w = parquet.NewWriter(out, schema, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(trialRowsPerGroup),
+		// A page of a row group's doubles fits in 32 KiB: the default
+		// buffer of 256 KiB per column holds, for a hundred columns, more
+		// than the rows themselves.
+		parquet.PageBufferSize(trialRowsPerGroup*8))
 	t.row = make(parquet.Row, len(schema.Columns()))
 	return t, nil
 }
