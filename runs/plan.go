@@ -311,10 +311,9 @@ func FileRange(file string) RangeOpener {
 // ReadPlanPart reads the header of a plan and the part of it that belongs
 // to shard, through open: the first line, in ranges of 64 KiB and more,
 // then the part's bytes, whatever the size of that plan. It refuses,
-// wrapping ErrPlan, a
-// header or a part whose digest does not match (an edited or damaged
-// plan), and a plan cut into another number of shards. source names the
-// plan in messages.
+// wrapping ErrPlan, a header or a part whose digest does not match (an
+// edited or damaged plan), and a plan cut into another number of shards.
+// source names that plan in messages.
 func ReadPlanPart(open RangeOpener, source string, shard Shard) (*PlanPart, error) {
 	if err := shard.Check(); err != nil {
 		return nil, err
