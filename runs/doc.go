@@ -39,6 +39,7 @@
 // into RUN/retrieval_events, OutDir):
 //
 //	<out>/run_retrieval_summary.json            Summary (WriteSummary)
+//	<out>/run_retrieval_trials.parquet          one row per entry (TrialsFile)
 //	<out>/<config>/<task>.retrieval_events.json   events.Document (WriteTaskEvents)
 //	<out>/<config>/<task>.retrieval_metrics.json  metrics.Result (WriteTaskMetrics)
 //
@@ -74,6 +75,13 @@
 // inside is a loop: it is skipped with a warning (Options.Warn with a nil
 // trial).
 //
+// The summary is written from a temporary file that holds the entries as
+// the trials finish, so that Evaluate and a merge hold about a hundred
+// bytes per trial and the figures the bootstrap needs, not the entries
+// (Options.SummaryValues and SummaryWithoutEntries say what the returned
+// summary keeps). Beside it, TrialsFile holds the same entries as a
+// Parquet table: one row per trial, one column per field and per figure.
+//
 // The summary has, per configuration, the counts and names of computable,
 // non-computable and degraded trials, and per metric the mean, median,
 // standard deviation, n and bootstrap 95% CI over tasks: a task's trials
@@ -97,6 +105,13 @@
 // from the trials' figures: the one Evaluate writes for the whole run,
 // byte for byte. ParseShard reads "K/N", ShardFromEnv the batch engines'
 // variables.
+//
+// WritePlan lists a run once and writes a plan of its shards (a header,
+// then each shard's trials, one JSON line each); a shard given its part
+// (ReadPlanPart, Options.Plan) neither walks the run nor reads other
+// shards' result.json files or ground truth. MergeShardFilesWith reads
+// the shard summaries one trial at a time and copies no artifact: the
+// merged summary names them where the shards wrote them.
 //
 // # Comparisons
 //

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,6 +61,21 @@ type Options struct {
 	// GroundTruthRoot: a command that copied the root from a bucket names
 	// the bucket URL rather than the copy, which is gone once it ends.
 	NamePath func(path string) string
+	// Plan, for EvaluateShard, is the shard's part of a plan (WritePlan,
+	// ReadPlanPart): the shard evaluates that part's trials instead of
+	// walking the run, and records the run's trial list and ground truth
+	// as that plan gives them, after checking that its trials and its
+	// tasks' ground truth are the ones that plan was written from.
+	Plan *PlanPart
+	// SummaryValues, when not nil, are the only values the entries of the
+	// summary Evaluate returns keep (the file holds them all): a caller
+	// that shows a few figures of a large run need not hold every figure
+	// of every trial. Nil keeps them all.
+	SummaryValues []string
+	// SummaryWithoutEntries, when set, makes the summary Evaluate returns
+	// hold no entries at all (the file holds them): statistics, counts and
+	// names only, whatever the size of the run.
+	SummaryWithoutEntries bool
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes
 	// its partial summary instead of the run summary.
@@ -73,7 +89,8 @@ type Options struct {
 //	<out>/<config>/<name>.retrieval_events.json
 //	<out>/<config>/<name>.retrieval_metrics.json
 //
-// and the run summary <out>/run_retrieval_summary.json, and returns the
+// the run summary <out>/run_retrieval_summary.json and the per-trial
+// table <out>/run_retrieval_trials.parquet (TrialsFile), and returns the
 // summary. Nothing is written inside the run's own folders.
 //
 // A trial's trajectory and transcript are merged when both are usable and
@@ -114,18 +131,32 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var walkWarnings []string
-	trials, err := WalkWarn(dir, func(w string) { walkWarnings = append(walkWarnings, w) }, skip)
-	if err != nil {
-		return nil, err
+	if opts.Plan != nil && opts.shard == nil {
+		return nil, fmt.Errorf("plan %s: a plan is read by the shards of a run (EvaluateShard), not by an evaluation of the whole run", opts.Plan.Source)
 	}
-	if opts.Warn != nil {
-		for _, w := range walkWarnings {
-			opts.Warn(nil, w)
+	if opts.Jobs < 1 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	var trials []*Trial
+	if opts.Plan != nil {
+		if trials, err = opts.Plan.trials(dir); err != nil {
+			return nil, err
 		}
-	}
-	if len(trials) == 0 {
-		return nil, fmt.Errorf("no trial folders under %s (want <config>/<batch>/<task>__<id>/ with result.json or agent/)", dir)
+		opts.RunID = cmp.Or(opts.RunID, opts.Plan.Header.RunID)
+	} else {
+		var walkWarnings []string
+		trials, err = WalkWarn(dir, func(w string) { walkWarnings = append(walkWarnings, w) }, skip)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Warn != nil {
+			for _, w := range walkWarnings {
+				opts.Warn(nil, w)
+			}
+		}
+		if len(trials) == 0 {
+			return nil, fmt.Errorf("no trial folders under %s (want <config>/<batch>/<task>__<id>/ with result.json or agent/)", dir)
+		}
 	}
 	if opts.RunID == "" {
 		abs, err := filepath.Abs(dir)
@@ -133,9 +164,6 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 			return nil, err
 		}
 		opts.RunID = filepath.Base(abs)
-	}
-	if opts.Jobs < 1 {
-		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if err := checkNames(trials); err != nil {
 		return nil, err
@@ -162,10 +190,39 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	}
 
 	e := &evaluator{opts: opts, truths: map[string]*truthOnce{}}
+	if opts.Plan != nil {
+		if err := opts.Plan.checkTruth(e); err != nil {
+			return nil, err
+		}
+	}
 	// Workers take trials by index and write each result into its own
 	// slot, so the summary and the warnings come out in trial order
 	// whatever order the workers finish in.
 	results := make([]trialResult, len(trials))
+	// The run summary's entries go to a spool as the trials finish, so
+	// that memory does not hold them all; a shard keeps its own.
+	var sp *spool
+	if opts.shard == nil {
+		if sp, err = newSpool(); err != nil {
+			return nil, err
+		}
+		sp.curves, sp.replace = true, true
+		defer sp.Close()
+	}
+	var spoolErr error
+	var spoolOnce sync.Once
+	spoolEntry := func(i int) {
+		if sp == nil {
+			return
+		}
+		if err := sp.add(trials[i].Config, &results[i].entry, results[i].coverage); err != nil {
+			spoolOnce.Do(func() { spoolErr = err })
+		}
+		// What the end of Evaluate reads of the entry: its status and
+		// reason.
+		results[i].entry = TaskEntry{Status: results[i].entry.Status, Reason: results[i].entry.Reason}
+		results[i].coverage = nil
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(opts.Jobs, len(trials)) {
@@ -173,9 +230,10 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 			for i := range next {
 				if err := dirErr[trials[i].Config]; err != nil {
 					results[i] = failedResult(trials[i], err.Error())
-					continue
+				} else {
+					results[i] = e.process(trials[i])
 				}
-				results[i] = e.process(trials[i])
+				spoolEntry(i)
 			}
 		})
 	}
@@ -192,13 +250,17 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	// The artifacts are made durable and put in place here, together;
 	// the summary that names them is written after.
 	if err := e.written.Commit(); err != nil {
-		failCommitted(trials, results, opts.Out, err)
+		for _, i := range failCommitted(trials, results, opts.Out, err) {
+			spoolEntry(i)
+		}
 	}
 	if canceled {
 		return nil, ctx.Err()
 	}
+	if spoolErr != nil {
+		return nil, fmt.Errorf("the run summary's entries cannot be kept in a temporary file: %w", spoolErr)
+	}
 
-	entries := map[string][]TaskEntry{}
 	var errs []error
 	for i, r := range results {
 		if opts.Warn != nil {
@@ -209,7 +271,6 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		if r.entry.Status == Failed {
 			errs = append(errs, fmt.Errorf("%s: %w: %s", trials[i].Rel, ErrTrialFailed, r.entry.Reason))
 		}
-		entries[trials[i].Config] = append(entries[trials[i].Config], r.entry)
 	}
 	if opts.shard != nil {
 		// Statistics over one shard's tasks would be thrown away: the
@@ -219,8 +280,9 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
-	summary := Summarize(opts.RunID, entries)
-	if err := WriteSummary(filepath.Join(opts.Out, SummaryFile), summary); err != nil {
+	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
+	summary, err := sp.writeFiles(filepath.Join(opts.Out, SummaryFile), filepath.Join(opts.Out, TrialsFile), opts.RunID, k)
+	if err != nil {
 		return nil, err
 	}
 	return summary, errors.Join(errs...)
@@ -242,14 +304,16 @@ func failedResult(t *Trial, reason string) trialResult {
 }
 
 // failCommitted marks failed the trials whose artifacts the commit could
-// not put in place (err joins one *atomicfile.FileError per trial).
-func failCommitted(trials []*Trial, results []trialResult, out string, err error) {
+// not put in place (err joins one *atomicfile.FileError per trial), and
+// returns their indexes.
+func failCommitted(trials []*Trial, results []trialResult, out string, err error) []int {
 	byPath := map[string]int{}
 	for i, t := range trials {
 		dir := filepath.Join(out, t.Config)
 		byPath[filepath.Join(dir, t.Name+EventsSuffix)] = i
 		byPath[filepath.Join(dir, t.Name+MetricsSuffix)] = i
 	}
+	var failed []int
 	errs := []error{err}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = joined.Unwrap()
@@ -257,11 +321,13 @@ func failCommitted(trials []*Trial, results []trialResult, out string, err error
 	for _, e := range errs {
 		var fe *atomicfile.FileError
 		if errors.As(e, &fe) {
-			if i, ok := byPath[fe.Path]; ok {
+			if i, ok := byPath[fe.Path]; ok && results[i].entry.Status != Failed {
 				results[i] = failedResult(trials[i], fe.Error())
+				failed = append(failed, i)
 			}
 		}
 	}
+	return failed
 }
 
 // checkNames makes sure no two trials of a configuration share an
@@ -303,6 +369,9 @@ type truthOnce struct {
 type trialResult struct {
 	entry    TaskEntry
 	warnings []string
+	// coverage is the trial's coverage curve (CoverageCurve) when it is
+	// computable.
+	coverage []float64
 }
 
 // truth returns the ground truth of a task: the task folder
@@ -415,5 +484,8 @@ func (e *evaluator) process(t *Trial) trialResult {
 	entry.EventsFile = path.Join(t.Config, t.Name+EventsSuffix)
 	entry.MetricsFile = path.Join(t.Config, t.Name+MetricsSuffix)
 	res.entry = entry
+	if entry.Status == Computable {
+		res.coverage = CoverageCurve(doc)
+	}
 	return res
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -110,47 +109,15 @@ var ErrShards = errors.New("the shards do not make up one run")
 // the error names the shard (its file, when read with ReadShardSummary)
 // and wraps ErrShards.
 func MergeShards(shards []*ShardSummary) (*Summary, error) {
-	if len(shards) == 0 {
-		return nil, fmt.Errorf("%w: no shard summary given", ErrShards)
+	ordered, err := checkShardSet(shards)
+	if err != nil {
+		return nil, err
 	}
-	first := shards[0]
-	byK := map[int]*ShardSummary{}
-	for _, s := range shards {
-		if err := s.Part().Check(); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name(), err)
-		}
-		for _, d := range []struct{ what, a, b string }{
-			{"the number of shards", strconv.Itoa(first.Shards), strconv.Itoa(s.Shards)},
-			{"run id", first.RunID, s.RunID},
-			{"partition", first.Partition, s.Partition},
-			{"trial list (a shard of another run, or of the run with trials added or removed)", first.TrialSet, s.TrialSet},
-			{"evaluation settings (taxonomy, paths, metric or trace options, benchmark)", first.Settings, s.Settings},
-			{"ground truth (a shard evaluated against other task folders, or after they changed)", first.GroundTruth, s.GroundTruth},
-		} {
-			if d.a != d.b {
-				return nil, fmt.Errorf("%w: %s and %s differ in %s: %q and %q", ErrShards, first.name(), s.name(), d.what, d.a, d.b)
-			}
-		}
-		if prev, dup := byK[s.Shard]; dup {
-			return nil, fmt.Errorf("%w: shard %d of %d is given twice: %s and %s", ErrShards, s.Shard, s.Shards, prev.name(), s.name())
-		}
-		byK[s.Shard] = s
-	}
-	var missing []string
-	for k := 1; k <= first.Shards; k++ {
-		if byK[k] == nil {
-			missing = append(missing, strconv.Itoa(k))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: shard %s of %d missing (%d of %d given)", ErrShards, strings.Join(missing, ", "), first.Shards, len(byK), first.Shards)
-	}
-
+	first := ordered[0]
 	entries := map[string][]TaskEntry{}
 	seen := map[string]*ShardSummary{}
 	var rels []string
-	for k := 1; k <= first.Shards; k++ {
-		s := byK[k]
+	for _, s := range ordered {
 		for _, t := range s.Trials {
 			if prev, dup := seen[t.Path]; dup {
 				return nil, fmt.Errorf("%w: trial %s is in %s and %s", ErrShards, t.Path, prev.name(), s.name())
@@ -174,7 +141,8 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 
 // checkEntryFiles makes sure a shard's trial is in its configuration and
 // its artifact paths are the ones Evaluate writes, <config>/<name><suffix>:
-// a merge copies them, and a path from a file must not lead it elsewhere.
+// the merged summary names them, and a path from a file must not lead a
+// reader of it elsewhere.
 func checkEntryFiles(t ShardTrial) error {
 	if t.Config == "" || t.Config != path.Base(t.Config) || t.Config == "." || t.Config == ".." || strings.ContainsAny(t.Config, `/\`) {
 		return fmt.Errorf("configuration %q is not a folder name", t.Config)
@@ -193,78 +161,110 @@ func checkEntryFiles(t ShardTrial) error {
 	return nil
 }
 
-// MergeShardFiles merges the shard summaries found among paths (see
-// FindShardSummaries) into out: it reads them all, checks them
-// (MergeShards), copies every trial's artifacts from beside its shard
-// summary to out/<config>/ (a file already in place is left alone, as when
-// every shard wrote into out), and writes out/run_retrieval_summary.json
-// last, so that a summary is never there without its artifacts. Every
-// file is written atomically.
+// MergeOptions control MergeShardFilesWith.
+type MergeOptions struct {
+	// Rel gives the path, slash-separated, of the folder dir (a shard
+	// summary's) relative to the folder out (the merged summary's), so
+	// that the merged summary names the artifacts where the shard wrote
+	// them. Nil means RelDir, for local folders; a command that staged
+	// bucket prefixes gives one that compares the URLs they stand for.
+	Rel func(out, dir string) (string, error)
+	// SummaryValues, when not nil, are the only values the entries of the
+	// summary returned keep (the file holds them all), as
+	// Options.SummaryValues for Evaluate.
+	SummaryValues []string
+	// SummaryWithoutEntries, as Options.SummaryWithoutEntries: the
+	// summary returned holds no entries.
+	SummaryWithoutEntries bool
+}
+
+// MergeShardFiles is MergeShardFilesWith for local folders.
 func MergeShardFiles(out string, paths ...string) (*Summary, error) {
+	return MergeShardFilesWith(out, MergeOptions{}, paths...)
+}
+
+// MergeShardFilesWith merges the shard summaries found among paths (see
+// FindShardSummaries) into out: it reads them, checks them as
+// MergeShards does, and writes out/run_retrieval_summary.json atomically.
+// Each file is read twice, its header and then its trials one at a time,
+// and the summary's entries go through a temporary file: memory holds
+// about a hundred bytes per trial and the figures the bootstrap needs,
+// whatever the size of the run (see Options.SummaryValues). It
+// reads nothing but the shard summaries and writes nothing but the
+// summary: the artifacts stay where the shards wrote them, and the
+// summary names them relative to out (opts.Rel). Shards that all wrote
+// into out, merged into out, give the summary an unsharded run-dir writes
+// there, byte for byte; the artifacts of a shard written elsewhere are
+// named by a relative path ("../shard-3/<config>/<name>.…").
+func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summary, error) {
 	files, err := FindShardSummaries(paths...)
 	if err != nil {
 		return nil, err
 	}
-	shards := make([]*ShardSummary, len(files))
-	for i, f := range files {
-		if shards[i], err = ReadShardSummary(f); err != nil {
-			return nil, err
-		}
+	rel := opts.Rel
+	if rel == nil {
+		rel = RelDir
 	}
-	summary, err := MergeShards(shards)
+	prefixes := map[string]string{}
+	for _, f := range files {
+		p, err := rel(out, filepath.Dir(f))
+		if err != nil {
+			return nil, fmt.Errorf("shard summary %s: its artifacts cannot be named from %s: %w", f, out, err)
+		}
+		prefixes[f] = p
+	}
+	sp, err := newSpool()
+	if err != nil {
+		return nil, err
+	}
+	defer sp.Close()
+	first, err := mergeStream(files, sp, func(s *ShardSummary, e *TaskEntry) {
+		p := prefixes[s.Source]
+		if p == "." {
+			return
+		}
+		if e.EventsFile != "" {
+			e.EventsFile = path.Join(p, e.EventsFile)
+		}
+		if e.MetricsFile != "" {
+			e.MetricsFile = path.Join(p, e.MetricsFile)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	made := map[string]bool{}
-	for _, s := range shards {
-		from := filepath.Dir(s.Source)
-		for _, t := range s.Trials {
-			if !made[t.Config] {
-				cdir := filepath.Join(out, t.Config)
-				if err := os.MkdirAll(cdir, 0o755); err != nil {
-					return nil, err
-				}
-				if err := checkArtifactDir(out, cdir); err != nil {
-					return nil, err
-				}
-				made[t.Config] = true
-			}
-			for _, f := range []string{t.EventsFile, t.MetricsFile} {
-				if f == "" {
-					continue
-				}
-				if err := copyArtifact(filepath.Join(from, filepath.FromSlash(f)), filepath.Join(out, filepath.FromSlash(f))); err != nil {
-					return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
-				}
-			}
-		}
-	}
-	if err := WriteSummary(filepath.Join(out, SummaryFile), summary); err != nil {
+	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
+	summary, err := sp.writeFiles(filepath.Join(out, SummaryFile), filepath.Join(out, TrialsFile), first.RunID, k)
+	if err != nil {
 		return nil, err
 	}
 	return summary, nil
 }
 
-// copyArtifact copies a trial's artifact, streamed, unless src and dst
-// are already the same file.
-func copyArtifact(src, dst string) error {
-	si, err := os.Stat(src)
+// RelDir is the path of the local folder dir relative to the folder out,
+// slash-separated, both taken with their symbolic links resolved (out
+// need not exist yet): "." when they are the same folder.
+func RelDir(out, dir string) (string, error) {
+	ro, err := filepath.Abs(out)
+	if err == nil {
+		ro, err = resolveExisting(ro)
+	}
 	if err != nil {
-		return fmt.Errorf("artifact %s: %w", src, unwrapPath(err))
+		return "", err
 	}
-	if di, err := os.Stat(dst); err == nil && os.SameFile(si, di) {
-		return nil
+	rd, err := filepath.Abs(dir)
+	if err == nil {
+		rd, err = filepath.EvalSymlinks(rd)
 	}
-	r, err := input.Open(src, input.TraceLimit)
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer r.Close()
-	return writeArtifact(dst, func(w io.Writer) error {
-		_, err := io.Copy(w, r)
-		return err
-	})
+	r, err := filepath.Rel(ro, rd)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(r), nil
 }

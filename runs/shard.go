@@ -231,7 +231,8 @@ func ResolveShard(spec string, shards int, getenv func(string) string) (s Shard,
 // ShardSchemaVersion is the version of a shard's partial summary. Minor
 // versions add optional fields; a merge rejects another major version.
 // 1.1 added ground_truth and digest; a merge refuses a shard without them.
-const ShardSchemaVersion = "1.1"
+// 1.2 added each computable trial's coverage curve.
+const ShardSchemaVersion = "1.2"
 
 // A ShardSummary is run_retrieval_summary.shard-K-of-N.json, what
 // EvaluateShard writes: every trial of the shard with all its figures
@@ -273,6 +274,9 @@ type ShardSummary struct {
 	// Source is the file the summary was read from, for messages; empty
 	// for one built in memory.
 	Source string `json:"-"`
+	// header holds the members read from the file but its trials, for a
+	// merge that streams them (readShardHeader).
+	header map[string]json.RawMessage
 }
 
 // A ShardTrial is one trial of a shard: its configuration, its path in the
@@ -281,6 +285,9 @@ type ShardTrial struct {
 	Config string `json:"config"`
 	Path   string `json:"path"`
 	TaskEntry
+	// Coverage is the trial's coverage curve (CoverageCurve), for a
+	// computable trial whose ground truth names files; added in 1.2.
+	Coverage []float64 `json:"coverage,omitempty"`
 }
 
 // Part returns which shard the summary is.
@@ -337,7 +344,10 @@ func EvaluateShard(ctx context.Context, dir string, shard Shard, opts Options) (
 	if err := shard.Check(); err != nil {
 		return nil, err
 	}
-	sr := &shardRun{shard: shard}
+	if opts.Plan != nil && opts.Plan.Shard != shard {
+		return nil, fmt.Errorf("plan %s: %w: its part is of shard %s, not %s", opts.Plan.Source, ErrPlan, opts.Plan.Shard, shard)
+	}
+	sr := &shardRun{shard: shard, plan: opts.Plan}
 	opts.shard = sr
 	_, err := Evaluate(ctx, dir, opts)
 	return sr.summary, err
@@ -348,12 +358,16 @@ func EvaluateShard(ctx context.Context, dir string, shard Shard, opts Options) (
 // run summary (write).
 type shardRun struct {
 	shard   Shard
-	all     []*Trial // the whole run
+	plan    *PlanPart // the shard's part of a plan, or nil
+	all     []*Trial  // the whole run (without a plan)
 	summary *ShardSummary
 }
 
 // take remembers the run's trials and returns the shard's.
 func (sr *shardRun) take(trials []*Trial) []*Trial {
+	if sr.plan != nil {
+		return trials // its part of a plan holds the shard's trials only
+	}
 	sr.all = trials
 	var out []*Trial
 	for _, t := range trials {
@@ -368,17 +382,24 @@ func (sr *shardRun) take(trials []*Trial) []*Trial {
 // results, and writes it into out.
 func (sr *shardRun) write(e *evaluator, trials []*Trial, results []trialResult) error {
 	opts := e.opts
-	rels := make([]string, len(sr.all))
-	for i, t := range sr.all {
-		rels[i] = t.Rel
-	}
 	settings, err := settingsDigest(opts)
 	if err != nil {
 		return err
 	}
-	truth, err := truthDigest(e, sr.all)
-	if err != nil {
-		return err
+	var runTrials int
+	var trialSet, truth string
+	if sr.plan != nil {
+		h := sr.plan.Header
+		runTrials, trialSet, truth = h.RunTrials, h.TrialSet, h.GroundTruth
+	} else {
+		rels := make([]string, len(sr.all))
+		for i, t := range sr.all {
+			rels[i] = t.Rel
+		}
+		runTrials, trialSet = len(rels), trialSetDigest(rels)
+		if truth, err = truthDigest(e, sr.all); err != nil {
+			return err
+		}
 	}
 	s := &ShardSummary{
 		SchemaVersion: ShardSchemaVersion,
@@ -387,14 +408,14 @@ func (sr *shardRun) write(e *evaluator, trials []*Trial, results []trialResult) 
 		Shard:         sr.shard.K,
 		Shards:        sr.shard.N,
 		Partition:     PartitionRule,
-		RunTrials:     len(rels),
-		TrialSet:      trialSetDigest(rels),
+		RunTrials:     runTrials,
+		TrialSet:      trialSet,
 		Settings:      settings,
 		GroundTruth:   truth,
 		Trials:        make([]ShardTrial, len(trials)),
 	}
 	for i, t := range trials {
-		s.Trials[i] = ShardTrial{Config: t.Config, Path: t.Rel, TaskEntry: results[i].entry}
+		s.Trials[i] = ShardTrial{Config: t.Config, Path: t.Rel, TaskEntry: results[i].entry, Coverage: results[i].coverage}
 	}
 	path := filepath.Join(opts.Out, sr.shard.FileName())
 	if err := writeShardSummary(path, s); err != nil {

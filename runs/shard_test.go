@@ -1,12 +1,15 @@
 package runs
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,20 +191,45 @@ func TestShardedEvaluationMergesIntoTheUnshardedSummary(t *testing.T) {
 		assert.InDelta(t, n/4, c, float64(n/8), "the hash spreads the trials evenly: %v", perShard)
 	}
 
+	// Merged elsewhere, the summary names each artifact where its shard
+	// wrote it, and the merge writes nothing but the summary.
 	merged := filepath.Join(tmp, "merged")
 	m, err := MergeShardFiles(merged, shared, filepath.Join(tmp, "shards", "s3"), filepath.Join(tmp, "shards", "s4"))
 	require.NoError(t, err)
-	assert.Equal(t, s, m)
-	want, got := readTree(t, whole), readTree(t, merged)
-	require.Contains(t, got, SummaryFile)
-	assert.Equal(t, want[SummaryFile], got[SummaryFile], "the summaries are equal byte for byte")
-	assert.Equal(t, want, got, "the merged folder holds every artifact of the unsharded one, equal")
+	assert.ElementsMatch(t, []string{SummaryFile, TrialsFile}, slices.Collect(maps.Keys(readTree(t, merged))), "no artifact is copied")
+	want := readTree(t, whole)
+	require.Len(t, m.Configs, len(s.Configs))
+	named := 0
+	for i, c := range m.Configs {
+		assert.Equal(t, s.Configs[i].Metrics, c.Metrics, "the statistics are the whole run's")
+		for j, e := range c.Entries {
+			we := s.Configs[i].Entries[j]
+			for _, f := range [][2]string{{we.EventsFile, e.EventsFile}, {we.MetricsFile, e.MetricsFile}} {
+				if f[0] == "" {
+					assert.Empty(t, f[1])
+					continue
+				}
+				assert.True(t, strings.HasPrefix(f[1], "../shards/"), f[1])
+				assert.Equal(t, want[f[0]], mustRead(t, filepath.Join(merged, filepath.FromSlash(f[1]))), "%s names the artifact of %s", f[1], f[0])
+				named++
+			}
+			e.EventsFile, e.MetricsFile = we.EventsFile, we.MetricsFile
+			assert.Equal(t, we, e)
+		}
+	}
+	assert.Equal(t, len(want)-2, named, "every artifact is named")
 
-	// Merging into the folder the shards share copies only the others'.
+	// Merged into the folder two shards share, their artifacts are named
+	// as an unsharded run names them.
 	m2, err := MergeShardFiles(shared, shared, files[2], files[3])
 	require.NoError(t, err)
-	assert.Equal(t, s, m2)
-	assert.Equal(t, want[SummaryFile], readTree(t, shared)[SummaryFile])
+	for _, c := range m2.Configs {
+		for _, e := range c.Entries {
+			if e.EventsFile != "" && !strings.HasPrefix(e.EventsFile, "../") {
+				assert.FileExists(t, filepath.Join(shared, filepath.FromSlash(e.EventsFile)))
+			}
+		}
+	}
 }
 
 // More shards than trials leave some empty; each still writes its summary,
@@ -288,6 +316,11 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 	require.NotEmpty(t, mustGet(ReadShardSummary(four[2])).Trials)
 	cut := edit("cut", func(s *ShardSummary) { s.Trials = s.Trials[1:] })
 	moved := edit("moved", func(s *ShardSummary) { s.Trials = append(s.Trials, mustGet(ReadShardSummary(four[0])).Trials[0]) })
+	twice := edit("twice", func(s *ShardSummary) { s.Trials = append(s.Trials, s.Trials[0]) })
+	notArray := rawEdit("notarray", func(s string) string {
+		return strings.Replace(s, `"trials": [`, `"trials": {"x": [`, 1)
+	})
+	trailing := rawEdit("trailing", func(s string) string { return s + "{}\n" })
 	escape := edit("escape", func(s *ShardSummary) { s.Trials[0].EventsFile = "../../etc/x" + EventsSuffix })
 	config := edit("config", func(s *ShardSummary) { s.Trials[0].Config = "elsewhere" })
 	renamed := filepath.Join(tmp, "renamed", "run_retrieval_summary.shard-1-of-4.json")
@@ -308,7 +341,10 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		{"a shard without a digest", []string{four[0], four[1], unsealed, four[3]}, "shard summary " + unsealed + ": not as run-dir wrote it: it has no digest"},
 		{"a shard evaluated against other ground truth", []string{four[0], four[1], four[2], changedGT[3]}, "differ in ground truth"},
 		{"a shard cut short", []string{four[0], four[1], cut, four[3]}, "the shards hold"},
-		{"a shard holding another's trial", []string{four[0], four[1], moved, four[3]}, "is in shard 1 of 4"},
+		{"a shard holding another's trial", []string{four[0], four[1], moved, four[3]}, "which belongs to shard 1"},
+		{"a shard holding a trial twice", []string{four[0], four[1], twice, four[3]}, "is twice in shard 3 of 4 (" + twice + ")"},
+		{"a shard whose trials are not an array", []string{four[0], four[1], notArray, four[3]}, `"trials": want an array`},
+		{"a shard with data after its object", []string{four[0], four[1], trailing, four[3]}, "data after the JSON object"},
 		{"an artifact path leading out", []string{four[0], four[1], escape, four[3]}, `artifact "../../etc/x.retrieval_events.json"`},
 		{"a trial outside its configuration", []string{four[0], four[1], config, four[3]}, "is not a trial folder of configuration \"elsewhere\""},
 		{"a file named for another shard", []string{renamed}, "named for shard 1 of 4 but holds shard 3 of 4"},
@@ -324,14 +360,44 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		})
 	}
 
-	// The pieces of the merge of a run missing its artifacts: an error
-	// naming the trial and the file.
-	missingArt := filepath.Join(tmp, "noart")
-	copyInto(t, four[0], filepath.Join(missingArt, filepath.Base(four[0])))
-	_, err = MergeShardFiles(filepath.Join(tmp, "m"), missingArt, four[1], four[2], four[3])
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "shard 1 of 4 ("+filepath.Join(missingArt, filepath.Base(four[0]))+"): trial ")
-	assert.True(t, errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "no such file"), err.Error())
+}
+
+// The digest does not depend on the order of a shard summary's members
+// nor on its layout: a file rewritten with its keys sorted, or with its
+// trials first and compact, still merges, and its figures are checked.
+func TestAShardSummaryRewrittenInAnotherOrderStillMerges(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	files := evalShards(t, miniRun, 2, Options{GroundTruthRoot: miniGT}, func(int) string { return out })
+	want, err := MergeShardFiles(filepath.Join(tmp, "want"), out)
+	require.NoError(t, err)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	var members map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &members))
+	sorted, err := json.MarshalIndent(members, "", "\t") // keys sorted: "digest" first, "trials" last
+	require.NoError(t, err)
+	var first bytes.Buffer
+	first.WriteString(`{"trials":` + string(members["trials"]))
+	for k, v := range members {
+		if k != "trials" {
+			first.WriteString(`,"` + k + `":` + string(v))
+		}
+	}
+	first.WriteString("}")
+	for name, content := range map[string][]byte{"sorted": sorted, "trials-first": first.Bytes()} {
+		dir := filepath.Join(tmp, name)
+		copyInto(t, files[1], filepath.Join(dir, filepath.Base(files[1])))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(files[0])), content, 0o644))
+		got, err := MergeShardFiles(dir, dir)
+		require.NoError(t, err, name)
+		assert.Equal(t, want.Configs[0].Metrics, got.Configs[0].Metrics, name)
+		edited := bytes.Replace(content, []byte(`"mrr":`), []byte(`"mrr":0.5,"x":`), 1)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(files[0])), edited, 0o644))
+		_, err = MergeShardFiles(dir, dir)
+		require.ErrorIs(t, err, ErrShardEdited, name)
+	}
 }
 
 func mustRead(t *testing.T, name string) string {

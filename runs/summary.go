@@ -197,6 +197,11 @@ type Summary struct {
 	// Aggregation states how trials and tasks combine (Aggregation).
 	Aggregation string           `json:"aggregation"`
 	Configs     []*ConfigSummary `json:"configs"`
+
+	// coverage holds the configurations' coverage curves when
+	// coverageKnown (see Coverage).
+	coverage      []ConfigCoverage
+	coverageKnown bool
 }
 
 // Aggregation is the rule the summary's statistics follow, recorded in

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 
@@ -32,6 +33,9 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fs.Usage()
 		return fail("no shard folder or file given")
 	}
+	// Of a shard folder in a bucket, only the shard summaries are copied:
+	// the merge reads nothing else, and the artifacts stay where they are.
+	st.Keep = runs.IsSummaryFile
 	shards, err := st.Inputs(ctx, fs.Args()...)
 	if err == nil {
 		*out, err = st.Output(*out)
@@ -39,11 +43,30 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fail("%v", err)
 	}
-	summary, err := runs.MergeShardFiles(*out, shards...)
+	inBucket := blobio.IsURL(st.Name(*out))
+	for _, s := range shards {
+		inBucket = inBucket || blobio.IsURL(st.Name(s))
+	}
+	rel := func(out, dir string) (string, error) {
+		o, d := st.Name(out), st.Name(dir)
+		if !blobio.IsURL(o) && !blobio.IsURL(d) {
+			return runs.RelDir(out, dir)
+		}
+		r, err := blobio.Rel(o, d)
+		if err != nil {
+			return "", fmt.Errorf("%w: merge into a folder of the bucket the shards wrote to", err)
+		}
+		return r, nil
+	}
+	summary, err := runs.MergeShardFilesWith(*out, runs.MergeOptions{Rel: rel, SummaryValues: shownValues(*columns)}, shards...)
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := writeRun(ctx, "merge", summary, *out, *columns, st, stdout, stderr); err != nil {
+	artifacts := *out // where report.html finds the artifacts the summary names
+	if inBucket {
+		artifacts = ""
+	}
+	if err := writeRun(ctx, "merge", summary, *out, artifacts, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err := summary.FailedError(); err != nil {

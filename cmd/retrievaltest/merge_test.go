@@ -33,9 +33,9 @@ func TestMergedShardsAreReadByReportCompareAndBaselinesAsTheWholeRun(t *testing.
 	t.Parallel()
 	whole, _ := runMini(t)
 	tmp := t.TempDir()
-	runShards(t, miniRun, miniGT, 3, func(k int) string { return filepath.Join(tmp, "shard", string(rune('0'+k))) })
-	merged := filepath.Join(tmp, "merged")
-	code, stdout, stderr := runCLI(t, nil, "merge", "-out", merged, filepath.Join(tmp, "shard", "1"), filepath.Join(tmp, "shard", "2"), filepath.Join(tmp, "shard", "3"))
+	merged := filepath.Join(tmp, "merged") // every shard writes there, and the merge too
+	runShards(t, miniRun, miniGT, 3, func(int) string { return merged })
+	code, stdout, stderr := runCLI(t, nil, "merge", "-out", merged, merged)
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "| Config ", "a table of the configurations on standard output")
 	assert.Contains(t, stderr, "11 trial(s) in 2 configuration(s): 8 computable, 2 non-computable, 1 degraded, 0 failed")
@@ -199,4 +199,37 @@ func TestRunDirShardAutoReadsEachEngine(t *testing.T) {
 			assert.Contains(t, stderr, fmt.Sprintf("shard %d of %d (", tc.want.K, tc.want.N))
 		})
 	}
+}
+
+// Shards written into folders of their own, merged into another: the
+// summary names each artifact in its shard's folder, nothing is copied,
+// and report.html draws the coverage curves from them.
+func TestAMergeElsewhereNamesTheArtifactsWhereTheShardsWroteThem(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	runShards(t, miniRun, miniGT, 2, func(k int) string { return filepath.Join(tmp, "shard", string(rune('0'+k))) })
+	merged := filepath.Join(tmp, "merged")
+	code, _, stderr := runCLI(t, nil, "merge", "-out", merged, filepath.Join(tmp, "shard", "1"), filepath.Join(tmp, "shard", "2"))
+	require.Equal(t, exitOK, code, stderr)
+	ents, err := os.ReadDir(merged)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{runs.SummaryFile, runs.TrialsFile, htmlreport.RunReportFile}, names, "no artifact is copied")
+	s, err := runs.ReadSummary(filepath.Join(merged, runs.SummaryFile))
+	require.NoError(t, err)
+	for _, c := range s.Configs {
+		for _, e := range c.Entries {
+			if e.EventsFile != "" {
+				assert.Regexp(t, `^\.\./shard/[12]/`, e.EventsFile)
+				assert.FileExists(t, filepath.Join(merged, filepath.FromSlash(e.EventsFile)))
+			}
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(merged, htmlreport.RunReportFile))
+	require.NoError(t, err)
+	assert.NotContains(t, string(page), "left out of the coverage curves")
+	assert.NotContains(t, string(page), "No coverage curves")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
@@ -30,7 +31,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	traceID := fs.String("trace-id", "", "in a trace file that holds several sessions, the task or session `ID` to read (default: the trial's task)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
 	shardSpec := fs.String("shard", "", "evaluate only shard `K/N` of the trials (K from 1), or \"auto\" to take it from the batch engine's environment; see above")
-	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX)")
+	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX); with -plan and no -shard, the number of shards the plan is cut into")
+	planFile := fs.String("plan", "", "without -shard: list the run once and write the plan of its shards to `FILE` (see above); with -shard: read the shard's trials from the plan FILE instead of listing the run")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -45,9 +47,29 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *jobs < 1 {
 		return fail("-j %d: want 1 or more", *jobs)
 	}
-	shard, shardFrom, sharded, err := runs.ResolveShard(*shardSpec, *shards, os.Getenv)
-	if err != nil {
+	planning := *planFile != "" && *shardSpec == ""
+	var shard runs.Shard
+	var shardFrom string
+	var sharded bool
+	var err error
+	if planning {
+		if *shards < 1 || *shards > runs.MaxShards {
+			return fail("-plan %s: give the number of shards with -shards N (1 to %d)", *planFile, runs.MaxShards)
+		}
+	} else if shard, shardFrom, sharded, err = runs.ResolveShard(*shardSpec, *shards, os.Getenv); err != nil {
 		return fail("%v", err)
+	}
+	var plan *runs.PlanPart
+	if sharded && *planFile != "" {
+		open, done, err := st.Range(ctx, *planFile)
+		if err != nil {
+			return fail("%v", err)
+		}
+		plan, err = runs.ReadPlanPart(open, *planFile, shard)
+		done()
+		if err != nil {
+			return fail("%v", err)
+		}
 	}
 	mopts, err := mf.Options()
 	if err != nil {
@@ -56,10 +78,28 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *gtRoot, err = st.Input(ctx, *gtRoot); err != nil {
 		return fail("%v", err)
 	}
-	if sharded {
+	var runDir string
+	switch {
+	case plan != nil:
+		// Its plan lists the shard's trials: only their folders are
+		// copied from a bucket, and the rest of the run is never listed.
+		rels := make([]string, len(plan.Trials))
+		for i, t := range plan.Trials {
+			rels[i] = t.Path
+		}
+		runDir, err = st.InputFolders(ctx, fs.Arg(0), rels)
+	case sharded:
 		st.Keep = shard.Needs // a shard copies only its own trials' traces
+		runDir, err = st.Input(ctx, fs.Arg(0), runs.OutDir)
+	case planning:
+		st.Keep = func(rel string) bool { // writing a plan reads no trace
+			_, _, trace := strings.Cut(rel, "/agent/")
+			return !trace
+		}
+		runDir, err = st.Input(ctx, fs.Arg(0), runs.OutDir)
+	default:
+		runDir, err = st.Input(ctx, fs.Arg(0), runs.OutDir)
 	}
-	runDir, err := st.Input(ctx, fs.Arg(0), runs.OutDir)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -87,6 +127,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Metrics:         mopts,
 		Trace:           trace.Options{SessionID: *traceID, MaxInputSize: ef.MaxInput.OrTrace()},
 		NamePath:        st.Name,
+		Plan:            plan,
+		SummaryValues:   shownValues(*columns),
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
 				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)
@@ -97,6 +139,9 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if *gtRoot == "" {
 		fmt.Fprintln(stderr, "warning: retrievaltest run-dir: no -gt-root: every task is non-computable")
+	}
+	if planning {
+		return writePlan(ctx, runDir, *planFile, *shards, opts, st, stderr)
 	}
 	if sharded {
 		return runShard(ctx, runDir, shard, shardFrom, opts, st, stderr)
@@ -110,7 +155,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
 	}
-	if err := writeRun(ctx, "run-dir", summary, opts.Out, *columns, st, stdout, stderr); err != nil {
+	if err := writeRun(ctx, "run-dir", summary, opts.Out, opts.Out, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err != nil {
@@ -125,13 +170,15 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // writeRun writes what run-dir and merge show of a whole run: the table on
 // stdout, report.html beside the summary, the uploads of a bucket output,
 // and a line of counts on stderr (the stage's writer, which names a bucket
-// output by its URL).
-func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, columns string, st *blobio.Stage, stdout, stderr io.Writer) error {
+// output by its URL). artifacts is the folder the summary's artifact paths
+// are relative to, "" when they cannot be read from here (report.html then
+// has no coverage curves).
+func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, artifacts, columns string, st *blobio.Stage, stdout, stderr io.Writer) error {
 	if err := report.WriteSummaryTable(stdout, summary, cli.SplitList(columns)); err != nil {
 		return err
 	}
 	htmlFile := filepath.Join(out, htmlreport.RunReportFile)
-	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: out}) }); err != nil {
+	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: artifacts}) }); err != nil {
 		return err
 	}
 	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
@@ -165,4 +212,38 @@ func runShard(ctx context.Context, runDir string, shard runs.Shard, from string,
 		return exitBadInput
 	}
 	return exitOK
+}
+
+// writePlan lists the run and writes a plan of its evaluation in shards.
+func writePlan(ctx context.Context, runDir, file string, shards int, opts runs.Options, st *blobio.Stage, stderr io.Writer) int {
+	fail := failer("run-dir", stderr)
+	local, err := st.OutputFile(file)
+	if err != nil {
+		return fail("%v", err)
+	}
+	h, err := runs.WritePlan(ctx, runDir, local, shards, opts)
+	if errors.Is(err, context.Canceled) {
+		return fail("interrupted")
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := st.Commit(ctx, nil); err != nil {
+		return fail("%v", err)
+	}
+	fmt.Fprintf(stderr, "retrievaltest run-dir: plan of %d trial(s) in %d shard(s); wrote %s\n", h.RunTrials, h.Shards, file)
+	return exitOK
+}
+
+// shownValues are the figures of each trial that the table and
+// report.html show: all that run-dir and merge keep of a trial once the
+// summary is written.
+func shownValues(columns string) []string {
+	shown := cli.SplitList(columns)
+	for _, m := range htmlreport.DefaultRunMetrics {
+		if !slices.Contains(shown, m) {
+			shown = append(shown, m)
+		}
+	}
+	return shown
 }

@@ -493,3 +493,181 @@ type renamedError struct {
 
 func (e *renamedError) Error() string { return e.msg }
 func (e *renamedError) Unwrap() error { return e.err }
+
+// OutputFile returns name itself when it is a path. For a bucket URL it
+// returns a path in a new empty local folder that Commit uploads to the
+// object the URL names.
+func (s *Stage) OutputFile(name string) (string, error) {
+	if !IsURL(name) {
+		return name, nil
+	}
+	u, err := url.Parse(name)
+	if err != nil {
+		return "", fmt.Errorf("bucket URL %q: %v", name, err)
+	}
+	base := path.Base(u.Path)
+	if strings.Trim(u.Path, "/") == "" || !filepath.IsLocal(base) {
+		return "", fmt.Errorf("%s: the URL names no object to write", name)
+	}
+	u.Path = path.Dir(u.Path)
+	dir, err := s.Output(u.String())
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, base), nil
+}
+
+// Range returns a function that opens length bytes of the file or object
+// name from offset (to its end when length is below zero), each read
+// bounded by the stage's limit, and a function that releases what it
+// holds. For a bucket URL each call is one ranged read of the object: a
+// reader of part of a large object fetches that part alone.
+func (s *Stage) Range(ctx context.Context, name string) (func(offset, length int64) (io.ReadCloser, error), func(), error) {
+	limit := input.Or(s.Limit, input.TraceLimit)
+	if !IsURL(name) {
+		open := func(offset, length int64) (io.ReadCloser, error) {
+			f, err := os.Open(name)
+			if err != nil {
+				return nil, err
+			}
+			if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+				f.Close()
+				if err == nil {
+					err = fmt.Errorf("%s: not a regular file", name)
+				}
+				return nil, err
+			}
+			if length < 0 {
+				length = limit
+			}
+			return struct {
+				io.Reader
+				io.Closer
+			}{input.LimitReader(io.NewSectionReader(f, offset, length), name, limit), f}, nil
+		}
+		return open, func() {}, nil
+	}
+	loc, err := parse(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := loc.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	open := func(offset, length int64) (io.ReadCloser, error) {
+		r, err := b.NewRangeReader(ctx, loc.key, offset, length, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", loc.name, err)
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{input.LimitReader(r, loc.name, limit), r}, nil
+	}
+	return open, func() { b.Close() }, nil
+}
+
+// InputFolders is Input for the folders rels (slash-separated, relative
+// to name) of a prefix, and nothing else of it: for a bucket URL it lists
+// and copies the objects under each of them, and no other key of the
+// prefix is listed. A path is returned as it is.
+func (s *Stage) InputFolders(ctx context.Context, name string, rels []string) (string, error) {
+	if !IsURL(name) {
+		return name, nil
+	}
+	loc, err := parse(name)
+	if err != nil {
+		return "", err
+	}
+	b, err := loc.open(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer b.Close()
+	tmp, err := s.tempDir()
+	if err != nil {
+		return "", err
+	}
+	base := path.Base(loc.key)
+	if loc.key == "" {
+		base = path.Base(loc.name)
+	}
+	if !filepath.IsLocal(base) {
+		return "", fmt.Errorf("%s: a key ending in %q cannot be copied to a file", loc.name, base)
+	}
+	local := filepath.Join(tmp, base)
+	if err := os.Mkdir(local, 0o755); err != nil {
+		return "", err
+	}
+	for _, rel := range rels {
+		if !filepath.IsLocal(filepath.FromSlash(rel)) {
+			return "", fmt.Errorf("%s: %q is not a folder under the prefix", loc.name, rel)
+		}
+		prefix := path.Join(loc.key, rel) + "/"
+		it := b.List(&blob.ListOptions{Prefix: prefix})
+		for {
+			obj, err := it.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return "", fmt.Errorf("%s: listing: %w", loc.object(prefix), err)
+			}
+			sub := strings.TrimPrefix(obj.Key, prefix)
+			if obj.IsDir || sub == "" || strings.HasSuffix(sub, "/") {
+				continue
+			}
+			if !filepath.IsLocal(filepath.FromSlash(sub)) || strings.Contains(sub, "\\") {
+				return "", fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, obj.Key)
+			}
+			dst := filepath.Join(local, filepath.FromSlash(rel), filepath.FromSlash(sub))
+			if err := s.get(ctx, b, loc, obj.Key, obj.Size, dst); err != nil {
+				return "", err
+			}
+		}
+	}
+	s.remember(&s.names, local, loc)
+	return local, nil
+}
+
+// Rel is the slash-separated path of target relative to base, two URLs
+// of one bucket (same scheme, bucket and query), as a relative link from
+// an object under base to one under target reads.
+func Rel(base, target string) (string, error) {
+	if !IsURL(base) || !IsURL(target) {
+		return "", fmt.Errorf("%s and %s are not both bucket URLs", base, target)
+	}
+	b, err := parse(base)
+	if err != nil {
+		return "", err
+	}
+	t, err := parse(target)
+	if err != nil {
+		return "", err
+	}
+	if b.bucket != t.bucket {
+		return "", fmt.Errorf("%s and %s are not in one bucket", b.name, t.name)
+	}
+	bs, ts := splitKey(b.key), splitKey(t.key)
+	n := 0
+	for n < len(bs) && n < len(ts) && bs[n] == ts[n] {
+		n++
+	}
+	var parts []string
+	for range bs[n:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, ts[n:]...)
+	if len(parts) == 0 {
+		return ".", nil
+	}
+	return strings.Join(parts, "/"), nil
+}
+
+func splitKey(key string) []string {
+	if key == "" {
+		return nil
+	}
+	return strings.Split(key, "/")
+}

@@ -21,12 +21,21 @@ type coverageCurve struct {
 	Points []float64
 }
 
-// coverageCurves reads the retrieval-events document of every computable
-// entry of the summary (EventsFile, relative to dir) and averages its
-// coverage curve per task first, then over tasks, as the summary's
-// statistics are. A run that ended keeps its final coverage. Documents
+// coverageCurves gives, per configuration, the mean coverage curve of its
+// computable entries, per task first, then over tasks, as the summary's
+// statistics are. A run that ended keeps its final coverage. A summary
+// that run-dir or merge made carries the curves (runs.Summary.Coverage);
+// for one read from a file, the retrieval-events document of every
+// computable entry (EventsFile, relative to dir) is read, and documents
 // that cannot be read are left out and named in the notes.
 func coverageCurves(s *runs.Summary, dir string) ([]coverageCurve, []string) {
+	if known, ok := s.Coverage(); ok {
+		var curves []coverageCurve
+		for _, c := range known {
+			curves = append(curves, coverageCurve{Config: c.Config, Tasks: c.Tasks, Points: c.Points})
+		}
+		return curves, nil
+	}
 	var curves []coverageCurve
 	var notes []string
 	for _, c := range s.Configs {
@@ -40,18 +49,18 @@ func coverageCurves(s *runs.Summary, dir string) ([]coverageCurve, []string) {
 				notes = append(notes, fmt.Sprintf("%s/%s left out of the coverage curves: %v.", clean(c.Config), clean(e.Name), clean(err.Error())))
 				continue
 			}
-			if curve := coverageOf(doc); curve != nil {
+			if curve := runs.CoverageCurve(doc); curve != nil {
 				byTask[e.Task] = append(byTask[e.Task], curve)
 			}
 		}
 		var perTask [][]float64
 		for _, t := range slices.Sorted(maps.Keys(byTask)) {
-			perTask = append(perTask, meanCurve(byTask[t]))
+			perTask = append(perTask, runs.MeanCurve(byTask[t]))
 		}
 		if len(perTask) == 0 {
 			continue
 		}
-		curves = append(curves, coverageCurve{Config: c.Config, Tasks: len(perTask), Points: meanCurve(perTask)})
+		curves = append(curves, coverageCurve{Config: c.Config, Tasks: len(perTask), Points: runs.MeanCurve(perTask)})
 	}
 	return curves, notes
 }
@@ -67,55 +76,6 @@ func readDocument(path string) (*events.Document, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return doc, nil
-}
-
-// coverageOf returns the share of the document's ground-truth files
-// surfaced after each call, by the surfaced view of package metrics: a
-// file counts from the first event that names it or shows its content,
-// and a file an event only wrote does not count at that event. Nil when
-// the document has no ground-truth file.
-func coverageOf(doc *events.Document) []float64 {
-	truth := map[string]bool{}
-	for _, f := range doc.GroundTruth.Files {
-		truth[f] = true
-	}
-	if len(truth) == 0 {
-		return nil
-	}
-	seen := map[string]bool{}
-	points := make([]float64, 1, len(doc.Events)+1)
-	for _, ev := range doc.Events {
-		onlyWritten := map[string]bool{}
-		for _, f := range ev.FilesWritten {
-			onlyWritten[f] = !slices.Contains(ev.FilesRead, f)
-		}
-		for _, list := range [][]string{ev.TargetFiles, ev.FilesRead} {
-			for _, f := range list {
-				if truth[f] && !onlyWritten[f] {
-					seen[f] = true
-				}
-			}
-		}
-		points = append(points, float64(len(seen))/float64(len(truth)))
-	}
-	return points
-}
-
-// meanCurve averages curves point by point, a shorter curve keeping its
-// last value.
-func meanCurve(curves [][]float64) []float64 {
-	n := 0
-	for _, c := range curves {
-		n = max(n, len(c))
-	}
-	out := make([]float64, n)
-	for i := range out {
-		for _, c := range curves {
-			out[i] += c[min(i, len(c)-1)]
-		}
-		out[i] /= float64(len(curves))
-	}
-	return out
 }
 
 // coverageChart is the SVG of the coverage curves, with a table of the

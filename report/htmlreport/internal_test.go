@@ -3,51 +3,7 @@ package htmlreport
 import (
 	"slices"
 	"testing"
-
-	"github.com/agentretrieval/agentretrieval/events"
 )
-
-func TestCoverageOf(t *testing.T) {
-	t.Parallel()
-	ev := func(target, read, written []string) events.Event {
-		return events.Event{TargetFiles: target, FilesRead: read, FilesWritten: written}
-	}
-	tests := []struct {
-		name   string
-		truth  []string
-		events []events.Event
-		want   []float64
-	}{
-		{"a file counts from the first call that names it", []string{"a.go", "b.go"},
-			[]events.Event{ev([]string{"x.go"}, nil, nil), ev([]string{"a.go"}, nil, nil), ev(nil, []string{"a.go"}, nil), ev([]string{"b.go"}, nil, nil)},
-			[]float64{0, 0, 0.5, 0.5, 1}},
-		{"a file only written does not count", []string{"a.go"},
-			[]events.Event{ev([]string{"a.go"}, nil, []string{"a.go"}), ev(nil, []string{"a.go"}, nil)},
-			[]float64{0, 0, 1}},
-		{"a file read and written counts", []string{"a.go"},
-			[]events.Event{ev([]string{"a.go"}, []string{"a.go"}, []string{"a.go"})},
-			[]float64{0, 1}},
-		{"no ground truth, no curve", nil, []events.Event{ev([]string{"a.go"}, nil, nil)}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			doc := &events.Document{GroundTruth: events.GroundTruth{Files: tt.truth}, Events: tt.events}
-			if got := coverageOf(doc); !slices.Equal(got, tt.want) {
-				t.Errorf("coverageOf = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestMeanCurveKeepsAnEndedRunAtItsLastValue(t *testing.T) {
-	t.Parallel()
-	got := meanCurve([][]float64{{0, 1}, {0, 0, 0, 0.5}})
-	want := []float64{0, 0.5, 0.5, 0.75}
-	if !slices.Equal(got, want) {
-		t.Errorf("meanCurve = %v, want %v", got, want)
-	}
-}
 
 func TestJudge(t *testing.T) {
 	t.Parallel()

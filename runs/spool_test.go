@@ -1,0 +1,138 @@
+package runs
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spoolEntries are entries of every status, in two configurations, with
+// tasks run several times, names whose order is not the order given, a
+// name with characters HTML escaping would change, values whose sum
+// depends on the order they are added in, and rewards on some.
+func spoolEntries() map[string][]TaskEntry {
+	r := rand.New(rand.NewPCG(3, 4))
+	out := map[string][]TaskEntry{}
+	for _, config := range []string{"mcp-z", "baseline-a"} {
+		for i := range 60 {
+			task := []string{"fix-<auth>&x", "b-task", "a/task", "task-0", "task-00"}[i%5]
+			e := TaskEntry{
+				Name: task + "__" + string(rune('a'+i%26)) + string(rune('0'+i/26)), Task: task, Trial: "t", Status: Computable,
+				Values: map[string]float64{"mrr": r.Float64() * 1e-3, "recall@5": 0.1 + r.Float64(), "total_calls": float64(r.IntN(9))},
+			}
+			switch i % 7 {
+			case 3:
+				e.Status, e.Reason, e.Values = Degraded, "no usable trace", map[string]float64{}
+			case 4:
+				e.Status, e.Reason, e.Values = NonComputable, "no task folder", map[string]float64{"index.semantic_ratio": 0.5}
+			case 5:
+				e.Status, e.Reason, e.Values = Failed, "result.json cannot be read", map[string]float64{}
+			}
+			if i%3 == 0 {
+				e.Reward = ptr(r.Float64())
+			}
+			out[config] = append(out[config], e)
+		}
+		r.Shuffle(len(out[config]), func(i, j int) { out[config][i], out[config][j] = out[config][j], out[config][i] })
+	}
+	return out
+}
+
+// The spool writes the summary Summarize and WriteSummary give for the
+// same entries, byte for byte, whatever the order they come in.
+func TestASpooledSummaryIsTheSummaryOfItsEntries(t *testing.T) {
+	t.Parallel()
+	entries := spoolEntries()
+	want := Summarize("run-<1>", entries)
+	file := filepath.Join(t.TempDir(), SummaryFile)
+	require.NoError(t, WriteSummary(file, want))
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	for _, config := range []string{"mcp-z", "baseline-a"} {
+		for i := range entries[config] {
+			require.NoError(t, sp.add(config, &entries[config][i], nil))
+		}
+	}
+	var got bytes.Buffer
+	s, err := sp.write(&got, "run-<1>", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, mustRead(t, file), got.String())
+	assert.Equal(t, want, s, "the summary returned is the one written")
+}
+
+func TestASpoolWithoutEntriesWritesAnEmptySummary(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), SummaryFile)
+	require.NoError(t, WriteSummary(file, Summarize("r", nil)))
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	var got bytes.Buffer
+	_, err = sp.write(&got, "r", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, mustRead(t, file), got.String())
+}
+
+// With replace, an entry spooled again under its name replaces the
+// first; without, both stay, as Summarize keeps them.
+func TestASpooledEntryIsReplacedByItsName(t *testing.T) {
+	t.Parallel()
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	sp.replace = true
+	a := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
+	b := TaskEntry{Name: "b", Task: "b", Status: Computable, Values: map[string]float64{"mrr": 0}}
+	require.NoError(t, sp.add("c", &a, nil))
+	require.NoError(t, sp.add("c", &b, nil))
+	failed := TaskEntry{Name: "a", Task: "a", Status: Failed, Reason: "artifact cannot be written", Values: map[string]float64{}}
+	require.NoError(t, sp.add("c", &failed, nil))
+	var got bytes.Buffer
+	s, err := sp.write(&got, "r", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, Summarize("r", map[string][]TaskEntry{"c": {failed, b}}), s)
+
+	both, err := newSpool()
+	require.NoError(t, err)
+	defer both.Close()
+	for _, e := range []*TaskEntry{&a, &b, &failed} {
+		require.NoError(t, both.add("c", e, nil))
+	}
+	s, err = both.write(&got, "r", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 3, s.Configs[0].Trials)
+}
+
+// With SummaryValues, Evaluate returns entries that keep only those
+// figures; the file holds them all.
+func TestEvaluateKeepsTheSummaryValuesItIsAskedFor(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "out")
+	s, err := Evaluate(context.Background(), miniRun, Options{GroundTruthRoot: miniGT, Out: out, SummaryValues: []string{"mrr", "no-such-metric"}})
+	require.NoError(t, err)
+	full, err := ReadSummary(filepath.Join(out, SummaryFile))
+	require.NoError(t, err)
+	kept := 0
+	for i, c := range s.Configs {
+		assert.Equal(t, full.Configs[i].Metrics, c.Metrics)
+		for j, e := range c.Entries {
+			fe := full.Configs[i].Entries[j]
+			if v, ok := fe.Values["mrr"]; ok {
+				assert.Equal(t, map[string]float64{"mrr": v}, e.Values)
+				assert.Greater(t, len(fe.Values), 1)
+				kept++
+			} else {
+				assert.Empty(t, e.Values)
+			}
+			e.Values, fe.Values = nil, nil
+			assert.Equal(t, fe, e)
+		}
+	}
+	assert.Positive(t, kept)
+}
