@@ -178,11 +178,32 @@ func (f *fileEntry) UnmarshalYAML(node ast.Node) error {
 	return nil
 }
 
+// truthFile is a ground-truth document as read, before normalizing.
 type truthFile struct {
+	Files             []File
+	Symbols           []events.Symbol
+	ExpectedEditFiles []string
+	Chunks            []events.LineRange
+}
+
+// yamlTruthFile is the document as the YAML parser decodes it.
+type yamlTruthFile struct {
 	Files             []fileEntry        `yaml:"files"`
 	Symbols           []events.Symbol    `yaml:"symbols"`
 	ExpectedEditFiles []string           `yaml:"expected_edit_files"`
 	Chunks            []events.LineRange `yaml:"chunks"`
+}
+
+// files returns the entries as files.
+func files(entries []fileEntry) []File {
+	if entries == nil {
+		return nil
+	}
+	out := make([]File, len(entries))
+	for i, e := range entries {
+		out[i] = File(e)
+	}
+	return out
 }
 
 // Parse parses ground truth in JSON or YAML: a list of paths or a mapping
@@ -205,11 +226,7 @@ func Parse(name string, data []byte) (*Truth, error) {
 			return nil, err
 		}
 	}
-	t.Files = make([]File, len(f.Files))
-	for i, e := range f.Files {
-		t.Files[i] = File(e)
-	}
-	f.Files = nil
+	t.Files = f.Files
 	for i, c := range f.Chunks {
 		if c.Path == "" || c.Start < 1 || c.End < c.Start {
 			return nil, &yamlerr.Error{File: name, Msg: fmt.Sprintf("chunks[%d]: expected {path, start, end} with 1 <= start <= end, got %+v", i, c)}
@@ -231,7 +248,7 @@ var truthLimits = yamllimit.Limits{MaxTokens: yamllimit.GroundTruthMaxTokens}
 // decodeYAML decodes a ground-truth file, JSON or YAML, as YAML: a
 // document starting with '[' or '-' is a list of files.
 func decodeYAML(name string, data, trimmed []byte) (truthFile, error) {
-	var f truthFile
+	var f yamlTruthFile
 	var err error
 	if c := firstContent(trimmed); c == '[' || c == '-' {
 		err = yamllimit.Unmarshal(name, data, &f.Files, truthLimits, yaml.Strict())
@@ -241,7 +258,7 @@ func decodeYAML(name string, data, trimmed []byte) (truthFile, error) {
 	if e := (*yamlerr.Error)(nil); errors.Is(err, yamllimit.ErrTooManyTokens) && errors.As(err, &e) {
 		e.Msg += "; a long list of paths can be written as a plain YAML list (one \"- path\" a line, no grades) or a JSON list, which have no such limit"
 	}
-	return f, yamlerr.From(name, err)
+	return truthFile{Files: files(f.Files), Symbols: f.Symbols, ExpectedEditFiles: f.ExpectedEditFiles, Chunks: f.Chunks}, yamlerr.From(name, err)
 }
 
 // duplicates reports, of n entries, which have the key of an earlier one,

@@ -35,7 +35,7 @@ func yamlPaths(data []byte) (f truthFile, ok bool) {
 		seen     = map[string]bool{}
 		topList  bool // the document is a list
 		indent   = -1 // the indent of the current list's items; -1 before the first
-		files    []fileEntry
+		files    []File
 		edits    []string
 		sawValue bool // some content line was read
 	)
@@ -104,9 +104,9 @@ func yamlPaths(data []byte) (f truthFile, ok bool) {
 			edits = append(edits, path)
 		} else {
 			if files == nil {
-				files = make([]fileEntry, 0, lines)
+				files = make([]File, 0, lines)
 			}
-			files = append(files, fileEntry{Path: path, Grade: 1})
+			files = append(files, File{Path: path, Grade: 1})
 		}
 	}
 	if !sawValue {
@@ -212,15 +212,27 @@ func plainScalar(s string) (string, bool) {
 // not a null, a boolean, a number (in any base, with underscores, or an
 // infinity or NaN) and not a date or a time.
 func plainString(v string) bool {
-	// The parser's own rule of which strings must be quoted to stay
-	// strings covers its number syntax ("+-0" is a number to it); the
-	// checks below add YAML 1.1's words and forms it may not list.
-	if token.IsNeedQuoted(v) {
+	// Characters the parser would quote a string for, wherever they are.
+	if strings.ContainsAny(v, "#\\") || strings.Contains(v, "- ") {
 		return false
 	}
-	switch strings.ToLower(v) {
-	case "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n",
-		".inf", "-.inf", "+.inf", ".nan":
+	if len(v) <= 5 {
+		for _, w := range [...]string{"~", "null", "true", "false", "yes", "no", "on", "off", "y", "n", ".inf", "-.inf", "+.inf", ".nan"} {
+			if strings.EqualFold(v, w) {
+				return false
+			}
+		}
+	}
+	// Only a digit, a sign or a dot starts a number, a date or a time; the
+	// checks of those forms allocate, so the paths that start otherwise
+	// (nearly all) skip them.
+	if c := v[0]; !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+		return true
+	}
+	// The parser's own rule of which strings must be quoted to stay
+	// strings covers its number syntax ("+-0" is a number to it) and its
+	// dates; the checks below add Go's number forms and sexagesimals.
+	if token.IsNeedQuoted(v) {
 		return false
 	}
 	// The parser drops underscores anywhere in a number ("0_x0" is 0).
