@@ -188,6 +188,7 @@ func TestReportsInBrowser(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1100, 1400), chromedp.Navigate("file://"+path)); err != nil {
 				t.Fatalf("loading %s: %v", path, err)
 			}
+			waitReady(t, ctx)
 
 			timelines, err := chromedp.Run(ctx, chromedp.Evaluate[[]timelineCheck](timelinesJS))
 			if err != nil {
@@ -218,12 +219,12 @@ func TestReportsInBrowser(t *testing.T) {
 				t.Errorf("the report's style sheet did not apply (err %v)", err)
 			}
 			if p.open != "" {
-				// Following a mark's link opens its call: the script runs.
-				opened, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(done => {
-					const details = document.getElementById(`+"`"+p.open+"`"+`);
-					document.querySelector('svg.timeline a[href="#`+p.open+`"]').dispatchEvent(new MouseEvent("click", {bubbles: true}));
-					setTimeout(() => done(!!details && details.open), 100);
-				})`, chromedp.EvalAwaitPromise))
+				// Clicking a mark opens its call: the script runs.
+				step := p.open[strings.LastIndex(p.open, "-c")+2:]
+				if err := clickMark(ctx, "svg.timeline rect.call[data-step=\""+step+"\"]"); err != nil {
+					t.Fatal(err)
+				}
+				opened, err := chromedp.Run(ctx, chromedp.Poll[bool](`(() => { const d = document.getElementById("`+p.open+`"); return !!d && d.open && d.querySelector(".call-body") !== null; })()`, chromedp.WithPollingTimeout(5*time.Second)))
 				if err != nil || !opened {
 					t.Errorf("clicking the mark of %s did not open the call (err %v)", p.open, err)
 				}
@@ -265,4 +266,22 @@ func TestReportsInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitReady waits for the page's script to have drawn every call list.
+func waitReady(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.ready === "1"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the page's script did not finish drawing: %v", err)
+	}
+}
+
+// clickMark clicks the middle of the element sel with the mouse, as a
+// reader does.
+func clickMark(ctx context.Context, sel string) error {
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const e = document.querySelector(`+"`"+sel+"`"+`); e.scrollIntoView({block: "center"}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
+	if err != nil {
+		return fmt.Errorf("finding %s: %w", sel, err)
+	}
+	return chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1]))
 }

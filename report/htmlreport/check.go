@@ -45,6 +45,15 @@ type scenarioView struct {
 	Verdict                     verdict
 	Expectations                []expectationView
 	Traces                      []traceView
+	// Open is a scenario shown unfolded: one that did not pass.
+	Open bool
+}
+
+// failureView is a row of the failures panel: an expectation that failed,
+// was flaky or could not be checked, and the scenario it belongs to.
+type failureView struct {
+	Scenario, Href string
+	expectationView
 }
 
 type expectationView struct {
@@ -119,8 +128,11 @@ func newScenarioView(i int, res *expectations.ScenarioResult) scenarioView {
 			sv.Verdict.Text += fmt.Sprintf(" %d skipped.", skipped)
 		}
 	}
+	sv.Open = sv.Verdict.Class == verdictFail.Class || sv.Verdict.Class == verdictFlaky.Class
 	for j, run := range res.Runs {
-		sv.Traces = append(sv.Traces, newTraceView(fmt.Sprintf("%s-r%d", sv.ID, j+1), run))
+		tv := newTraceView(fmt.Sprintf("%s-r%d", sv.ID, j+1), run)
+		tv.Level = 3
+		sv.Traces = append(sv.Traces, tv)
 	}
 	return sv
 }
@@ -128,7 +140,7 @@ func newScenarioView(i int, res *expectations.ScenarioResult) scenarioView {
 // newErrorView is the section of a scenario that could not be checked:
 // one entry per problem, at its file:line:col.
 func newErrorView(i int, e *expectations.ScenarioError) scenarioView {
-	sv := scenarioView{ID: fmt.Sprintf("s%d", i+1), Name: clean(e.Name), File: clean(e.File), Verdict: verdictError}
+	sv := scenarioView{ID: fmt.Sprintf("s%d", i+1), Name: clean(e.Name), File: clean(e.File), Verdict: verdictError, Open: true}
 	if sv.Name == "" {
 		sv.Name = sv.File
 	}
@@ -140,18 +152,45 @@ func newErrorView(i int, e *expectations.ScenarioError) scenarioView {
 	return sv
 }
 
-// checkVerdict is the verdict of a whole check: failed when a scenario
-// failed or could not be checked.
-func checkVerdict(scenarios []scenarioView) verdict {
-	failed := 0
+// failuresOf lists, scenario by scenario, the expectations that did not
+// hold: failed, flaky, or a problem of a scenario that could not be checked.
+func failuresOf(scenarios []scenarioView) []failureView {
+	var out []failureView
 	for _, s := range scenarios {
-		if s.Verdict.Class == verdictFail.Class {
+		for _, e := range s.Expectations {
+			switch e.Verdict.Label {
+			case verdictFail.Label, verdictFlaky.Label, verdictError.Label:
+				out = append(out, failureView{Scenario: s.Name, Href: s.ID, expectationView: e})
+			}
+		}
+	}
+	return out
+}
+
+// checkVerdict is the verdict of a whole check: failed when a scenario
+// failed or could not be checked, flaky when none did but a flaky
+// expectation failed.
+func checkVerdict(scenarios []scenarioView) verdict {
+	failed, flaky := 0, 0
+	for _, s := range scenarios {
+		switch s.Verdict.Class {
+		case verdictFail.Class:
 			failed++
+		case verdictFlaky.Class:
+			flaky++
 		}
 	}
 	if failed > 0 {
 		v := verdictFail
 		v.Text = fmt.Sprintf("%d of %d scenarios failed.", failed, len(scenarios))
+		if flaky > 0 {
+			v.Text += fmt.Sprintf(" %d flaky.", flaky)
+		}
+		return v
+	}
+	if flaky > 0 {
+		v := verdictFlaky
+		v.Text = fmt.Sprintf("No scenario failed, but %d of %d had a flaky expectation fail (reported, not failing the check).", flaky, len(scenarios))
 		return v
 	}
 	v := verdictPass

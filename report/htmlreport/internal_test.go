@@ -95,13 +95,13 @@ func TestTickSteps(t *testing.T) {
 
 func TestTimelineHasOneMarkPerCallAtItsStep(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{1, 5, 35, 36, 1000} {
+	for _, n := range []int{1, 5, 35, 36, plotWidth} {
 		calls := make([]callView, n)
 		for i := range calls {
 			calls[i] = callView{Step: i + 1, Class: "c-file", Subagent: i%7 == 3}
 		}
 		tl := newTimeline("t", calls, nil, false)
-		if len(tl.Marks) != n {
+		if tl.Dense || len(tl.Marks) != n {
 			t.Errorf("%d calls: %d marks", n, len(tl.Marks))
 			continue
 		}
@@ -113,6 +113,50 @@ func TestTimelineHasOneMarkPerCallAtItsStep(t *testing.T) {
 		}
 		if tl.Width > labelWidth+plotWidth+13 {
 			t.Errorf("%d calls: %d units wide, more than the plot allows", n, tl.Width)
+		}
+	}
+}
+
+func TestADenseTimelineHasColumnsThatCoverEveryCallOnce(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{plotWidth + 1, 2000, 21710} {
+		calls := make([]callView, n)
+		for i := range calls {
+			calls[i] = callView{Step: i + 1, Class: []string{"c-semantic", "c-file", "c-edit", "c-other"}[i%4], Subagent: i%5 == 0, GroundHit: i%500 == 499}
+		}
+		tl := newTimeline("t", calls, nil, true)
+		if !tl.Dense || len(tl.Marks) != 0 {
+			t.Fatalf("%d calls: dense %v with %d marks, want columns instead of marks", n, tl.Dense, len(tl.Marks))
+		}
+		// The columns of both lanes together follow each other without a
+		// gap or overlap (a lane has no column where it has no call).
+		to := map[int]int{}
+		for _, b := range tl.Buckets {
+			if end, ok := to[b.From]; ok && end != b.To {
+				t.Fatalf("%d calls: two columns start at step %d and end at %d and %d", n, b.From, end, b.To)
+			}
+			to[b.From] = b.To
+			if len(b.Segs) == 0 {
+				t.Errorf("%d calls: column %d–%d has no segment", n, b.From, b.To)
+			}
+		}
+		next := 1
+		for len(to) > 0 {
+			end, ok := to[next]
+			if !ok {
+				t.Fatalf("%d calls: no column starts at step %d", n, next)
+			}
+			delete(to, next)
+			next = end + 1
+		}
+		if next != n+1 {
+			t.Errorf("%d calls: the columns end at step %d, want %d", n, next-1, n)
+		}
+		if len(tl.Buckets) > 2*plotWidth/denseColumn {
+			t.Errorf("%d calls: %d columns, more than the plot has room for", n, len(tl.Buckets))
+		}
+		if len(tl.Dots) == 0 || tl.Dots[0].Class != "gt first" || len(tl.Labels) == 0 || tl.Labels[len(tl.Labels)-1].Text != "first hit: step 500" {
+			t.Errorf("%d calls: the first ground-truth hit is not marked and labelled: %+v %+v", n, tl.Dots[:min(1, len(tl.Dots))], tl.Labels)
 		}
 	}
 }
