@@ -85,16 +85,16 @@ type band struct {
 
 type mark struct {
 	Class, Title, Letter, LetterClass string
-	Step                                    int
-	X, Y, W, H, LetterX                     string
-	LetterY                                 int
+	Step                              int
+	X, Y, W, H, LetterX               string
+	LetterY                           int
 }
 
 type dot struct {
 	Class, Title string
 	Step         int
-	CX                 string
-	CY                 int
+	CX           string
+	CY           int
 }
 
 type tick struct {
