@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -66,6 +67,8 @@ func (l *pageLog) listen(ev any) {
 		if ev.Entry.Level == log.EntryLevelError {
 			p = fmt.Sprintf("log %s: %s (%s)", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
 		}
+	case *page.EventJavascriptDialogOpening:
+		p = "a dialog opened: " + ev.Message
 	case *network.EventRequestWillBeSent:
 		if u := ev.Request.URL; !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
 			p = "request out of the file: " + u
@@ -135,40 +138,7 @@ func TestReportsInBrowser(t *testing.T) {
 			}},
 	}
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// The pages are files and need no network; the browser's own
-		// lookups and connections (updates, metrics, safe browsing,
-		// reachability checks) are kept off the network: no name
-		// resolves, and any connection goes to a loopback port where
-		// nothing listens.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
-		chromedp.ProxyServer("http://127.0.0.1:9"),
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-client-side-phishing-detection", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		chromedp.Flag("disable-features", "MediaRouter,OptimizationHints,Translate,NetworkTimeServiceQuerying"),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	// The first Run starts the browser; it lives as long as browserCtx.
-	if err := chromedp.Do(browserCtx); err != nil {
-		// A browser that cannot start here (a snap wrapper without snapd, a
-		// missing library) is the machine's problem, not the report's.
-		t.Skipf("%s does not start (%v): install a working Chromium (apt-get install chromium) to run this test", bin, err)
-	}
+	browserCtx := startBrowser(t, bin, dir)
 
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -284,4 +254,46 @@ func clickMark(ctx context.Context, sel string) error {
 		return fmt.Errorf("finding %s: %w", sel, err)
 	}
 	return chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1]))
+}
+
+// startBrowser starts headless Chromium for the test, with its profile in
+// dir, kept off the network; the test is skipped where it cannot start.
+func startBrowser(t testing.TB, bin, dir string) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// The pages are files and need no network; the browser's own
+		// lookups and connections (updates, metrics, safe browsing,
+		// reachability checks) are kept off the network: no name
+		// resolves, and any connection goes to a loopback port where
+		// nothing listens.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
+		chromedp.ProxyServer("http://127.0.0.1:9"),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("disable-features", "MediaRouter,OptimizationHints,Translate,NetworkTimeServiceQuerying"),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	// The first Run starts the browser; it lives as long as browserCtx.
+	if err := chromedp.Do(browserCtx); err != nil {
+		// A browser that cannot start here (a snap wrapper without snapd, a
+		// missing library) is the machine's problem, not the report's.
+		t.Skipf("%s does not start (%v): install a working Chromium (apt-get install chromium) to run this test", bin, err)
+	}
+
+	return browserCtx
 }

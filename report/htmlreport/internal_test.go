@@ -1,7 +1,10 @@
 package htmlreport
 
 import (
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -157,6 +160,49 @@ func TestADenseTimelineHasColumnsThatCoverEveryCallOnce(t *testing.T) {
 		}
 		if len(tl.Dots) == 0 || tl.Dots[0].Class != "gt first" || len(tl.Labels) == 0 || tl.Labels[len(tl.Labels)-1].Text != "first hit: step 500" {
 			t.Errorf("%d calls: the first ground-truth hit is not marked and labelled: %+v %+v", n, tl.Dots[:min(1, len(tl.Dots))], tl.Labels)
+		}
+	}
+}
+
+// contrast is the WCAG contrast ratio of two colours written #rrggbb.
+func contrast(a, b string) float64 {
+	lum := func(hex string) float64 {
+		var rgb [3]float64
+		for i := range rgb {
+			v, _ := strconv.ParseUint(hex[1+2*i:3+2*i], 16, 8)
+			c := float64(v) / 255
+			if c <= 0.03928 {
+				rgb[i] = c / 12.92
+			} else {
+				rgb[i] = math.Pow((c+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*rgb[0] + 0.7152*rgb[1] + 0.0722*rgb[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// The marks of the timeline are graphics: each class's colour stands out
+// from the white page by at least 3:1, and its letter from the mark by
+// 4.5:1.
+func TestClassColoursHaveContrast(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{}
+	for _, m := range regexp.MustCompile(`--([a-z]+): (#[0-9a-f]{6})`).FindAllStringSubmatch(pageCSS, -1) {
+		vars[m[1]] = m[2]
+	}
+	letter := map[string]string{"semantic": "#ffffff", "file": "#1b1f24", "edit": "#1b1f24", "other": "#1b1f24"}
+	for _, class := range []string{"semantic", "file", "edit", "other"} {
+		c, ok := vars[class]
+		if !ok {
+			t.Fatalf("no --%s colour in the style sheet", class)
+		}
+		if r := contrast(c, "#ffffff"); r < 3 {
+			t.Errorf("--%s %s against white: %.2f:1, want at least 3:1", class, c, r)
+		}
+		if r := contrast(c, letter[class]); r < 4.5 {
+			t.Errorf("the letter on a %s mark (%s on %s): %.2f:1, want at least 4.5:1", class, letter[class], c, r)
 		}
 	}
 }

@@ -388,6 +388,12 @@
     tl.setAttribute("aria-valuemax", String(v.calls.length));
     tl.setAttribute("aria-valuenow", "1");
     tl.addEventListener("keydown", function (e) { v.key(e); });
+    tl.addEventListener("keyup", function (e) {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        v.reveal(v.cursor, true);
+      }
+    });
     tl.addEventListener("focus", function () { v.moveCursor(); });
     var drag = null;
     svg.addEventListener("pointerdown", function (e) {
@@ -440,8 +446,9 @@
       case "Home": at = 0; break;
       case "End": at = last; break;
       case "Enter": case " ":
+        // The call opens when the key comes up, so that the focus it moves
+        // to the call's entry does not take the key's press as well.
         e.preventDefault();
-        v.reveal(v.cursor, true);
         return;
       default: return;
     }

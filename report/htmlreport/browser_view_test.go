@@ -1,0 +1,371 @@
+package htmlreport_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/report/htmlreport"
+)
+
+// browserFor starts Chromium for a test, or skips it where none is
+// installed.
+func browserFor(t *testing.T) context.Context {
+	t.Helper()
+	bin := findBrowser()
+	if bin == "" {
+		t.Skip("no Chromium found (looked for " + strings.Join(browserNames, ", ") + "): install one to run this test, on Debian or Ubuntu with apt-get install chromium")
+	}
+	return startBrowser(t, bin, t.TempDir())
+}
+
+// browserPage is a report open in a tab of the test's browser.
+type browserPage struct {
+	t    *testing.T
+	ctx  context.Context
+	log  *pageLog
+	path string
+}
+
+// openPage writes a page to a file and opens it at the given viewport
+// width, waiting for its script to draw the call lists.
+func openPage(t *testing.T, browser context.Context, name string, width int64, write func(*bytes.Buffer) error) *browserPage {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl := &pageLog{}
+	tab, cancelTab := chromedp.NewContext(browser, chromedp.WithListener(pl.listen))
+	t.Cleanup(cancelTab)
+	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
+	t.Cleanup(cancel)
+	p := &browserPage{t: t, ctx: ctx, log: pl, path: path}
+	p.do(chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path))
+	waitReady(t, ctx)
+	return p
+}
+
+func (p *browserPage) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func evalIn[T any](p *browserPage, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// noProblems fails the test for any console error, exception, policy
+// violation, dialog or request out of the file the page reported.
+func (p *browserPage) noProblems() {
+	p.t.Helper()
+	time.Sleep(200 * time.Millisecond)
+	for _, problem := range p.log.list() {
+		p.t.Errorf("the page reported: %s", problem)
+	}
+}
+
+// listed is what the call list of trace id shows: the steps of its
+// entries, and the filter's status line.
+type listed struct {
+	Steps  []int  `json:"steps"`
+	Status string `json:"status"`
+	Hash   string `json:"hash"`
+}
+
+func (p *browserPage) listed(id string) listed {
+	p.t.Helper()
+	return evalIn[listed](p, fmt.Sprintf(`({
+		steps: Array.from(document.querySelectorAll("#%[1]s-list details.call")).map(d => Number(d.dataset.step)),
+		status: document.querySelector("#%[1]s-filters .status").textContent,
+		hash: decodeURIComponent(location.hash),
+	})`, id))
+}
+
+// choose sets a control of the filter bar of trace id as a reader does,
+// firing the input event a change fires.
+func (p *browserPage) choose(id, name, value string) {
+	p.t.Helper()
+	evalIn[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const c = document.querySelector("#%s-filters").elements[%q];
+		if (c.type === "checkbox") c.checked = %q === "on"; else c.value = %q;
+		c.dispatchEvent(new Event("input", {bubbles: true}));
+	})()`, id, name, value, value))
+}
+
+func (p *browserPage) optionTexts(id, name string) []string {
+	return evalIn[[]string](p, fmt.Sprintf(`Array.from(document.querySelector("#%s-filters").elements[%q].options).map(o => o.textContent)`, id, name))
+}
+
+func viewOfSessionExpiry(t *testing.T) func(*bytes.Buffer) error {
+	measured, err := htmlreport.Load([]string{"testdata/session-expiry.toolcalls.json"}, htmlreport.LoadOptions{GroundTruth: "testdata/session-expiry.groundtruth.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(b *bytes.Buffer) error { return htmlreport.WriteTraces(b, measured) }
+}
+
+func steps(from, to int) []int {
+	var s []int
+	for i := from; i <= to; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+func equalInts(a, b []int) bool {
+	return fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+// The session-expiry trace: 18 calls, 9 of them file-level (steps 1–6, 9,
+// 11 and 16), one failed (15, a Bash call), 3 by a subagent (8–10).
+func TestFilteringInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	p := openPage(t, browser, "view.html", 1100, viewOfSessionExpiry(t))
+
+	got := p.listed("t1")
+	if !equalInts(got.Steps, steps(1, 18)) || got.Status != "Showing all 18 calls" {
+		t.Fatalf("before filtering: %+v", got)
+	}
+
+	p.choose("t1", "class", "F")
+	got = p.listed("t1")
+	if want := []int{1, 2, 3, 4, 5, 6, 9, 11, 16}; !equalInts(got.Steps, want) {
+		t.Errorf("class file-level lists steps %v, want %v", got.Steps, want)
+	}
+	if got.Status != "Showing 9 of 18 calls" || !strings.Contains(got.Hash, "class=F") {
+		t.Errorf("class file-level: status %q, fragment %q", got.Status, got.Hash)
+	}
+	// Each choice counts the calls it would leave with the other filters
+	// kept: the class counts stay those of the whole trace, the tools'
+	// are of the file-level calls.
+	if o := p.optionTexts("t1", "class"); o[1] != "semantic (3)" || o[2] != "file-level (9)" {
+		t.Errorf("class choices read %q", o)
+	}
+	tools := strings.Join(p.optionTexts("t1", "tool"), "|")
+	for _, want := range []string{"any (9)", "Read (5)", "Grep (2)", "Bash (0)", "Edit (0)"} {
+		if !strings.Contains(tools, want) {
+			t.Errorf("tool choices %q, want one reading %q", tools, want)
+		}
+	}
+	if n := evalIn[string](p, `document.querySelector("#t1-filters [name=failed]").parentNode.querySelector(".n").textContent`); n != "(0)" {
+		t.Errorf("with class file-level the failed box counts %s, want (0)", n)
+	}
+	if dim := evalIn[int](p, `document.querySelectorAll("#t1-tl rect.call.dim").length`); dim != 9 {
+		t.Errorf("%d marks dimmed on the timeline, want the 9 calls the filter leaves out", dim)
+	}
+
+	p.choose("t1", "class", "")
+	p.choose("t1", "failed", "on")
+	if got = p.listed("t1"); !equalInts(got.Steps, []int{15}) || !strings.Contains(got.Hash, "failed=1") {
+		t.Errorf("failed calls: %+v, want step 15", got)
+	}
+	p.choose("t1", "failed", "")
+	p.choose("t1", "sub", "on")
+	if got = p.listed("t1"); !equalInts(got.Steps, []int{8, 9, 10}) {
+		t.Errorf("subagent calls: %v, want 8–10", got.Steps)
+	}
+	p.choose("t1", "sub", "")
+	p.choose("t1", "pattern", "direct")
+	if got = p.listed("t1"); !equalInts(got.Steps, []int{12, 13}) {
+		t.Errorf("calls of the direct pattern: %v, want 12 and 13", got.Steps)
+	}
+	p.choose("t1", "pattern", "")
+	p.choose("t1", "gt", "on")
+	if got = p.listed("t1"); len(got.Steps) == 0 || len(got.Steps) == 18 {
+		t.Errorf("ground-truth hits: %v", got.Steps)
+	}
+
+	// A link with the fragment shows the same view.
+	p.do(chromedp.Navigate("file://" + p.path + "#t1?class=E&tool=Edit"))
+	p.do(chromedp.Reload())
+	waitReady(t, p.ctx)
+	if got = p.listed("t1"); !equalInts(got.Steps, []int{13, 14, 17}) || got.Status != "Showing 3 of 18 calls" {
+		t.Errorf("opened at #t1?class=E&tool=Edit: %+v, want steps 13, 14, 17", got)
+	}
+	if v := evalIn[string](p, `document.querySelector("#t1-filters").elements.class.value`); v != "E" {
+		t.Errorf("the filter bar shows class %q, want E", v)
+	}
+	p.noProblems()
+}
+
+func TestSearchFindsAStringInAResultInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	p := openPage(t, browser, "view.html", 1100, viewOfSessionExpiry(t))
+	// Typed, key by key, into the search box.
+	p.do(chromedp.SendKeys(`#t1-filters input[name=q]`, "ErrSessionExpired ="))
+	got := p.listed("t1")
+	if len(got.Steps) == 0 || len(got.Steps) > 3 || !strings.Contains(got.Hash, "q=ErrSessionExpired") {
+		t.Fatalf("searching a result's text: %+v", got)
+	}
+	// Opening the entry shows the whole result with the text.
+	evalIn[chromedp.Void](p, `document.querySelector("#t1-list details.call").open = true`)
+	result, err := chromedp.Run(p.ctx, chromedp.Poll[string](`document.querySelector("#t1-list details.call pre.result")?.textContent`, chromedp.WithPollingTimeout(5*time.Second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(result, "ErrSessionExpired =") {
+		t.Errorf("the result shown is %q", result)
+	}
+	p.do(chromedp.SendKeys(`#t1-filters input[name=q]`, "no such text anywhere"))
+	if got = p.listed("t1"); len(got.Steps) != 0 || got.Status != "Showing 0 of 18 calls" {
+		t.Errorf("a search that matches nothing: %+v", got)
+	}
+	p.noProblems()
+}
+
+// The timeline is one Tab stop: Tab goes from the skip link to the
+// timeline, and from the timeline to the search box; arrow keys move
+// between its calls and Enter opens one.
+func TestTheTimelineIsOneTabStopInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	p := openPage(t, browser, "view.html", 1100, viewOfSessionExpiry(t))
+	var focused []string
+	for range 3 {
+		p.do(chromedp.KeyEvent("\t"))
+		focused = append(focused, evalIn[string](p, `(() => { const a = document.activeElement; return a.id || a.className || a.name || a.tagName; })()`))
+	}
+	if want := []string{"skip", "t1-tl", "q"}; strings.Join(focused, " ") != strings.Join(want, " ") {
+		t.Errorf("Tab goes to %q, want %q", focused, want)
+	}
+	if n := evalIn[int](p, `document.querySelectorAll("svg.timeline a, svg.timeline [tabindex]").length`); n != 0 {
+		t.Errorf("%d focusable elements inside the timeline", n)
+	}
+	p.do(chromedp.Focus("#t1-tl"), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	now := func() (string, string) {
+		return evalIn[string](p, `document.getElementById("t1-tl").getAttribute("aria-valuenow")`),
+			evalIn[string](p, `document.getElementById("t1-tl-status").textContent`)
+	}
+	if v, status := now(); v != "3" || !strings.HasPrefix(status, "step 3 of 18, Glob, file-level") {
+		t.Errorf("after two right arrows: at %s, %q", v, status)
+	}
+	p.do(chromedp.KeyEvent(kb.End))
+	if v, status := now(); v != "18" || !strings.HasPrefix(status, "step 18 of 18, Bash") {
+		t.Errorf("after End: at %s, %q", v, status)
+	}
+	// With a filter, the arrows move between the calls it shows.
+	p.choose("t1", "class", "S")
+	p.do(chromedp.Focus("#t1-tl"), chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.ArrowRight))
+	if v, _ := now(); v != "10" {
+		t.Errorf("with class semantic, Home then right arrow is at step %s, want 10 (the semantic calls are 8, 10, 12)", v)
+	}
+	p.do(chromedp.KeyEvent(kb.Enter))
+	if at := evalIn[string](p, `(() => { const d = document.getElementById("t1-c10"); return (d && d.open) + " " + document.activeElement.tagName + " " + document.activeElement.parentNode.id; })()`); at != "true SUMMARY t1-c10" {
+		t.Errorf("Enter on the timeline's cursor at step 10: the call is open, and the focus on: %s; want true SUMMARY t1-c10", at)
+	}
+	p.noProblems()
+}
+
+// Dragging across the timeline lists the calls of the range.
+func TestDraggingAcrossTheTimelineSelectsARangeInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	p := openPage(t, browser, "view.html", 1100, viewOfSessionExpiry(t))
+	center := func(step int) []float64 {
+		return evalIn[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector('#t1-tl rect.call[data-step="%d"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, step))
+	}
+	from, to := center(2), center(5)
+	p.do(
+		chromedp.MouseEvent("mousePressed", from[0], from[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent("mouseMoved", (from[0]+to[0])/2, from[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseMoved", to[0], to[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseReleased", to[0], to[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	)
+	got := p.listed("t1")
+	if !equalInts(got.Steps, steps(2, 5)) || got.Status != "Showing 4 of 18 calls" || !strings.Contains(got.Hash, "from=2") || !strings.Contains(got.Hash, "to=5") {
+		t.Errorf("after dragging from step 2 to step 5: %+v", got)
+	}
+	if vis := evalIn[string](p, `document.querySelector("#t1-tl rect.window").getAttribute("visibility")`); vis != "visible" {
+		t.Errorf("the range's window is %s", vis)
+	}
+	p.noProblems()
+}
+
+// At a phone's width (390 CSS pixels) no page is wider than the screen:
+// tables scroll inside their box, the timeline shrinks.
+func TestNothingOverflowsAPhoneInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	results := checkResults(t, "testdata/session-expiry.yaml")
+	summary, runDir := miniRun(t)
+	pages := map[string]func(*bytes.Buffer) error{
+		"view.html":  viewOfSessionExpiry(t),
+		"check.html": func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, results) },
+		"run.html":   func(b *bytes.Buffer) error { return htmlreport.WriteRun(b, summary, htmlreport.RunOptions{Dir: runDir}) },
+	}
+	for name, write := range pages {
+		t.Run(name, func(t *testing.T) {
+			p := openPage(t, browser, name, 390, write)
+			// Everything open: every call, every folded table.
+			evalIn[chromedp.Void](p, `document.querySelectorAll("details").forEach(d => d.open = true)`)
+			wide := evalIn[[]string](p, `(() => {
+				const out = [];
+				if (document.documentElement.scrollWidth > innerWidth) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+				document.querySelectorAll("body *").forEach(e => {
+					const r = e.getBoundingClientRect();
+					if (r.right > innerWidth + 0.5 && !e.closest(".scroll")) out.push(e.tagName + "." + e.className + " ends at " + r.right);
+				});
+				return out.slice(0, 10);
+			})()`)
+			for _, w := range wide {
+				t.Errorf("at 390 px: %s", w)
+			}
+			p.noProblems()
+		})
+	}
+}
+
+// The page's script puts the text of hostile calls in the page as text:
+// no element, attribute or script of theirs appears in the document.
+func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	dir := writeHostileRun(t)
+	measured, err := htmlreport.Load([]string{filepath.Join(dir, "hostile.toolcalls.json")}, htmlreport.LoadOptions{GroundTruth: filepath.Join(dir, "hostile.groundtruth.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := openPage(t, browser, "hostile.html", 1100, func(b *bytes.Buffer) error { return htmlreport.WriteTraces(b, []*expectations.Run(measured)) })
+	evalIn[chromedp.Void](p, `document.querySelectorAll("details").forEach(d => d.open = true)`)
+	var allowed []string
+	for e := range allowedElements {
+		allowed = append(allowed, e)
+	}
+	bad := evalIn[[]string](p, `(() => {
+		const allowed = new Set(`+fmt.Sprintf("%q", strings.Join(allowed, " "))+`.split(" "));
+		const out = [];
+		document.querySelectorAll("*").forEach(e => {
+			if (!allowed.has(e.localName)) out.push("element " + e.localName);
+			for (const a of e.attributes) if (a.name.startsWith("on") || a.name === "src" || a.name === "style") out.push("attribute " + a.name + " on " + e.localName);
+		});
+		if (document.scripts.length !== 2) out.push(document.scripts.length + " scripts");
+		return out;
+	})()`)
+	for _, b := range bad {
+		t.Errorf("in the document: %s", b)
+	}
+	text := evalIn[string](p, `document.body.innerText`)
+	for _, want := range []string{hostile[0], hostile[1], hostile[5], `\u001b[2J`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the page does not show %q", want)
+		}
+	}
+	p.noProblems()
+}
