@@ -309,7 +309,9 @@ func TestNothingOverflowsAPhoneInBrowser(t *testing.T) {
 	pages := map[string]func(*bytes.Buffer) error{
 		"view.html":  viewOfSessionExpiry(t),
 		"check.html": func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, results) },
-		"run.html":   func(b *bytes.Buffer) error { return htmlreport.WriteRun(b, summary, htmlreport.RunOptions{Dir: runDir}) },
+		"run.html": func(b *bytes.Buffer) error {
+			return htmlreport.WriteRun(b, summary, htmlreport.RunOptions{Dir: runDir})
+		},
 	}
 	for name, write := range pages {
 		t.Run(name, func(t *testing.T) {
