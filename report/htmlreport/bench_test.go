@@ -1,9 +1,20 @@
 package htmlreport_test
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/expectations"
@@ -64,4 +75,107 @@ type countingWriter int
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+var bigReps = flag.Int("bigview.reps", 130, "how many times BenchmarkViewOfALargeSession repeats its real session (130: 21,710 calls, 101 MB)")
+
+// bigSession writes, once, a large real-shaped session: a real Claude Code
+// session from ../../../shared/samples repeated *bigReps times as one
+// session, each repetition's message and tool-call ids made unique.
+var bigSession = sync.OnceValues(func() (string, error) {
+	src := filepath.Join("..", "..", "..", "shared", "samples", "claude-code-jsonl", "dkimuson-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "htmlreport-bigview")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "big.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	w := bufio.NewWriter(f)
+	uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|toolu_[0-9A-Za-z]+`)
+	session := string(regexp.MustCompile(`"sessionId":"([^"]+)"`).FindSubmatch(data)[1])
+	for r := range *bigReps {
+		for line := range bytes.Lines(data) {
+			if r > 0 && bytes.Contains(line, []byte(`"type":"summary"`)) {
+				continue
+			}
+			if r > 0 {
+				line = uuid.ReplaceAllFunc(line, func(id []byte) []byte {
+					if string(id) == session {
+						return id
+					}
+					return fmt.Appendf(nil, "%s-r%d", id, r)
+				})
+			}
+			w.Write(line)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	return path, f.Close()
+})
+
+// BenchmarkViewOfALargeSession measures the view command's page of a large
+// real-shaped session (see bigSession): "write" loads, measures and writes
+// it (page-MB, the page's size), "browser" opens the page in headless
+// Chromium until its script has drawn the call list (ns/op: the time to an
+// interactive page). Both skip without the samples, "browser" without
+// Chromium.
+func BenchmarkViewOfALargeSession(b *testing.B) {
+	path, err := bigSession()
+	if err != nil {
+		b.Skipf("no large session: %v (the samples are in ../../../shared/samples)", err)
+	}
+	var page []byte
+	b.Run("write", func(b *testing.B) {
+		var calls int
+		for b.Loop() {
+			measured, err := htmlreport.Load([]string{path}, htmlreport.LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			calls = len(measured[0].Session.Calls)
+			var buf bytes.Buffer
+			if err := htmlreport.WriteTraces(&buf, measured); err != nil {
+				b.Fatal(err)
+			}
+			page = buf.Bytes()
+		}
+		b.ReportMetric(float64(len(page))/1e6, "page-MB")
+		b.ReportMetric(float64(calls), "calls")
+	})
+	b.Run("browser", func(b *testing.B) {
+		if page == nil {
+			b.Skip("no page written")
+		}
+		bin := findBrowser()
+		if bin == "" {
+			b.Skip("no Chromium found")
+		}
+		file := filepath.Join(b.TempDir(), "big.html")
+		if err := os.WriteFile(file, page, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		browser := startBrowser(b, bin, b.TempDir())
+		for b.Loop() {
+			tab, cancel := chromedp.NewContext(browser)
+			ctx, cancelTime := context.WithTimeout(tab, 5*time.Minute)
+			err := chromedp.Do(ctx, chromedp.Navigate("file://"+file))
+			if err == nil {
+				_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.ready === "1"`, chromedp.WithPollingInterval(10*time.Millisecond)))
+			}
+			cancelTime()
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

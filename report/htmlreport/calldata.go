@@ -92,7 +92,7 @@ type patternData struct {
 func encodeData(d *traceData) (string, error) {
 	var b strings.Builder
 	b64 := base64.NewEncoder(base64.RawURLEncoding, &b)
-	zw, err := gzip.NewWriterLevel(b64, gzip.BestSpeed)
+	zw, err := gzip.NewWriterLevel(b64, gzip.DefaultCompression)
 	if err != nil {
 		return "", err
 	}
