@@ -72,8 +72,13 @@ const (
 	fileWritten     = 4
 )
 
+// A file is [path, flags] in the data.
 func (f fileData) MarshalJSON() ([]byte, error) {
 	return json.Marshal([]any{f.Path, f.Flags})
+}
+
+func (f *fileData) UnmarshalJSON(b []byte) error {
+	return json.Unmarshal(b, &[]any{&f.Path, &f.Flags})
 }
 
 // patternData is one pattern occurrence: its name, its detail, and its

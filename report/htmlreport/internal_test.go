@@ -1,13 +1,19 @@
 package htmlreport
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 func TestCoverageOf(t *testing.T) {
@@ -205,4 +211,77 @@ func TestClassColoursHaveContrast(t *testing.T) {
 			t.Errorf("the letter on a %s mark (%s on %s): %.2f:1, want at least 4.5:1", class, letter[class], c, r)
 		}
 	}
+}
+
+func TestCommandOfIsWhatACallRan(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"a shell call's command line", map[string]any{"command": "ls -la", "description": "List files"}, "ls -la"},
+		{"an argument list run by a shell with -lc", map[string]any{"command": []any{"bash", "-lc", "rg -n token"}}, "rg -n token"},
+		{"an argument list run directly", map[string]any{"cmd": []any{"git", "status"}}, "git status"},
+		{"a subagent's description", map[string]any{"description": "Find the expiry rule", "prompt": "…"}, "Find the expiry rule"},
+		{"a read names no command", map[string]any{"file_path": "a.go"}, ""},
+	}
+	for _, tt := range tests {
+		if got := commandOf(tt.args); got != tt.want {
+			t.Errorf("%s: commandOf = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A call's entry keeps what it ran, its whole arguments and as much of its
+// result as a page keeps; the trace's prompt and answer come along.
+func TestTheCallDataHoldsWholeCalls(t *testing.T) {
+	t.Parallel()
+	var result, arg strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&result, "file%02d.go\n", i)
+		fmt.Fprintf(&arg, "line %d\n", i)
+	}
+	sess := &trace.Session{Prompt: "Fix the\texpiry\n\x1b[2J", Answer: "Done.", Calls: []trace.ToolCall{
+		{Name: "Bash", Arguments: json.RawMessage(`{"command":"ls -la"}`), Result: result.String(), HasResult: true},
+		{Name: "Write", Arguments: mustJSON(t, map[string]any{"file_path": "a.go", "content": arg.String()}), HasResult: true},
+		{Name: "Read", Arguments: json.RawMessage(`{"file_path":"big.go"}`), Result: strings.Repeat("x\n", keptResultLines+7), HasResult: true},
+	}}
+	tax, err := events.LoadTaxonomy(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := events.Normalize(sess, events.Options{Taxonomy: tax})
+	tv := newTraceView("t1", &expectations.Run{Trace: "x", Session: sess, Document: doc, Metrics: metrics.Compute(doc, metrics.Options{})})
+	d, err := decodeData(tv.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Prompt != `Fix the    expiry`+"\n"+`\u001b[2J` || d.Answer != "Done." {
+		t.Errorf("prompt %q, answer %q", d.Prompt, d.Answer)
+	}
+	if len(d.Calls) != 3 {
+		t.Fatalf("%d calls", len(d.Calls))
+	}
+	if c := d.Calls[0]; c.Command != "ls -la" || c.Result != strings.TrimSuffix(result.String(), "\n") || c.Note != "" {
+		t.Errorf("the Bash call: ran %q, result %q, note %q", c.Command, c.Result, c.Note)
+	}
+	if c := d.Calls[1]; !strings.Contains(c.Args, `line 39\n`) || c.ArgsNote != "" {
+		t.Errorf("the Write call's arguments are not whole: %q %q", c.Args, c.ArgsNote)
+	}
+	if c := d.Calls[2]; strings.Count(c.Result, "\n") != keptResultLines-1 || !strings.HasPrefix(c.Note, "… 7 more lines not kept") {
+		t.Errorf("a result past what a page keeps: %d lines, note %q", strings.Count(c.Result, "\n")+1, c.Note)
+	}
+	if n := tv.Counts; n.Total != 3 || n.Semantic+n.File+n.Edit+n.Other != 3 {
+		t.Errorf("counts %+v", tv.Counts)
+	}
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
