@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -296,6 +297,41 @@ func TestDraggingAcrossTheTimelineSelectsARangeInBrowser(t *testing.T) {
 	}
 	if vis := evalIn[string](p, `document.querySelector("#t1-tl rect.window").getAttribute("visibility")`); vis != "visible" {
 		t.Errorf("the range's window is %s", vis)
+	}
+	// The strip under the timeline draws the range's calls enlarged.
+	zoomed := func() []int {
+		return evalIn[[]int](p, `Array.from(document.querySelectorAll("#t1-zoom rect")).map(r => Number(r.dataset.step))`)
+	}
+	if z := zoomed(); !equalInts(z, steps(2, 5)) {
+		t.Errorf("the enlarged strip draws steps %v, want 2–5", z)
+	}
+	// A drag that starts inside the window moves it.
+	grab, drop := center(3), center(6)
+	p.do(
+		chromedp.MouseEvent("mousePressed", grab[0], grab[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent("mouseMoved", (grab[0]+drop[0])/2, drop[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseMoved", drop[0], drop[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseReleased", drop[0], drop[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	)
+	if got = p.listed("t1"); !equalInts(got.Steps, steps(5, 8)) || !equalInts(zoomed(), steps(5, 8)) {
+		t.Errorf("after moving the window by three steps: list %v, strip %v, want 5–8", got.Steps, zoomed())
+	}
+	// A click on an enlarged call opens it.
+	if err := clickMark(p.ctx, `#t1-zoom rect[data-step="7"]`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("t1-c7")?.open === true`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("clicking step 7 in the enlarged strip did not open it: %v", err)
+	}
+	// From the keyboard, - widens the window around the cursor and +
+	// narrows it.
+	p.do(chromedp.Focus("#t1-tl"), chromedp.KeyEvent("-"))
+	if got = p.listed("t1"); len(got.Steps) != 8 {
+		t.Errorf("after -: %d calls in the range, want 8", len(got.Steps))
+	}
+	p.do(chromedp.KeyEvent("+"), chromedp.KeyEvent("+"))
+	if got = p.listed("t1"); len(got.Steps) != 2 || !slices.Contains(got.Steps, 7) {
+		t.Errorf("after + +: steps %v, want the 2 around step 7", got.Steps)
 	}
 	p.noProblems()
 }

@@ -395,31 +395,75 @@
       }
     });
     tl.addEventListener("focus", function () { v.moveCursor(); });
+    // A drag across the timeline selects a range; a drag that starts inside
+    // the range's window moves the window.
     var drag = null;
     svg.addEventListener("pointerdown", function (e) {
       if (e.button !== 0) return;
-      drag = { start: v.stepAt(e), moved: false };
+      e.preventDefault(); // no text selection, no native drag to cancel ours
+      var at = v.stepAt(e), r = v.range();
+      drag = { start: at, moved: false, move: r && at >= r[0] && at <= r[1] ? r : null };
       svg.setPointerCapture(e.pointerId);
     });
     svg.addEventListener("pointermove", function (e) {
       if (!drag) return;
       var at = v.stepAt(e);
       if (at !== drag.start) drag.moved = true;
-      if (drag.moved) v.drawWindow(Math.min(drag.start, at), Math.max(drag.start, at));
+      if (!drag.moved) return;
+      if (drag.move) {
+        var w = v.shifted(drag.move, at - drag.start);
+        v.drawWindow(w[0], w[1]);
+      } else {
+        v.drawWindow(Math.min(drag.start, at), Math.max(drag.start, at));
+      }
+    });
+    svg.addEventListener("pointercancel", function () {
+      drag = null;
+      v.drawWindow();
     });
     svg.addEventListener("pointerup", function (e) {
       if (!drag) return;
       var at = v.stepAt(e), d = drag;
       drag = null;
       if (d.moved) {
-        v.state.from = String(Math.min(d.start, at) + 1);
-        v.state.to = String(Math.max(d.start, at) + 1);
-        v.apply(true);
+        v.setRange(d.move ? v.shifted(d.move, at - d.start) : [Math.min(d.start, at), Math.max(d.start, at)]);
       } else {
         var t = e.target.dataset && e.target.dataset.step;
         v.reveal(t ? Number(t) - 1 : at, false);
       }
     });
+  };
+
+  // range is the selected range of calls, 0-based, or null.
+  View.prototype.range = function () {
+    var s = this.state;
+    if (!s.from && !s.to) return null;
+    return [Number(s.from || 1) - 1, Number(s.to || this.calls.length) - 1];
+  };
+  View.prototype.setRange = function (r) {
+    if (!r) {
+      delete this.state.from;
+      delete this.state.to;
+    } else {
+      this.state.from = String(r[0] + 1);
+      this.state.to = String(r[1] + 1);
+    }
+    this.apply(true);
+  };
+  // shifted is range r moved by d calls, kept within the trace.
+  View.prototype.shifted = function (r, d) {
+    var n = this.calls.length;
+    d = Math.max(-r[0], Math.min(n - 1 - r[1], d));
+    return [r[0] + d, r[1] + d];
+  };
+  // zoomed is the range around the cursor f times as wide as the current
+  // one (the whole trace when there is none).
+  View.prototype.zoomed = function (f) {
+    var n = this.calls.length, r = this.range() || [0, n - 1];
+    var w = Math.max(1, Math.min(n, Math.round((r[1] - r[0] + 1) * f)));
+    if (w >= n) return null;
+    var a = Math.max(0, Math.min(n - w, this.cursor - Math.floor(w / 2)));
+    return [a, a + w - 1];
   };
 
   // stepAt is the call (0-based) under a pointer event.
@@ -443,6 +487,8 @@
       case "ArrowLeft": case "ArrowUp": at = Math.max(0, at - by); break;
       case "PageDown": at = Math.min(last, at + Math.max(10, Math.round(last / 10))); break;
       case "PageUp": at = Math.max(0, at - Math.max(10, Math.round(last / 10))); break;
+      case "+": case "=": e.preventDefault(); v.setRange(v.zoomed(0.5)); return;
+      case "-": e.preventDefault(); v.setRange(v.zoomed(2)); return;
       case "Home": at = 0; break;
       case "End": at = last; break;
       case "Enter": case " ":
@@ -491,6 +537,7 @@
   View.prototype.drawWindow = function (a, b) {
     if (!this.windowRect) return;
     if (a === undefined) {
+      this.drawZoom();
       if (!this.state.from && !this.state.to) {
         this.windowRect.setAttribute("visibility", "hidden");
         return;
@@ -501,6 +548,64 @@
     this.windowRect.setAttribute("x", this.x0 + a * this.pitch);
     this.windowRect.setAttribute("width", Math.max((b - a + 1) * this.pitch, 2));
     this.windowRect.setAttribute("visibility", "visible");
+  };
+
+  // drawZoom draws the calls of the selected range in a strip under the
+  // timeline, one mark per call (a column per run of calls when they
+  // outnumber the strip's units), each opening its call when clicked.
+  View.prototype.drawZoom = function () {
+    var v = this, r = v.range();
+    if (!v.zoom) {
+      v.zoom = el("div", "zoom");
+      v.zoom.id = v.id + "-zoom";
+      v.zoom.addEventListener("click", function (e) {
+        var t = e.target.dataset && e.target.dataset.step;
+        if (t) v.reveal(Number(t) - 1, false);
+      });
+      v.tl.parentNode.insertBefore(v.zoom, v.tl.nextSibling);
+    }
+    v.zoom.textContent = "";
+    v.zoom.hidden = !r;
+    if (!r) return;
+    var count = r[1] - r[0] + 1, plot = Number(v.tl.dataset.plot) || 840, x0 = v.x0;
+    var per = Math.max(1, Math.ceil(count / plot)), cols = Math.ceil(count / per), pitch = plot / cols;
+    var sub = v.calls.some(function (c) { return c.f & SUBAGENT; });
+    var h = sub ? 86 : 60, W = x0 + plot + 12;
+    var svg = svgEl("svg", { "class": "zoom", viewBox: "0 0 " + W + " " + h, width: W, height: h, role: "img", "aria-label": "Calls " + (r[0] + 1) + " to " + (r[1] + 1) + ", enlarged" });
+    var label = function (text, y) { var t = svgEl("text", { "class": "row-label", x: 4, y: y }); t.textContent = text; svg.appendChild(t); };
+    label("steps " + (r[0] + 1) + "–" + (r[1] + 1), 12);
+    label("main agent", 34);
+    if (sub) label("subagent", 60);
+    for (var col = 0; col < cols; col++) {
+      var from = r[0] + col * per, to = Math.min(r[1], from + per - 1);
+      var x = x0 + col * pitch, w = Math.max(pitch - (pitch > 3 ? 1 : 0), 0.5);
+      [false, true].forEach(function (isSub) {
+        if (isSub && !sub) return;
+        var y = isSub ? 48 : 22, seen = {}, n = 0, gt = false, failed = false;
+        for (var i = from; i <= to; i++) {
+          var c = v.calls[i];
+          if (!!(c.f & SUBAGENT) !== isSub) continue;
+          seen[c.k] = (seen[c.k] || 0) + 1;
+          n++;
+          gt = gt || (c.f & GROUND);
+          failed = failed || (c.f & FAILED);
+        }
+        if (!n) return;
+        var top = y;
+        ["S", "F", "E", "O"].forEach(function (k) {
+          if (!seen[k]) return;
+          var hh = 20 * seen[k] / n;
+          var m = svgEl("rect", { "class": CLASSES[k][0] + (failed ? " err" : ""), x: x, y: top, width: w, height: hh, "data-step": from + 1 });
+          var t = svgEl("title", {});
+          t.textContent = per === 1 ? v.describe(from) : "steps " + (from + 1) + "–" + (to + 1);
+          m.appendChild(t);
+          svg.appendChild(m);
+          top += hh;
+        });
+        if (gt) svg.appendChild(svgEl("circle", { "class": "gt", cx: x + w / 2, cy: y - 4, r: 2.5 }));
+      });
+    }
+    v.zoom.appendChild(svg);
   };
 
   // ---- the page ----
