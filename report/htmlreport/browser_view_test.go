@@ -3,6 +3,7 @@ package htmlreport_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -406,4 +407,44 @@ func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
 		}
 	}
 	p.noProblems()
+}
+
+var viewerShots = flag.String("viewer-screenshots", "", "write the screenshots of docs/viewer.md to this `DIR` (go test ./report/htmlreport -run TestViewerScreenshots -viewer-screenshots \"$PWD/docs\")")
+
+// TestViewerScreenshots writes the pictures of docs/viewer.md: the trace
+// view filtered with a call open, a range selected on the timeline, and
+// the check report on a phone. It runs only with -viewer-screenshots.
+func TestViewerScreenshots(t *testing.T) {
+	if *viewerShots == "" {
+		t.Skip("writes docs/viewer.md's pictures with -viewer-screenshots DIR")
+	}
+	browser := browserFor(t)
+	shot := func(p *browserPage, name string, width, height int64) {
+		t.Helper()
+		p.do(chromedp.EmulateViewport(width, height), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(*viewerShots, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", name)
+	}
+	p := openPage(t, browser, "view.html", 1100, viewOfSessionExpiry(t))
+	p.do(chromedp.SendKeys(`#t1-filters input[name=q]`, "session"))
+	p.choose("t1", "class", "F")
+	evalIn[chromedp.Void](p, `document.getElementById("t1-c3").open = true`)
+	p.do(chromedp.Sleep(300 * time.Millisecond))
+	shot(p, "viewer.png", 1100, 1250)
+
+	p = openPage(t, browser, "view.html", 1100, viewOfSessionExpiry(t))
+	p.do(chromedp.Navigate("file://"+p.path+"#t1?from=7&to=14"), chromedp.Reload())
+	waitReady(t, p.ctx)
+	p.do(chromedp.Focus("#t1-tl"), chromedp.KeyEvent(kb.ArrowRight))
+	shot(p, "viewer-range.png", 1100, 1100)
+
+	results := checkResults(t, "testdata/session-expiry.yaml")
+	p = openPage(t, browser, "check.html", 390, func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, results) })
+	shot(p, "viewer-phone.png", 390, 844)
 }
