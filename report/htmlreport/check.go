@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/report"
@@ -196,4 +197,77 @@ func checkVerdict(scenarios []scenarioView) verdict {
 	v := verdictPass
 	v.Text = fmt.Sprintf("All %d scenarios passed.", len(scenarios))
 	return v
+}
+
+// summaryView is the table of every scenario's figures, as the markdown
+// report's index-effectiveness and retrieval tables give them: its result,
+// semantic ratio, steps to target, patterns and the retrieval metrics.
+type summaryView struct {
+	Metrics   []string
+	Rows      []summaryRow
+	Aggregate string
+}
+
+type summaryRow struct {
+	Href, Scenario         string
+	Verdict                verdict
+	Ratio, Steps, Patterns string
+	Values                 []summaryCell
+}
+
+// A summaryCell is a figure, or "n/a" with the reason as its tooltip.
+type summaryCell struct{ Text, Title string }
+
+// newSummary builds the summary of the scenarios evaluated; views are
+// their sections, in the same order.
+func newSummary(results []*expectations.ScenarioResult, views []scenarioView) *summaryView {
+	if len(results) == 0 {
+		return nil
+	}
+	c := report.NewCheck(results)
+	sv := &summaryView{}
+	for _, m := range report.DefaultRetrievalMetrics {
+		sv.Metrics = append(sv.Metrics, report.Label(m))
+	}
+	var sum float64
+	var n int
+	for i, ir := range c.Index {
+		row := summaryRow{Href: views[i].ID, Scenario: views[i].Name, Verdict: views[i].Verdict, Ratio: "n/a", Steps: "not reached"}
+		switch {
+		case ir.SemanticRatio != nil && ir.NoSemanticTool:
+			row.Ratio = "no semantic tool offered"
+		case ir.SemanticRatio != nil:
+			row.Ratio = report.FormatValue("semantic_ratio", *ir.SemanticRatio)
+			sum += *ir.SemanticRatio
+			n++
+		}
+		if ir.StepsToTarget != nil {
+			row.Steps = fmt.Sprint(*ir.StepsToTarget)
+		}
+		row.Patterns = clean(strings.Join(ir.Patterns, ", "))
+		if row.Patterns == "" {
+			row.Patterns = "none"
+		}
+		if ir.NoSemanticTool && len(ir.Patterns) > 0 {
+			row.Patterns += " (information: no semantic tool offered)"
+		}
+		rr := c.Retrieval[i]
+		for _, m := range report.DefaultRetrievalMetrics {
+			if v, ok := rr.Values[m]; ok {
+				row.Values = append(row.Values, summaryCell{Text: report.FormatValue(m, v)})
+				continue
+			}
+			reason := rr.Reasons[m]
+			if reason == "" {
+				reason = rr.Reason
+			}
+			row.Values = append(row.Values, summaryCell{Text: "n/a", Title: clean(reason)})
+		}
+		sv.Rows = append(sv.Rows, row)
+	}
+	sv.Aggregate = "no scenario has a semantic ratio"
+	if n > 0 {
+		sv.Aggregate = fmt.Sprintf("mean semantic ratio %s over %d scenario(s)", report.FormatValue("semantic_ratio", sum/float64(n)), n)
+	}
+	return sv
 }

@@ -110,6 +110,20 @@ func TestTheCheckReportPutsFailuresFirst(t *testing.T) {
 		}
 	}
 
+	// The summary table has a row per scenario with its result and figures.
+	summary := find(doc, func(n *html.Node) bool { return attr(n, "id") == "summary" })
+	if len(summary) != 1 {
+		t.Fatal("no summary table")
+	}
+	var rowsText []string
+	for _, r := range find(summary[0], func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }) {
+		cells := find(r, func(n *html.Node) bool { return n.Data == "td" })
+		rowsText = append(rowsText, attr(find(cells[0], func(n *html.Node) bool { return n.Data == "a" })[0], "href")+" "+textOf(cells[1])+" "+textOf(cells[2])+" "+textOf(cells[3]))
+	}
+	if got, want := strings.Join(rowsText, "|"), "#s1 PASS 0.25 3|#s2 FAIL 0.25 3|#s3 PASS 0.25 3|#s4 FLAKY 0.25 3"; got != want {
+		t.Errorf("summary rows %q, want %q", got, want)
+	}
+
 	// Passing scenarios are folded, the others open.
 	for _, s := range find(doc, func(n *html.Node) bool { return n.Data == "details" && hasClass(n, "scenario") }) {
 		name := textOf(find(s, func(n *html.Node) bool { return n.Data == "h2" })[0])

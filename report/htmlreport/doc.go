@@ -9,7 +9,10 @@
 //     expectation failed and nothing else did), then a failures-first
 //     table of every expectation that failed, was flaky or could not be
 //     checked (scenario, expectation, measured, threshold, evidence, a
-//     link to the scenario); then each scenario, folded when it passed,
+//     link to the scenario); a table of every scenario's figures (result,
+//     semantic ratio, steps to target, patterns and the retrieval
+//     metrics, as the markdown report's index-effectiveness and retrieval
+//     tables); then each scenario, folded when it passed,
 //     with its expectations and, for each of its runs, the figures, the
 //     timeline and the calls.
 //   - WriteTraces: measured traces without expectations (the view

@@ -51,6 +51,7 @@ type page struct {
 	JS              template.JS
 	Scenarios       []scenarioView
 	Failures        []failureView
+	Summary         *summaryView
 	Traces          []traceView
 	Run             *runView
 	// Skip is the link that comes first on the page, past the header to
@@ -89,6 +90,7 @@ func WriteCheck(w io.Writer, results []*expectations.ScenarioResult, bad ...*exp
 	v := checkVerdict(p.Scenarios)
 	p.Verdict = &v
 	p.Failures = failuresOf(p.Scenarios)
+	p.Summary = newSummary(results, p.Scenarios[len(bad):])
 	switch {
 	case len(p.Failures) > 0:
 		p.Skip = &skipLink{"failures", "Skip to the failures"}
