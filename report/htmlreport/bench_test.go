@@ -25,7 +25,7 @@ import (
 
 // syntheticRun is a measured trace of n calls cycling through a grep, a
 // read and an edit, each with a result of a few dozen lines.
-func syntheticRun(b *testing.B, n int) *expectations.Run {
+func syntheticRun(b testing.TB, n int) *expectations.Run {
 	b.Helper()
 	sess := &trace.Session{Format: "tool-calls", Source: "synthetic"}
 	result := ""

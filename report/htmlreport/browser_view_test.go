@@ -448,3 +448,62 @@ func TestViewerScreenshots(t *testing.T) {
 	p = openPage(t, browser, "check.html", 390, func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, results) })
 	shot(p, "viewer-phone.png", 390, 844)
 }
+
+// A trace of 2,000 calls: density columns instead of marks, the list drawn
+// 200 entries at a time, the prompt and the answer around the calls.
+func TestALongTraceInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	run := syntheticRun(t, 2000)
+	run.Session.Prompt = "Rename Func7 everywhere"
+	run.Session.Answer = "Renamed in 50 files."
+	p := openPage(t, browser, "long.html", 1100, func(b *bytes.Buffer) error { return htmlreport.WriteTraces(b, []*expectations.Run{run}) })
+
+	drawn := evalIn[[]int](p, `[document.querySelectorAll("#t1-tl rect.call").length, document.querySelectorAll("#t1-tl g.bucket").length]`)
+	if drawn[0] != 0 || drawn[1] == 0 || drawn[1] > 420 {
+		t.Errorf("the timeline of 2,000 calls has %d marks and %d columns, want columns only, at most 420", drawn[0], drawn[1])
+	}
+	entries := func() []string {
+		return evalIn[[]string](p, `Array.from(document.querySelectorAll("#t1-list > li")).map(li => li.className + ":" + (li.querySelector("details") ? li.querySelector("details").dataset.step || li.querySelector("summary").textContent : li.textContent))`)
+	}
+	e := entries()
+	if len(e) != 202 || !strings.HasPrefix(e[0], "msg prompt:User prompt Rename Func7") || e[1] != ":1" || e[200] != ":200" || !strings.HasPrefix(e[201], "more:Show 200 more (1800 not shown)") {
+		t.Fatalf("the list of 2,000 calls starts %q … ends %q (%d entries)", e[:min(3, len(e))], e[max(0, len(e)-2):], len(e))
+	}
+	p.do(chromedp.Click(`#t1-list li.more button`))
+	if e = entries(); len(e) != 402 || e[400] != ":400" {
+		t.Errorf("after Show more: %d entries, the 400th %q", len(e), e[min(400, len(e)-1)])
+	}
+	for range 8 {
+		evalIn[chromedp.Void](p, `document.querySelector("#t1-list li.more button").click()`)
+	}
+	if e = entries(); len(e) != 2002 || !strings.HasPrefix(e[2001], "msg answer:Final answer Renamed in 50 files.") {
+		t.Errorf("every call shown: %d entries, the last %q", len(e), e[len(e)-1])
+	}
+
+	// The search runs over every call, drawn or not; the prompt and the
+	// answer are not calls and leave a filtered list.
+	p.choose("t1", "q", "Func1998\"")
+	if e = entries(); strings.Join(e, "|") != ":1999" {
+		t.Errorf("searching Func1998\" lists %q, want step 1999 alone", e)
+	}
+
+	// A click on a column opens a call it stands for.
+	at := evalIn[[]float64](p, `(() => {
+		const tl = document.getElementById("t1-tl"), svg = tl.querySelector("svg");
+		const pt = svg.createSVGPoint();
+		pt.x = Number(tl.dataset.x0) + 999.5 * Number(tl.dataset.pitch);
+		pt.y = svg.querySelector("g.bucket rect").y.baseVal.value + 4;
+		const s = pt.matrixTransform(svg.getScreenCTM());
+		return [s.x, s.y];
+	})()`)
+	p.do(chromedp.MouseClickXY(at[0], at[1]))
+	opened, err := chromedp.Run(p.ctx, chromedp.Poll[int](`(() => { const d = document.querySelector("#t1-list details.call[open]"); return d ? Number(d.dataset.step) : 0; })()`, chromedp.WithPollingTimeout(5*time.Second)))
+	if err != nil || opened < 995 || opened > 1005 {
+		t.Errorf("clicking the column of step 1000 opened step %d (err %v)", opened, err)
+	}
+	p.do(chromedp.Focus("#t1-tl"), chromedp.KeyEvent(kb.End))
+	if v := evalIn[string](p, `document.getElementById("t1-tl").getAttribute("aria-valuenow")`); v != "2000" {
+		t.Errorf("End on the timeline: at step %s, want 2000", v)
+	}
+	p.noProblems()
+}
