@@ -285,3 +285,43 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 	}
 	return b
 }
+
+// A pattern's band says its steps when they fit in it, else its first
+// step beside it; labels of a row never overlap.
+func TestPatternStartsAreLabelledWithoutOverlap(t *testing.T) {
+	t.Parallel()
+	calls := make([]callView, 400)
+	for i := range calls {
+		calls[i] = callView{Step: i + 1, Class: "c-file"}
+	}
+	var patterns []metrics.Pattern
+	for s := 0; s < 400; s += 4 {
+		patterns = append(patterns, metrics.Pattern{Name: metrics.PatternGuessing, Steps: []int{s}})
+	}
+	fishing := metrics.Pattern{Name: metrics.PatternFishing}
+	for s := 100; s < 200; s++ {
+		fishing.Steps = append(fishing.Steps, s)
+	}
+	patterns = append(patterns, fishing)
+	tl := newTimeline("t", calls, patterns, false)
+	ends := map[int]float64{}
+	starts := 0
+	for _, l := range tl.Labels {
+		x, _ := strconv.ParseFloat(l.X, 64)
+		if x < ends[l.Y] {
+			t.Errorf("label %q at %.1f overlaps the one before, which ends at %.1f", l.Text, x, ends[l.Y])
+		}
+		ends[l.Y] = x + float64(len(l.Text))*charWidth
+		if l.Class == "start" {
+			starts++
+		}
+	}
+	if starts == 0 || starts >= 100 {
+		t.Errorf("%d of 100 narrow guessing bands labelled, want some but not all on a crowded row", starts)
+	}
+	for _, b := range tl.Bands {
+		if strings.HasPrefix(b.Class, "b-fishing") && b.Text != "steps 101–200" {
+			t.Errorf("the fishing band reads %q, want its steps", b.Text)
+		}
+	}
+}

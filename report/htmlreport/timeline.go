@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/metrics"
@@ -17,7 +18,8 @@ const (
 	rowHeight   = 26
 	rowGap      = 4
 	axisHeight  = 30
-	letterPitch = 11 // the smallest slot that still fits a class letter
+	letterPitch = 11  // the smallest slot that still fits a class letter
+	charWidth   = 5.5 // the width of a character of a label, about
 )
 
 // A timeline is the SVG of a trace's calls: one row per lane (patterns,
@@ -180,6 +182,7 @@ func newTimeline(id string, calls []callView, patterns []metrics.Pattern, hasTru
 		errRow = &r
 	}
 
+	labelEnd := map[int]float64{} // where the last label of a row ends
 	for _, o := range occurrences {
 		first, last, ok := stepsOf(o.p)
 		if !ok || first >= n {
@@ -197,10 +200,14 @@ func newTimeline(id string, calls []callView, patterns []metrics.Pattern, hasTru
 		}
 		bx, bw := x(first), float64(last-first)*pitch+markW
 		b := band{Class: class, Title: title, X: num(bx), Y: strconv.Itoa(o.r.Y + 3), W: num(bw), H: strconv.Itoa(o.r.H - 6)}
-		if bw >= 40 {
-			b.Text, b.TextX, b.TextY = metrics.StepsText(o.p.Steps), num(bx+3), o.r.TextY
-		} else {
-			tl.Labels = append(tl.Labels, label{Class: "start", Text: strconv.Itoa(first + 1), X: num(bx + bw + 2), Anchor: "start", Y: o.r.TextY})
+		// A band too narrow for its steps has its first step beside it,
+		// unless that would overlap the row's previous label.
+		if text := metrics.StepsText(o.p.Steps); bw >= 40 && float64(utf8.RuneCountInString(text))*charWidth+6 <= bw {
+			b.Text, b.TextX, b.TextY = text, num(bx+3), o.r.TextY
+			labelEnd[o.r.Y] = bx + bw
+		} else if start := strconv.Itoa(first + 1); bx+bw+2 >= labelEnd[o.r.Y] {
+			tl.Labels = append(tl.Labels, label{Class: "start", Text: start, X: num(bx + bw + 2), Anchor: "start", Y: o.r.TextY})
+			labelEnd[o.r.Y] = bx + bw + 2 + float64(len(start))*charWidth + 4
 		}
 		tl.Bands = append(tl.Bands, b)
 		tl.Overlays = append(tl.Overlays, band{Class: class, X: num(bx), Y: strconv.Itoa(lanesTop), W: num(bw), H: strconv.Itoa(lanesBottom - lanesTop)})
