@@ -97,6 +97,10 @@ type listed struct {
 
 func (p *browserPage) listed(id string) listed {
 	p.t.Helper()
+	// A first search waits for the arguments and results to be read.
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf(`!document.querySelector("#%s-filters .status").textContent.includes("reading")`, id), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		p.t.Fatal(err)
+	}
 	return evalIn[listed](p, fmt.Sprintf(`({
 		steps: Array.from(document.querySelectorAll("#%[1]s-list details.call")).map(d => Number(d.dataset.step)),
 		status: document.querySelector("#%[1]s-filters .status").textContent,
@@ -383,6 +387,9 @@ func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
 	}
 	p := openPage(t, browser, "hostile.html", 1100, func(b *bytes.Buffer) error { return htmlreport.WriteTraces(b, []*expectations.Run(measured)) })
 	evalIn[chromedp.Void](p, `document.querySelectorAll("details").forEach(d => d.open = true)`)
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("details.call")).every(d => d.querySelector(".call-body"))`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the opened calls were not filled: %v", err)
+	}
 	var allowed []string
 	for e := range allowedElements {
 		allowed = append(allowed, e)
@@ -394,7 +401,7 @@ func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
 			if (!allowed.has(e.localName)) out.push("element " + e.localName);
 			for (const a of e.attributes) if (a.name.startsWith("on") || a.name === "src" || a.name === "style") out.push("attribute " + a.name + " on " + e.localName);
 		});
-		if (document.scripts.length !== 2) out.push(document.scripts.length + " scripts");
+		if (document.scripts.length !== 3) out.push(document.scripts.length + " scripts");
 		return out;
 	})()`)
 	for _, b := range bad {
@@ -483,6 +490,7 @@ func TestALongTraceInBrowser(t *testing.T) {
 	// The search runs over every call, drawn or not; the prompt and the
 	// answer are not calls and leave a filtered list.
 	p.choose("t1", "q", "Func1998\"")
+	p.listed("t1")
 	if e = entries(); strings.Join(e, "|") != ":1999" {
 		t.Errorf("searching Func1998\" lists %q, want step 1999 alone", e)
 	}

@@ -90,11 +90,33 @@ type patternData struct {
 	Last   int    `json:"e"`
 }
 
-// encodeData is the text of a trace's data block: gzip-compressed JSON in
-// URL-safe base64 without padding, whose alphabet (letters, digits, - and
-// _) can neither end the element nor start markup, and which no escaping
-// changes.
-func encodeData(d *traceData) (string, error) {
+// detailData is the heavy part of a call: its arguments and its result,
+// each with a note of what the page left out; [a, an, r, rn] in the data.
+type detailData [4]string
+
+// encodeData writes a trace's two data blocks: the calls without their
+// arguments and results, which the page's script reads when it loads, and
+// those arguments and results, which it reads when a call is first opened
+// or searched. Each is gzip-compressed JSON in URL-safe base64 without
+// padding, whose alphabet (letters, digits, - and _) can neither end the
+// element nor start markup, and which no escaping changes.
+func encodeData(d *traceData) (calls, details string, err error) {
+	light := *d
+	light.Calls = make([]callData, len(d.Calls))
+	heavy := make([]detailData, len(d.Calls))
+	for i, c := range d.Calls {
+		heavy[i] = detailData{c.Args, c.ArgsNote, c.Result, c.Note}
+		c.Args, c.ArgsNote, c.Result, c.Note = "", "", "", ""
+		light.Calls[i] = c
+	}
+	if calls, err = encodeBlock(&light); err != nil {
+		return "", "", err
+	}
+	details, err = encodeBlock(heavy)
+	return calls, details, err
+}
+
+func encodeBlock(v any) (string, error) {
 	var b strings.Builder
 	b64 := base64.NewEncoder(base64.RawURLEncoding, &b)
 	zw, err := gzip.NewWriterLevel(b64, gzip.DefaultCompression)
@@ -103,7 +125,7 @@ func encodeData(d *traceData) (string, error) {
 	}
 	enc := json.NewEncoder(zw)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return "", fmt.Errorf("call data: %w", err)
 	}
 	if err := zw.Close(); err != nil {
@@ -116,16 +138,31 @@ func encodeData(d *traceData) (string, error) {
 }
 
 // decodeData is encodeData's inverse, for tests.
-func decodeData(s string) (*traceData, error) {
-	zr, err := gzip.NewReader(base64.NewDecoder(base64.RawURLEncoding, strings.NewReader(s)))
-	if err != nil {
+func decodeData(calls, details string) (*traceData, error) {
+	var d traceData
+	if err := decodeBlock(calls, &d); err != nil {
 		return nil, err
 	}
-	var d traceData
-	if err := json.NewDecoder(zr).Decode(&d); err != nil {
+	var heavy []detailData
+	if err := decodeBlock(details, &heavy); err != nil {
 		return nil, err
+	}
+	if len(heavy) != len(d.Calls) {
+		return nil, fmt.Errorf("%d calls, %d details", len(d.Calls), len(heavy))
+	}
+	for i, h := range heavy {
+		c := &d.Calls[i]
+		c.Args, c.ArgsNote, c.Result, c.Note = h[0], h[1], h[2], h[3]
 	}
 	return &d, nil
+}
+
+func decodeBlock(s string, v any) error {
+	zr, err := gzip.NewReader(base64.NewDecoder(base64.RawURLEncoding, strings.NewReader(s)))
+	if err != nil {
+		return err
+	}
+	return json.NewDecoder(zr).Decode(v)
 }
 
 // keptLines are the lines of a result that a page keeps: the first

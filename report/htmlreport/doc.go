@@ -54,12 +54,15 @@
 //
 // # The call list
 //
-// A trace's calls travel in the page as one data block: gzip-compressed
-// JSON in URL-safe base64, inside a script element whose type is not
-// JavaScript, so it is never run. The page's script decodes it and puts
-// the calls in the document 200 at a time; a call's whole entry (what it
-// ran, the query, patterns, symbols, files, lines, the arguments and the
-// result) only when it is opened. A session of 21,710 calls (101 MB) gives
+// A trace's calls travel in the page as two data blocks, each
+// gzip-compressed JSON in URL-safe base64 inside a script element whose
+// type is not JavaScript, so it is never run: the calls without their
+// arguments and results, which the page's script reads when the page
+// loads, and the arguments and results, the bulk, which it reads when a
+// call is first opened or a search first looks through them. The script
+// puts the calls in the document 200 at a time, and a call's whole entry
+// (what it ran, the query, patterns, symbols, files, lines, the arguments
+// and the result) only when it is opened. A session of 21,710 calls (101 MB) gives
 // a page of about 8 MB (BenchmarkViewOfALargeSession). The page keeps a
 // call's arguments up to 64 KiB and its result's first 80 lines up to
 // 6,000 bytes (ShownResult), and says what it left out. Each entry's

@@ -137,6 +137,7 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 			}
 			scripts := 0
 			var texts, data strings.Builder
+			blocks := map[string]string{}
 			var walk func(*html.Node)
 			walk = func(n *html.Node) {
 				switch n.Type {
@@ -152,15 +153,7 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 							if typ != "application/gzip" || n.FirstChild == nil || strings.Trim(n.FirstChild.Data, base64URL) != "" {
 								t.Errorf("a script element of type %q that is not a data block of base64 letters", typ)
 							} else {
-								// The page's script puts these strings in the
-								// page as text (the browser test checks it).
-								strs, err := htmlreport.DataStrings(n.FirstChild.Data)
-								if err != nil {
-									t.Errorf("data block %s: %v", attr(n, "id"), err)
-								}
-								for _, s := range strs {
-									data.WriteString(s + "\n")
-								}
+								blocks[attr(n, "id")] = n.FirstChild.Data
 							}
 							return
 						} else {
@@ -190,6 +183,21 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 				}
 			}
 			walk(doc)
+			// The page's script puts the strings of its data blocks in the
+			// page as text (the browser test checks it).
+			for id, calls := range blocks {
+				trace, ok := strings.CutSuffix(id, "-data")
+				if !ok {
+					continue
+				}
+				strs, err := htmlreport.DataStrings(calls, blocks[trace+"-details"])
+				if err != nil {
+					t.Errorf("data blocks of %s: %v", trace, err)
+				}
+				for _, s := range strs {
+					data.WriteString(s + "\n")
+				}
+			}
 			if scripts != 1 {
 				t.Errorf("%d <script> elements, want only the report's own", scripts)
 			}

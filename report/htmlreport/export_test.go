@@ -2,10 +2,10 @@ package htmlreport
 
 import "encoding/json"
 
-// DataStrings decodes a trace's data block and returns every string in it,
-// for the tests of what a page carries.
-func DataStrings(block string) ([]string, error) {
-	d, err := decodeData(block)
+// DataStrings decodes a trace's data blocks and returns every string in
+// them, for the tests of what a page carries.
+func DataStrings(calls, details string) ([]string, error) {
+	d, err := decodeData(calls, details)
 	if err != nil {
 		return nil, err
 	}

@@ -253,7 +253,7 @@ func TestTheCallDataHoldsWholeCalls(t *testing.T) {
 	}
 	doc := events.Normalize(sess, events.Options{Taxonomy: tax})
 	tv := newTraceView("t1", &expectations.Run{Trace: "x", Session: sess, Document: doc, Metrics: metrics.Compute(doc, metrics.Options{})})
-	d, err := decodeData(tv.Data)
+	d, err := decodeData(tv.Data, tv.Details)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,9 +33,9 @@ type traceView struct {
 	// Level is the heading level of the trace's title: 2 on a page of
 	// traces, 3 inside a scenario.
 	Level int
-	// Data is the trace's data block (encodeData), from which the page's
-	// script draws the call list.
-	Data string
+	// Data and Details are the trace's data blocks (encodeData), from
+	// which the page's script draws the call list.
+	Data, Details string
 	// Counts are the calls of each class, failed, hitting the ground
 	// truth and by subagents, for the filter bar.
 	Counts callCounts
@@ -194,11 +194,11 @@ func newTraceView(id string, run *expectations.Run) traceView {
 	if run.Session != nil {
 		prompt, answer = cleanLines(run.Session.Prompt), cleanLines(run.Session.Answer)
 	}
-	data, err := encodeData(dataOf(calls, pdata, prompt, answer))
+	var err error
+	tv.Data, tv.Details, err = encodeData(dataOf(calls, pdata, prompt, answer))
 	if err != nil {
 		tv.Degraded = err.Error()
 	}
-	tv.Data = data
 	tv.Timeline = newTimeline(id, calls, patterns, len(doc.GroundTruth.Files) > 0)
 	return tv
 }

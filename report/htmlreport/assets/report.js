@@ -1,7 +1,9 @@
-// The report's own script. Each trace's calls travel in the page as a data
-// block (gzip-compressed JSON in base64) that this script decodes, then
-// lists, filters and searches; a call's full arguments and result are put
-// in the document when its entry is opened. The timeline is one Tab stop:
+// The report's own script. Each trace's calls travel in the page as data
+// blocks (gzip-compressed JSON in base64) that this script decodes, then
+// lists, filters and searches: the calls when the page loads, their
+// arguments and results (the bulk) when a call is first opened or a search
+// first looks through them; a call's whole entry is put in the document
+// when it is opened. The timeline is one Tab stop:
 // arrow keys move between its calls, Enter opens the call, a drag across it
 // lists the calls of a range. The URL's fragment keeps the filter of the
 // trace last filtered (#ID?class=F&q=text…), so that a link shows the same
@@ -59,7 +61,22 @@
     this.matches = [];
     this.shown = 0;
     this.cursor = 0;
+    this.details = null; // [arguments, note, result, note] of each call, once read
   }
+
+  // loadDetails reads the arguments and results of the calls, once.
+  View.prototype.loadDetails = function () {
+    var v = this;
+    if (!v.detailsRead) {
+      var block = document.getElementById(v.id + "-details");
+      v.detailsRead = (block ? decode(block.textContent) : Promise.resolve([])).then(function (d) {
+        v.details = d;
+        v.text = new Array(v.calls.length);
+        return d;
+      });
+    }
+    return v.detailsRead;
+  };
 
   View.prototype.init = function (data) {
     var v = this;
@@ -102,7 +119,7 @@
       var d = e.target;
       if (d.tagName === "DETAILS" && d.open && !d.dataset.filled && d.dataset.step) {
         d.dataset.filled = "1";
-        d.appendChild(v.body(Number(d.dataset.step) - 1));
+        v.loadDetails().then(function () { d.appendChild(v.body(Number(d.dataset.step) - 1)); });
       }
     }, true);
     v.list.addEventListener("click", function (e) {
@@ -132,8 +149,8 @@
   View.prototype.searchText = function (i) {
     var t = this.text[i];
     if (t === undefined) {
-      var c = this.calls[i];
-      t = [c.t, c.c, c.q, c.a, c.r, (c.fl || []).map(function (f) { return f[0]; }).join("\n")].join("\n").toLowerCase();
+      var c = this.calls[i], d = this.details ? this.details[i] : ["", "", "", ""];
+      t = [c.t, c.c, c.q, d[0], d[2], (c.fl || []).map(function (f) { return f[0]; }).join("\n")].join("\n").toLowerCase();
       this.text[i] = t;
     }
     return t;
@@ -216,6 +233,18 @@
       }
       var st = v.form.querySelector(".status");
       st.textContent = names.length ? "Showing " + v.matches.length + " of " + n + " calls" : "Showing all " + n + " calls";
+      if (v.state.q && !v.details) {
+        // The arguments and results are read for the first search; it
+        // runs again over them once they are.
+        st.textContent += " (reading the arguments and results…)";
+        if (!v.rerun) {
+          v.rerun = true;
+          v.loadDetails().then(function () {
+            v.rerun = false;
+            if (v.state.q) v.apply(false);
+          });
+        }
+      }
     }
     v.draw(PAGE);
     v.dimMarks(names.length > 0);
@@ -331,10 +360,11 @@
       row("files", fl);
     }
     if (c.l && c.l.length) row("lines", c.l.join(", ")).className = "mono";
-    var args = row("arguments", c.a ? el("pre", null, c.a) : "none");
-    if (c.an) args.appendChild(el("span", "cut", c.an));
-    var res = row("result", c.r ? el("pre", "result", c.r) : "");
-    if (c.rn) res.appendChild(el("span", "cut", c.rn));
+    var d = v.details[i] || ["", "", "", ""];
+    var args = row("arguments", d[0] ? el("pre", null, d[0]) : "none");
+    if (d[1]) args.appendChild(el("span", "cut", d[1]));
+    var res = row("result", d[2] ? el("pre", "result", d[2]) : "");
+    if (d[3]) res.appendChild(el("span", "cut", d[3]));
     div.appendChild(dl);
     return div;
   };
@@ -648,10 +678,13 @@
 
   function done() {
     pending--;
-    if (pending === 0) {
-      follow(true);
-      document.documentElement.dataset.ready = "1";
-    }
+    if (pending === 0) ready();
+  }
+  // ready marks the page as drawn, for tests and benchmarks.
+  function ready() {
+    follow(true);
+    if (window.performance && performance.mark) performance.mark("calls-drawn");
+    document.documentElement.dataset.ready = "1";
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("section.trace"), function (section) {
@@ -664,9 +697,6 @@
       v.list.appendChild(el("li", "warning", "The calls could not be read: " + err));
     }).then(done);
   });
-  if (pending === 0) {
-    follow(true);
-    document.documentElement.dataset.ready = "1";
-  }
+  if (pending === 0) ready();
   window.addEventListener("hashchange", function () { follow(false); });
 })();
