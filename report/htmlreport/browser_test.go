@@ -246,10 +246,10 @@ func waitReady(t *testing.T, ctx context.Context) {
 	}
 }
 
-// clickMark clicks the middle of the element sel with the mouse, as a
-// reader does.
+// clickMark clicks the middle of the element sel (of its first line, for
+// text that wraps) with the mouse, as a reader does.
 func clickMark(ctx context.Context, sel string) error {
-	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const e = document.querySelector(`+"`"+sel+"`"+`); e.scrollIntoView({block: "center"}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const e = document.querySelector(`+"`"+sel+"`"+`); e.scrollIntoView({block: "center"}); const r = e.getClientRects()[0]; return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
 	if err != nil {
 		return fmt.Errorf("finding %s: %w", sel, err)
 	}

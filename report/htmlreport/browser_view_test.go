@@ -515,3 +515,25 @@ func TestALongTraceInBrowser(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// On a check report the skip link leads to the failures, and a link to a
+// folded scenario opens it.
+func TestCheckReportLinksInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	page := checkPage(t, passes, fails)
+	p := openPage(t, browser, "check.html", 1100, func(b *bytes.Buffer) error { _, err := b.Write(page); return err })
+	p.do(chromedp.KeyEvent("\t"))
+	if skip := evalIn[string](p, `document.activeElement.className + " " + document.activeElement.getAttribute("href")`); skip != "skip #failures" {
+		t.Errorf("the first Tab goes to %q, want the skip link to #failures", skip)
+	}
+	if open := evalIn[bool](p, `document.querySelector("#s1 > details").open`); open {
+		t.Fatal("the passing scenario is not folded")
+	}
+	if err := clickMark(p.ctx, `#summary a[href="#s1"]`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.querySelector("#s1 > details").open`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("following the link to the folded scenario did not open it: %v", err)
+	}
+	p.noProblems()
+}

@@ -16,6 +16,17 @@ import (
 // the expectations given, and evaluates them in order.
 func checkScenarios(t *testing.T, expectations ...string) *html.Node {
 	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(checkPage(t, expectations...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// checkPage is the check report of scenarios on the session-expiry trace,
+// each with the expectations given.
+func checkPage(t *testing.T, expectations ...string) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	abs, err := filepath.Abs("testdata")
 	if err != nil {
@@ -31,12 +42,7 @@ func checkScenarios(t *testing.T, expectations ...string) *html.Node {
 		}
 		files = append(files, f)
 	}
-	page := render(t, func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, checkResults(t, files...)) })
-	doc, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	return render(t, func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, checkResults(t, files...)) })
 }
 
 const (
