@@ -3,12 +3,11 @@
 // lists, filters and searches: the calls when the page loads, their
 // arguments and results (the bulk) when a call is first opened or a search
 // first looks through them; a call's whole entry is put in the document
-// when it is opened. The timeline is one Tab stop:
-// arrow keys move between its calls, Enter opens the call, a drag across it
-// lists the calls of a range. The URL's fragment keeps the filter of the
-// trace last filtered (#ID?class=F&q=text…), so that a link shows the same
-// view. Every string from the data is put in the page as text, never as
-// markup.
+// when it is opened. The timeline is one Tab stop: arrow keys move between
+// its calls, Enter opens the call, a drag across it selects a range of
+// calls. The URL's fragment keeps the filter of the trace last filtered
+// (#ID?class=F&q=text…), so that a link shows the same view. Every string
+// from the data is put in the page as text, never as markup.
 (function () {
   "use strict";
   var CLASSES = { S: ["c-semantic", "semantic"], F: ["c-file", "file-level"], E: ["c-edit", "edit"], O: ["c-other", "other"] };
@@ -98,7 +97,17 @@
       Array.prototype.forEach.call(v.form.querySelectorAll("select option"), function (o) {
         if (!o.dataset.label) o.dataset.label = o.textContent.replace(/ \(\d+\)$/, "");
       });
-      v.form.addEventListener("input", function () { v.readForm(); v.apply(true); });
+      // Typing in the search box filters once the typing pauses.
+      var typing = 0;
+      v.form.addEventListener("input", function (e) {
+        clearTimeout(typing);
+        if (e.target.name === "q" && v.calls.length > 2000) {
+          typing = setTimeout(function () { v.readForm(); v.apply(true); }, 150);
+          return;
+        }
+        v.readForm();
+        v.apply(true);
+      });
       v.form.addEventListener("submit", function (e) { e.preventDefault(); });
       v.form.addEventListener("click", function (e) {
         var act = e.target.dataset && e.target.dataset.act;
