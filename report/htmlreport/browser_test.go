@@ -211,9 +211,10 @@ func TestReportsInBrowser(t *testing.T) {
 			t.Logf("screenshot: %s", shot)
 			if *screenshot != "" && p.name == "check report" {
 				// The README's picture: the top of the page, verdict,
-				// expectations and timeline, at a width a README shows.
+				// failures, summary, expectations and timeline, at a width
+				// a README shows.
 				err := chromedp.Do(ctx,
-					chromedp.EmulateViewport(1100, 2150),
+					chromedp.EmulateViewport(1100, 2700),
 					chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`),
 				)
 				if err != nil {
