@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -536,4 +538,43 @@ func TestCheckReportLinksInBrowser(t *testing.T) {
 		t.Errorf("following the link to the folded scenario did not open it: %v", err)
 	}
 	p.noProblems()
+}
+
+// A browser without DecompressionStream says it cannot read the calls,
+// and the rest of the page stands.
+func TestABrowserThatCannotDecompressSaysSoInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	var b bytes.Buffer
+	if err := viewOfSessionExpiry(t)(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "view.html")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	ctx, cancelTime := context.WithTimeout(tab, time.Minute)
+	defer cancelTime()
+	err := chromedp.Do(ctx,
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `delete window.DecompressionStream`})
+			return err
+		}),
+		chromedp.Navigate("file://"+path),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitReady(t, ctx)
+	said, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("t1-list").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(said, "The calls could not be read: this browser cannot decompress them") {
+		t.Errorf("the list says %q", said)
+	}
+	if marks, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#t1-tl rect.call").length`)); marks != 18 {
+		t.Errorf("%d marks on the timeline, want 18", marks)
+	}
 }

@@ -30,6 +30,9 @@
   }
 
   function decode(text) {
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser cannot decompress them (it needs DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later)"));
+    }
     var b64 = text.trim().replace(/-/g, "+").replace(/_/g, "/");
     while (b64.length % 4) b64 += "=";
     var bin = atob(b64);
@@ -703,7 +706,7 @@
     views[section.id] = v;
     pending++;
     decode(block.textContent).then(function (data) { v.init(data); }).catch(function (err) {
-      v.list.appendChild(el("li", "warning", "The calls could not be read: " + err));
+      v.list.appendChild(el("li", "warning", "The calls could not be read: " + (err && err.message || err)));
     }).then(done);
   });
   if (pending === 0) ready();
