@@ -359,6 +359,14 @@ func TestNothingOverflowsAPhoneInBrowser(t *testing.T) {
 	for name, write := range pages {
 		t.Run(name, func(t *testing.T) {
 			p := openPage(t, browser, name, 390, write)
+			if name == "view.html" {
+				// With a range, whose calls a strip draws enlarged.
+				p.do(chromedp.Navigate("file://"+p.path+"#t1?from=2&to=9"), chromedp.Reload())
+				waitReady(t, p.ctx)
+				if n := evalIn[int](p, `document.querySelectorAll("#t1-zoom rect").length`); n != 8 {
+					t.Errorf("the enlarged strip has %d marks, want 8", n)
+				}
+			}
 			// Everything open: every call, every folded table.
 			evalIn[chromedp.Void](p, `document.querySelectorAll("details").forEach(d => d.open = true)`)
 			wide := evalIn[[]string](p, `(() => {
