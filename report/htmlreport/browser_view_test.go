@@ -226,6 +226,16 @@ func TestSearchFindsAStringInAResultInBrowser(t *testing.T) {
 	if len(got.Steps) == 0 || len(got.Steps) > 3 || !strings.Contains(got.Hash, "q=ErrSessionExpired") {
 		t.Fatalf("searching a result's text: %+v", got)
 	}
+	// Each entry says where the text was found, the match marked.
+	hits := evalIn[[]string](p, `Array.from(document.querySelectorAll("#t1-list p.hit")).map(p => p.querySelector(".where").textContent + "|" + p.querySelector("mark").textContent + "|" + p.textContent)`)
+	if len(hits) != len(got.Steps) {
+		t.Errorf("%d entries say where the search found them, want %d", len(hits), len(got.Steps))
+	}
+	for _, h := range hits {
+		if !strings.HasPrefix(h, "result: |ErrSessionExpired =|result: ") || !strings.Contains(h, "var ErrSessionExpired = errors.New") {
+			t.Errorf("a search hit reads %q", h)
+		}
+	}
 	// Opening the entry shows the whole result with the text.
 	evalIn[chromedp.Void](p, `document.querySelector("#t1-list details.call").open = true`)
 	result, err := chromedp.Run(p.ctx, chromedp.Poll[string](`document.querySelector("#t1-list details.call pre.result")?.textContent`, chromedp.WithPollingTimeout(5*time.Second)))
@@ -396,6 +406,13 @@ func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := openPage(t, browser, "hostile.html", 1100, func(b *bytes.Buffer) error { return htmlreport.WriteTraces(b, []*expectations.Run(measured)) })
+	// A search puts the hostile text of the matches, around a mark, in the
+	// list as well.
+	p.choose("t1", "q", "<script>")
+	p.listed("t1")
+	if n := evalIn[int](p, `document.querySelectorAll("#t1-list p.hit mark").length`); n == 0 {
+		t.Error("searching <script> marks no hit")
+	}
 	evalIn[chromedp.Void](p, `document.querySelectorAll("details").forEach(d => d.open = true)`)
 	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("details.call")).every(d => d.querySelector(".call-body"))`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 		t.Fatalf("the opened calls were not filled: %v", err)

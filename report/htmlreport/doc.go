@@ -75,7 +75,9 @@
 // arguments, the result and the files of every call, and filters by class,
 // tool, pattern, failed calls, ground-truth hits and subagent calls; every
 // choice says how many calls it would leave with the other filters kept,
-// and the marks the filter leaves out are dimmed. The URL fragment keeps
+// and the marks the filter leaves out are dimmed. Under each call the
+// search found, a line says where (what it ran, the query, the arguments,
+// the result or the files) with the match marked. The URL fragment keeps
 // the filter and the range (#t1?class=F&q=token&from=10&to=40), so that a
 // link opens the same view; #t1-c12 opens call 12 of trace t1.
 //

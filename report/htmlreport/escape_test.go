@@ -95,7 +95,7 @@ var allowedElements = map[string]bool{}
 func init() {
 	for e := range strings.FieldsSeq(`html head body meta title link style script header main nav footer section
 		h1 h2 h3 h4 p span strong br ul ol li a dl dt dd div table caption thead tbody tr th td details summary pre
-		figure figcaption svg text line rect circle polyline g form label input select option button output noscript`) {
+		figure figcaption svg text line rect circle polyline g form label input select option button output noscript mark`) {
 		allowedElements[e] = true
 	}
 }

@@ -335,7 +335,33 @@
     (c.p || []).forEach(function (p) { s.appendChild(el("span", "tag", v.patterns[p].n)); });
     d.appendChild(s);
     li.appendChild(d);
+    var hit = this.hit(i);
+    if (hit) li.appendChild(hit);
     return li;
+  };
+
+  // hit shows where the search found a call's text, when it is in the
+  // arguments, the result or the files: the line, the match marked.
+  View.prototype.hit = function (i) {
+    var q = this.state.q, c = this.calls[i];
+    if (!q) return null;
+    q = q.toLowerCase();
+    var d = this.details ? this.details[i] : null;
+    var places = [["ran", c.c], ["query", c.q], ["arguments", d && d[0]], ["result", d && d[2]], ["files", (c.fl || []).map(function (f) { return f[0]; }).join("\n")]];
+    for (var k = 0; k < places.length; k++) {
+      var text = places[k][1] || "", at = text.toLowerCase().indexOf(q);
+      if (at < 0) continue;
+      var start = text.lastIndexOf("\n", at) + 1, end = text.indexOf("\n", at);
+      if (end < 0) end = text.length;
+      var from = Math.max(start, at - 60), to = Math.min(end, at + q.length + 60);
+      var p = el("p", "hit");
+      p.appendChild(el("span", "where", places[k][0] + ": "));
+      p.appendChild(document.createTextNode((from > start ? "…" : "") + text.slice(from, at)));
+      p.appendChild(el("mark", null, text.slice(at, at + q.length)));
+      p.appendChild(document.createTextNode(text.slice(at + q.length, to) + (to < end ? "…" : "")));
+      return p;
+    }
+    return null;
   };
 
   // body is the whole of a call, put in the page when its entry opens.
