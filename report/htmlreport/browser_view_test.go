@@ -227,7 +227,7 @@ func TestSearchFindsAStringInAResultInBrowser(t *testing.T) {
 		t.Fatalf("searching a result's text: %+v", got)
 	}
 	// Each entry says where the text was found, the match marked.
-	hits := evalIn[[]string](p, `Array.from(document.querySelectorAll("#t1-list p.hit")).map(p => p.querySelector(".where").textContent + "|" + p.querySelector("mark").textContent + "|" + p.textContent)`)
+	hits := evalIn[[]string](p, `Array.from(document.querySelectorAll("#t1-list .hit")).map(p => p.querySelector(".where").textContent + "|" + p.querySelector("mark").textContent + "|" + p.textContent)`)
 	if len(hits) != len(got.Steps) {
 		t.Errorf("%d entries say where the search found them, want %d", len(hits), len(got.Steps))
 	}
@@ -410,7 +410,7 @@ func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
 	// list as well.
 	p.choose("t1", "q", "<script>")
 	p.listed("t1")
-	if n := evalIn[int](p, `document.querySelectorAll("#t1-list p.hit mark").length`); n == 0 {
+	if n := evalIn[int](p, `document.querySelectorAll("#t1-list .hit mark").length`); n == 0 {
 		t.Error("searching <script> marks no hit")
 	}
 	evalIn[chromedp.Void](p, `document.querySelectorAll("details").forEach(d => d.open = true)`)

@@ -333,10 +333,10 @@
     if (c.f & FAILED) s.appendChild(el("span", "tag err", "failed"));
     var v = this;
     (c.p || []).forEach(function (p) { s.appendChild(el("span", "tag", v.patterns[p].n)); });
+    var hit = this.hit(i);
+    if (hit) s.appendChild(hit);
     d.appendChild(s);
     li.appendChild(d);
-    var hit = this.hit(i);
-    if (hit) li.appendChild(hit);
     return li;
   };
 
@@ -354,7 +354,7 @@
       var start = text.lastIndexOf("\n", at) + 1, end = text.indexOf("\n", at);
       if (end < 0) end = text.length;
       var from = Math.max(start, at - 60), to = Math.min(end, at + q.length + 60);
-      var p = el("p", "hit");
+      var p = el("span", "hit");
       p.appendChild(el("span", "where", places[k][0] + ": "));
       p.appendChild(document.createTextNode((from > start ? "…" : "") + text.slice(from, at)));
       p.appendChild(el("mark", null, text.slice(at, at + q.length)));
