@@ -214,6 +214,14 @@ func TestFilteringInBrowser(t *testing.T) {
 	if v := evalIn[string](p, `document.querySelector("#t1-filters").elements.class.value`); v != "E" {
 		t.Errorf("the filter bar shows class %q, want E", v)
 	}
+	// A search with & and = in it comes back whole from the fragment.
+	p.choose("t1", "q", "a&b=c")
+	hash := evalIn[string](p, `location.hash`)
+	p.do(chromedp.Reload())
+	waitReady(t, p.ctx)
+	if v := evalIn[string](p, `document.querySelector("#t1-filters").elements.q.value`); v != "a&b=c" {
+		t.Errorf("reopened at %s, the search box reads %q, want a&b=c", hash, v)
+	}
 	p.noProblems()
 }
 

@@ -684,13 +684,15 @@
   }
 
   function follow(fromLoad) {
-    var hash = decodeURIComponent(location.hash.slice(1));
-    if (!hash) return;
-    var q = hash.indexOf("?");
+    var raw = location.hash.slice(1);
+    if (!raw) return;
+    // The filter's values stay encoded until URLSearchParams reads them: a
+    // search for "a&b" is q=a%26b.
+    var q = raw.indexOf("?");
     if (q >= 0) {
-      var v = views[hash.slice(0, q)];
+      var v = views[decodeURIComponent(raw.slice(0, q))];
       if (!v || !v.calls) return;
-      var p = new URLSearchParams(hash.slice(q + 1));
+      var p = new URLSearchParams(raw.slice(q + 1));
       v.state = {};
       p.forEach(function (val, k) { v.state[k] = val; });
       v.writeForm();
@@ -699,6 +701,7 @@
       if (fromLoad) v.section.scrollIntoView({ block: "start" });
       return;
     }
+    var hash = decodeURIComponent(raw);
     var m = /^(.*)-c(\d+)$/.exec(hash);
     if (m && views[m[1]] && views[m[1]].calls) {
       views[m[1]].reveal(Number(m[2]) - 1, false);
