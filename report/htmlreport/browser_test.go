@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -66,6 +67,8 @@ func (l *pageLog) listen(ev any) {
 		if ev.Entry.Level == log.EntryLevelError {
 			p = fmt.Sprintf("log %s: %s (%s)", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
 		}
+	case *page.EventJavascriptDialogOpening:
+		p = "a dialog opened: " + ev.Message
 	case *network.EventRequestWillBeSent:
 		if u := ev.Request.URL; !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
 			p = "request out of the file: " + u
@@ -135,40 +138,7 @@ func TestReportsInBrowser(t *testing.T) {
 			}},
 	}
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// The pages are files and need no network; the browser's own
-		// lookups and connections (updates, metrics, safe browsing,
-		// reachability checks) are kept off the network: no name
-		// resolves, and any connection goes to a loopback port where
-		// nothing listens.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
-		chromedp.ProxyServer("http://127.0.0.1:9"),
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-client-side-phishing-detection", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		chromedp.Flag("disable-features", "MediaRouter,OptimizationHints,Translate,NetworkTimeServiceQuerying"),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	// The first Run starts the browser; it lives as long as browserCtx.
-	if err := chromedp.Do(browserCtx); err != nil {
-		// A browser that cannot start here (a snap wrapper without snapd, a
-		// missing library) is the machine's problem, not the report's.
-		t.Skipf("%s does not start (%v): install a working Chromium (apt-get install chromium) to run this test", bin, err)
-	}
+	browserCtx := startBrowser(t, bin, dir)
 
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -188,6 +158,7 @@ func TestReportsInBrowser(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1100, 1400), chromedp.Navigate("file://"+path)); err != nil {
 				t.Fatalf("loading %s: %v", path, err)
 			}
+			waitReady(t, ctx)
 
 			timelines, err := chromedp.Run(ctx, chromedp.Evaluate[[]timelineCheck](timelinesJS))
 			if err != nil {
@@ -218,12 +189,12 @@ func TestReportsInBrowser(t *testing.T) {
 				t.Errorf("the report's style sheet did not apply (err %v)", err)
 			}
 			if p.open != "" {
-				// Following a mark's link opens its call: the script runs.
-				opened, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(done => {
-					const details = document.getElementById(`+"`"+p.open+"`"+`);
-					document.querySelector('svg.timeline a[href="#`+p.open+`"]').dispatchEvent(new MouseEvent("click", {bubbles: true}));
-					setTimeout(() => done(!!details && details.open), 100);
-				})`, chromedp.EvalAwaitPromise))
+				// Clicking a mark opens its call: the script runs.
+				step := p.open[strings.LastIndex(p.open, "-c")+2:]
+				if err := clickMark(ctx, "svg.timeline rect.call[data-step=\""+step+"\"]"); err != nil {
+					t.Fatal(err)
+				}
+				opened, err := chromedp.Run(ctx, chromedp.Poll[bool](`(() => { const d = document.getElementById("`+p.open+`"); return !!d && d.open && d.querySelector(".call-body") !== null; })()`, chromedp.WithPollingTimeout(5*time.Second)))
 				if err != nil || !opened {
 					t.Errorf("clicking the mark of %s did not open the call (err %v)", p.open, err)
 				}
@@ -240,9 +211,10 @@ func TestReportsInBrowser(t *testing.T) {
 			t.Logf("screenshot: %s", shot)
 			if *screenshot != "" && p.name == "check report" {
 				// The README's picture: the top of the page, verdict,
-				// expectations and timeline, at a width a README shows.
+				// failures, summary, expectations and timeline, at a width
+				// a README shows.
 				err := chromedp.Do(ctx,
-					chromedp.EmulateViewport(1100, 2150),
+					chromedp.EmulateViewport(1100, 2700),
 					chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`),
 				)
 				if err != nil {
@@ -265,4 +237,64 @@ func TestReportsInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitReady waits for the page's script to have drawn every call list.
+func waitReady(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.ready === "1"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the page's script did not finish drawing: %v", err)
+	}
+}
+
+// clickMark clicks the middle of the element sel (of its first line, for
+// text that wraps) with the mouse, as a reader does.
+func clickMark(ctx context.Context, sel string) error {
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const e = document.querySelector(`+"`"+sel+"`"+`); e.scrollIntoView({block: "center"}); const r = e.getClientRects()[0]; return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
+	if err != nil {
+		return fmt.Errorf("finding %s: %w", sel, err)
+	}
+	return chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1]))
+}
+
+// startBrowser starts headless Chromium for the test, with its profile in
+// dir, kept off the network; the test is skipped where it cannot start.
+func startBrowser(t testing.TB, bin, dir string) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// The pages are files and need no network; the browser's own
+		// lookups and connections (updates, metrics, safe browsing,
+		// reachability checks) are kept off the network: no name
+		// resolves, and any connection goes to a loopback port where
+		// nothing listens.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
+		chromedp.ProxyServer("http://127.0.0.1:9"),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("disable-features", "MediaRouter,OptimizationHints,Translate,NetworkTimeServiceQuerying"),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	// The first Run starts the browser; it lives as long as browserCtx.
+	if err := chromedp.Do(browserCtx); err != nil {
+		// A browser that cannot start here (a snap wrapper without snapd, a
+		// missing library) is the machine's problem, not the report's.
+		t.Skipf("%s does not start (%v): install a working Chromium (apt-get install chromium) to run this test", bin, err)
+	}
+
+	return browserCtx
 }

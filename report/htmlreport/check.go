@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/report"
@@ -45,6 +46,15 @@ type scenarioView struct {
 	Verdict                     verdict
 	Expectations                []expectationView
 	Traces                      []traceView
+	// Open is a scenario shown unfolded: one that did not pass.
+	Open bool
+}
+
+// failureView is a row of the failures panel: an expectation that failed,
+// was flaky or could not be checked, and the scenario it belongs to.
+type failureView struct {
+	Scenario, Href string
+	expectationView
 }
 
 type expectationView struct {
@@ -119,8 +129,11 @@ func newScenarioView(i int, res *expectations.ScenarioResult) scenarioView {
 			sv.Verdict.Text += fmt.Sprintf(" %d skipped.", skipped)
 		}
 	}
+	sv.Open = sv.Verdict.Class == verdictFail.Class || sv.Verdict.Class == verdictFlaky.Class
 	for j, run := range res.Runs {
-		sv.Traces = append(sv.Traces, newTraceView(fmt.Sprintf("%s-r%d", sv.ID, j+1), run))
+		tv := newTraceView(fmt.Sprintf("%s-r%d", sv.ID, j+1), run)
+		tv.Level = 3
+		sv.Traces = append(sv.Traces, tv)
 	}
 	return sv
 }
@@ -128,7 +141,7 @@ func newScenarioView(i int, res *expectations.ScenarioResult) scenarioView {
 // newErrorView is the section of a scenario that could not be checked:
 // one entry per problem, at its file:line:col.
 func newErrorView(i int, e *expectations.ScenarioError) scenarioView {
-	sv := scenarioView{ID: fmt.Sprintf("s%d", i+1), Name: clean(e.Name), File: clean(e.File), Verdict: verdictError}
+	sv := scenarioView{ID: fmt.Sprintf("s%d", i+1), Name: clean(e.Name), File: clean(e.File), Verdict: verdictError, Open: true}
 	if sv.Name == "" {
 		sv.Name = sv.File
 	}
@@ -140,21 +153,121 @@ func newErrorView(i int, e *expectations.ScenarioError) scenarioView {
 	return sv
 }
 
-// checkVerdict is the verdict of a whole check: failed when a scenario
-// failed or could not be checked.
-func checkVerdict(scenarios []scenarioView) verdict {
-	failed := 0
+// failuresOf lists, scenario by scenario, the expectations that did not
+// hold: failed, flaky, or a problem of a scenario that could not be checked.
+func failuresOf(scenarios []scenarioView) []failureView {
+	var out []failureView
 	for _, s := range scenarios {
-		if s.Verdict.Class == verdictFail.Class {
+		for _, e := range s.Expectations {
+			switch e.Verdict.Label {
+			case verdictFail.Label, verdictFlaky.Label, verdictError.Label:
+				out = append(out, failureView{Scenario: s.Name, Href: s.ID, expectationView: e})
+			}
+		}
+	}
+	return out
+}
+
+// checkVerdict is the verdict of a whole check: failed when a scenario
+// failed or could not be checked, flaky when none did but a flaky
+// expectation failed.
+func checkVerdict(scenarios []scenarioView) verdict {
+	failed, flaky := 0, 0
+	for _, s := range scenarios {
+		switch s.Verdict.Class {
+		case verdictFail.Class:
 			failed++
+		case verdictFlaky.Class:
+			flaky++
 		}
 	}
 	if failed > 0 {
 		v := verdictFail
 		v.Text = fmt.Sprintf("%d of %d scenarios failed.", failed, len(scenarios))
+		if flaky > 0 {
+			v.Text += fmt.Sprintf(" %d flaky.", flaky)
+		}
+		return v
+	}
+	if flaky > 0 {
+		v := verdictFlaky
+		v.Text = fmt.Sprintf("No scenario failed, but %d of %d had a flaky expectation fail (reported, not failing the check).", flaky, len(scenarios))
 		return v
 	}
 	v := verdictPass
 	v.Text = fmt.Sprintf("All %d scenarios passed.", len(scenarios))
 	return v
+}
+
+// summaryView is the table of every scenario's figures, as the markdown
+// report's index-effectiveness and retrieval tables give them: its result,
+// semantic ratio, steps to target, patterns and the retrieval metrics.
+type summaryView struct {
+	Metrics   []string
+	Rows      []summaryRow
+	Aggregate string
+}
+
+type summaryRow struct {
+	Href, Scenario         string
+	Verdict                verdict
+	Ratio, Steps, Patterns string
+	Values                 []summaryCell
+}
+
+// A summaryCell is a figure, or "n/a" with the reason as its tooltip.
+type summaryCell struct{ Text, Title string }
+
+// newSummary builds the summary of the scenarios evaluated; views are
+// their sections, in the same order.
+func newSummary(results []*expectations.ScenarioResult, views []scenarioView) *summaryView {
+	if len(results) == 0 {
+		return nil
+	}
+	c := report.NewCheck(results)
+	sv := &summaryView{}
+	for _, m := range report.DefaultRetrievalMetrics {
+		sv.Metrics = append(sv.Metrics, report.Label(m))
+	}
+	var sum float64
+	var n int
+	for i, ir := range c.Index {
+		row := summaryRow{Href: views[i].ID, Scenario: views[i].Name, Verdict: views[i].Verdict, Ratio: "n/a", Steps: "not reached"}
+		switch {
+		case ir.SemanticRatio != nil && ir.NoSemanticTool:
+			row.Ratio = "no semantic tool offered"
+		case ir.SemanticRatio != nil:
+			row.Ratio = report.FormatValue("semantic_ratio", *ir.SemanticRatio)
+			sum += *ir.SemanticRatio
+			n++
+		}
+		if ir.StepsToTarget != nil {
+			row.Steps = fmt.Sprint(*ir.StepsToTarget)
+		}
+		row.Patterns = clean(strings.Join(ir.Patterns, ", "))
+		if row.Patterns == "" {
+			row.Patterns = "none"
+		}
+		if ir.NoSemanticTool && len(ir.Patterns) > 0 {
+			row.Patterns += " (information: no semantic tool offered)"
+		}
+		rr := c.Retrieval[i]
+		for _, m := range report.DefaultRetrievalMetrics {
+			if v, ok := rr.Values[m]; ok {
+				row.Values = append(row.Values, summaryCell{Text: report.FormatValue(m, v)})
+				continue
+			}
+			reason := rr.Reasons[m]
+			if reason == "" {
+				reason = rr.Reason
+			}
+			row.Values = append(row.Values, summaryCell{Text: "n/a", Title: clean(reason)})
+		}
+		sv.Rows = append(sv.Rows, row)
+	}
+	sv.Aggregate = "no scenario has a semantic ratio"
+	if n > 0 {
+		sv.Aggregate = fmt.Sprintf("mean semantic ratio %s over %d scenario(s)", report.FormatValue("semantic_ratio", sum/float64(n)), n)
+	}
+	return sv
 }

@@ -95,9 +95,20 @@ var allowedElements = map[string]bool{}
 func init() {
 	for e := range strings.FieldsSeq(`html head body meta title link style script header main nav footer section
 		h1 h2 h3 h4 p span strong br ul ol li a dl dt dd div table caption thead tbody tr th td details summary pre
-		figure figcaption svg text line rect circle polyline`) {
+		figure figcaption svg text line rect circle polyline g form label input select option button output noscript mark`) {
 		allowedElements[e] = true
 	}
+}
+
+const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
 }
 
 func TestTraceTextCannotLeaveItsContext(t *testing.T) {
@@ -125,7 +136,8 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 				t.Fatal(err)
 			}
 			scripts := 0
-			var texts strings.Builder
+			var texts, data strings.Builder
+			blocks := map[string]string{}
 			var walk func(*html.Node)
 			walk = func(n *html.Node) {
 				switch n.Type {
@@ -134,9 +146,21 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 						t.Errorf("injected element <%s>", n.Data)
 					}
 					if n.Data == "script" {
-						scripts++
-						if n.FirstChild != nil && strings.Contains(n.FirstChild.Data, "alert") {
-							t.Errorf("the script holds trace text: %q", n.FirstChild.Data)
+						// A data block (a trace's calls) is never run, and
+						// holds only base64 letters, which can neither end
+						// the element nor start markup.
+						if typ := attr(n, "type"); typ != "" {
+							if typ != "application/gzip" || n.FirstChild == nil || strings.Trim(n.FirstChild.Data, base64URL) != "" {
+								t.Errorf("a script element of type %q that is not a data block of base64 letters", typ)
+							} else {
+								blocks[attr(n, "id")] = n.FirstChild.Data
+							}
+							return
+						} else {
+							scripts++
+							if n.FirstChild != nil && strings.Contains(n.FirstChild.Data, "alert") {
+								t.Errorf("the script holds trace text: %q", n.FirstChild.Data)
+							}
 						}
 					}
 					for _, a := range n.Attr {
@@ -159,6 +183,21 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 				}
 			}
 			walk(doc)
+			// The page's script puts the strings of its data blocks in the
+			// page as text (the browser test checks it).
+			for id, calls := range blocks {
+				trace, ok := strings.CutSuffix(id, "-data")
+				if !ok {
+					continue
+				}
+				strs, err := htmlreport.DataStrings(calls, blocks[trace+"-details"])
+				if err != nil {
+					t.Errorf("data blocks of %s: %v", trace, err)
+				}
+				for _, s := range strs {
+					data.WriteString(s + "\n")
+				}
+			}
 			if scripts != 1 {
 				t.Errorf("%d <script> elements, want only the report's own", scripts)
 			}
@@ -169,8 +208,17 @@ func TestTraceTextCannotLeaveItsContext(t *testing.T) {
 				wants = []string{hostile[0], hostile[3], hostile[4], `\u001b[2J`, "Paired differences"}
 			}
 			for _, want := range wants {
-				if !strings.Contains(texts.String(), want) {
+				if !strings.Contains(texts.String()+data.String(), want) {
 					t.Errorf("the page does not show %q as text", want)
+				}
+			}
+			if name != "run report" {
+				// Each call's tool, arguments and result are in the data,
+				// made printable.
+				for _, want := range []string{hostile[1], hostile[6], `\u001b]0;pwned\a`} {
+					if !strings.Contains(data.String(), want) {
+						t.Errorf("the calls' data does not hold %q", want)
+					}
 				}
 			}
 		})

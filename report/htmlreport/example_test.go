@@ -53,9 +53,13 @@ func ExampleWriteCheck() {
 	if err := htmlreport.WriteCheck(&page, results); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(strings.Count(page.String(), `<tr class="v-fail">`), "failed expectations,",
-		strings.Count(page.String(), `<rect class="call `), "calls on the timeline")
-	// Output: 2 failed expectations, 18 calls on the timeline
+	// The failures come first, in their own table, then again in their
+	// scenario's.
+	failures, scenario, _ := strings.Cut(page.String(), `<section class="scenario"`)
+	fmt.Println(strings.Count(failures, `<tr class="v-fail">`), "failures first,",
+		strings.Count(scenario, `<tr class="v-fail">`), "failed expectations in the scenario,",
+		strings.Count(scenario, `<rect class="call `), "calls on the timeline")
+	// Output: 2 failures first, 2 failed expectations in the scenario, 18 calls on the timeline
 }
 
 // The report of a run folder evaluated by runs.Evaluate, as run-dir

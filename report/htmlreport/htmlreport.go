@@ -50,9 +50,16 @@ type page struct {
 	CSS             template.CSS
 	JS              template.JS
 	Scenarios       []scenarioView
+	Failures        []failureView
+	Summary         *summaryView
 	Traces          []traceView
 	Run             *runView
+	// Skip is the link that comes first on the page, past the header to
+	// what a reader came for.
+	Skip *skipLink
 }
+
+type skipLink struct{ Href, Text string }
 
 func render(w io.Writer, p *page) error {
 	p.CSP, p.CSS, p.JS = ContentSecurityPolicy, template.CSS(pageCSS), template.JS(pageJS)
@@ -82,6 +89,14 @@ func WriteCheck(w io.Writer, results []*expectations.ScenarioResult, bad ...*exp
 	}
 	v := checkVerdict(p.Scenarios)
 	p.Verdict = &v
+	p.Failures = failuresOf(p.Scenarios)
+	p.Summary = newSummary(results, p.Scenarios[len(bad):])
+	switch {
+	case len(p.Failures) > 0:
+		p.Skip = &skipLink{"failures", "Skip to the failures"}
+	case len(p.Scenarios) > 0:
+		p.Skip = &skipLink{p.Scenarios[0].ID, "Skip to the scenarios"}
+	}
 	return render(w, p)
 }
 
@@ -96,6 +111,12 @@ func WriteTraces(w io.Writer, measured []*expectations.Run) error {
 		names = append(names, tv.Name)
 	}
 	p.Subtitle = strings.Join(names, ", ")
+	if len(p.Traces) > 0 {
+		p.Skip = &skipLink{p.Traces[0].ID + "-calls", "Skip to the calls"}
+		if len(p.Traces[0].Calls) == 0 {
+			p.Skip.Href = p.Traces[0].ID
+		}
+	}
 	return render(w, p)
 }
 

@@ -1,8 +1,19 @@
 package htmlreport
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 func TestJudge(t *testing.T) {
@@ -51,13 +62,13 @@ func TestTickSteps(t *testing.T) {
 
 func TestTimelineHasOneMarkPerCallAtItsStep(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{1, 5, 35, 36, 1000} {
+	for _, n := range []int{1, 5, 35, 36, plotWidth} {
 		calls := make([]callView, n)
 		for i := range calls {
 			calls[i] = callView{Step: i + 1, Class: "c-file", Subagent: i%7 == 3}
 		}
 		tl := newTimeline("t", calls, nil, false)
-		if len(tl.Marks) != n {
+		if tl.Dense || len(tl.Marks) != n {
 			t.Errorf("%d calls: %d marks", n, len(tl.Marks))
 			continue
 		}
@@ -69,6 +80,206 @@ func TestTimelineHasOneMarkPerCallAtItsStep(t *testing.T) {
 		}
 		if tl.Width > labelWidth+plotWidth+13 {
 			t.Errorf("%d calls: %d units wide, more than the plot allows", n, tl.Width)
+		}
+	}
+}
+
+func TestADenseTimelineHasColumnsThatCoverEveryCallOnce(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{plotWidth + 1, 2000, 21710} {
+		calls := make([]callView, n)
+		for i := range calls {
+			calls[i] = callView{Step: i + 1, Class: []string{"c-semantic", "c-file", "c-edit", "c-other"}[i%4], Subagent: i%5 == 0, GroundHit: i%500 == 499}
+		}
+		tl := newTimeline("t", calls, nil, true)
+		if !tl.Dense || len(tl.Marks) != 0 {
+			t.Fatalf("%d calls: dense %v with %d marks, want columns instead of marks", n, tl.Dense, len(tl.Marks))
+		}
+		// The columns of both lanes together follow each other without a
+		// gap or overlap (a lane has no column where it has no call).
+		to := map[int]int{}
+		for _, b := range tl.Buckets {
+			if end, ok := to[b.From]; ok && end != b.To {
+				t.Fatalf("%d calls: two columns start at step %d and end at %d and %d", n, b.From, end, b.To)
+			}
+			to[b.From] = b.To
+			if len(b.Segs) == 0 {
+				t.Errorf("%d calls: column %d–%d has no segment", n, b.From, b.To)
+			}
+		}
+		next := 1
+		for len(to) > 0 {
+			end, ok := to[next]
+			if !ok {
+				t.Fatalf("%d calls: no column starts at step %d", n, next)
+			}
+			delete(to, next)
+			next = end + 1
+		}
+		if next != n+1 {
+			t.Errorf("%d calls: the columns end at step %d, want %d", n, next-1, n)
+		}
+		if len(tl.Buckets) > 2*plotWidth/denseColumn {
+			t.Errorf("%d calls: %d columns, more than the plot has room for", n, len(tl.Buckets))
+		}
+		if len(tl.Dots) == 0 || tl.Dots[0].Class != "gt first" || len(tl.Labels) == 0 || tl.Labels[len(tl.Labels)-1].Text != "first hit: step 500" {
+			t.Errorf("%d calls: the first ground-truth hit is not marked and labelled: %+v %+v", n, tl.Dots[:min(1, len(tl.Dots))], tl.Labels)
+		}
+	}
+}
+
+// contrast is the WCAG contrast ratio of two colours written #rrggbb.
+func contrast(a, b string) float64 {
+	lum := func(hex string) float64 {
+		var rgb [3]float64
+		for i := range rgb {
+			v, _ := strconv.ParseUint(hex[1+2*i:3+2*i], 16, 8)
+			c := float64(v) / 255
+			if c <= 0.03928 {
+				rgb[i] = c / 12.92
+			} else {
+				rgb[i] = math.Pow((c+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*rgb[0] + 0.7152*rgb[1] + 0.0722*rgb[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// The marks of the timeline are graphics: each class's colour stands out
+// from the white page by at least 3:1, and its letter from the mark by
+// 4.5:1.
+func TestClassColoursHaveContrast(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{}
+	for _, m := range regexp.MustCompile(`--([a-z]+): (#[0-9a-f]{6})`).FindAllStringSubmatch(pageCSS, -1) {
+		vars[m[1]] = m[2]
+	}
+	letter := map[string]string{"semantic": "#ffffff", "file": "#1b1f24", "edit": "#1b1f24", "other": "#1b1f24"}
+	for _, class := range []string{"semantic", "file", "edit", "other"} {
+		c, ok := vars[class]
+		if !ok {
+			t.Fatalf("no --%s colour in the style sheet", class)
+		}
+		if r := contrast(c, "#ffffff"); r < 3 {
+			t.Errorf("--%s %s against white: %.2f:1, want at least 3:1", class, c, r)
+		}
+		if r := contrast(c, letter[class]); r < 4.5 {
+			t.Errorf("the letter on a %s mark (%s on %s): %.2f:1, want at least 4.5:1", class, letter[class], c, r)
+		}
+	}
+}
+
+func TestCommandOfIsWhatACallRan(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"a shell call's command line", map[string]any{"command": "ls -la", "description": "List files"}, "ls -la"},
+		{"an argument list run by a shell with -lc", map[string]any{"command": []any{"bash", "-lc", "rg -n token"}}, "rg -n token"},
+		{"an argument list run directly", map[string]any{"cmd": []any{"git", "status"}}, "git status"},
+		{"a subagent's description", map[string]any{"description": "Find the expiry rule", "prompt": "…"}, "Find the expiry rule"},
+		{"a read names no command", map[string]any{"file_path": "a.go"}, ""},
+	}
+	for _, tt := range tests {
+		if got := commandOf(tt.args); got != tt.want {
+			t.Errorf("%s: commandOf = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A call's entry keeps what it ran, its whole arguments and as much of its
+// result as a page keeps; the trace's prompt and answer come along.
+func TestTheCallDataHoldsWholeCalls(t *testing.T) {
+	t.Parallel()
+	var result, arg strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&result, "file%02d.go\n", i)
+		fmt.Fprintf(&arg, "line %d\n", i)
+	}
+	sess := &trace.Session{Prompt: "Fix the\texpiry\n\x1b[2J", Answer: "Done.", Calls: []trace.ToolCall{
+		{Name: "Bash", Arguments: json.RawMessage(`{"command":"ls -la"}`), Result: result.String(), HasResult: true},
+		{Name: "Write", Arguments: mustJSON(t, map[string]any{"file_path": "a.go", "content": arg.String()}), HasResult: true},
+		{Name: "Read", Arguments: json.RawMessage(`{"file_path":"big.go"}`), Result: strings.Repeat("x\n", keptResultLines+7), HasResult: true},
+	}}
+	tax, err := events.LoadTaxonomy(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := events.Normalize(sess, events.Options{Taxonomy: tax})
+	tv := newTraceView("t1", &expectations.Run{Trace: "x", Session: sess, Document: doc, Metrics: metrics.Compute(doc, metrics.Options{})})
+	d, err := decodeData(tv.Data, tv.Details)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Prompt != `Fix the    expiry`+"\n"+`\u001b[2J` || d.Answer != "Done." {
+		t.Errorf("prompt %q, answer %q", d.Prompt, d.Answer)
+	}
+	if len(d.Calls) != 3 {
+		t.Fatalf("%d calls", len(d.Calls))
+	}
+	if c := d.Calls[0]; c.Command != "ls -la" || c.Result != strings.TrimSuffix(result.String(), "\n") || c.Note != "" {
+		t.Errorf("the Bash call: ran %q, result %q, note %q", c.Command, c.Result, c.Note)
+	}
+	if c := d.Calls[1]; !strings.Contains(c.Args, `line 39\n`) || c.ArgsNote != "" {
+		t.Errorf("the Write call's arguments are not whole: %q %q", c.Args, c.ArgsNote)
+	}
+	if c := d.Calls[2]; strings.Count(c.Result, "\n") != keptResultLines-1 || !strings.HasPrefix(c.Note, "… 7 more lines not kept") {
+		t.Errorf("a result past what a page keeps: %d lines, note %q", strings.Count(c.Result, "\n")+1, c.Note)
+	}
+	if n := tv.Counts; n.Total != 3 || n.Semantic+n.File+n.Edit+n.Other != 3 {
+		t.Errorf("counts %+v", tv.Counts)
+	}
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A pattern's band says its steps when they fit in it, else its first
+// step beside it; labels of a row never overlap.
+func TestPatternStartsAreLabelledWithoutOverlap(t *testing.T) {
+	t.Parallel()
+	calls := make([]callView, 400)
+	for i := range calls {
+		calls[i] = callView{Step: i + 1, Class: "c-file"}
+	}
+	var patterns []metrics.Pattern
+	for s := 0; s < 400; s += 4 {
+		patterns = append(patterns, metrics.Pattern{Name: metrics.PatternGuessing, Steps: []int{s}})
+	}
+	fishing := metrics.Pattern{Name: metrics.PatternFishing}
+	for s := 100; s < 200; s++ {
+		fishing.Steps = append(fishing.Steps, s)
+	}
+	patterns = append(patterns, fishing)
+	tl := newTimeline("t", calls, patterns, false)
+	ends := map[int]float64{}
+	starts := 0
+	for _, l := range tl.Labels {
+		x, _ := strconv.ParseFloat(l.X, 64)
+		if x < ends[l.Y] {
+			t.Errorf("label %q at %.1f overlaps the one before, which ends at %.1f", l.Text, x, ends[l.Y])
+		}
+		ends[l.Y] = x + float64(len(l.Text))*charWidth
+		if l.Class == "start" {
+			starts++
+		}
+	}
+	if starts == 0 || starts >= 100 {
+		t.Errorf("%d of 100 narrow guessing bands labelled, want some but not all on a crowded row", starts)
+	}
+	for _, b := range tl.Bands {
+		if strings.HasPrefix(b.Class, "b-fishing") && b.Text != "steps 101–200" {
+			t.Errorf("the fishing band reads %q, want its steps", b.Text)
 		}
 	}
 }

@@ -18,6 +18,10 @@ var shownResultCases = []string{
 	"1\n2\n3\n4\n5\n6\n",
 	"1\n2\n3\n4\n5\n6\n7",
 	"1\n2\n3\n4\n5\n6\n\n\nx\n\n",
+	strings.Repeat("l\n", keptResultLines-1) + "last",
+	strings.Repeat("l\n", keptResultLines) + "one more",
+	strings.Repeat(strings.Repeat("w", 999)+"\n", 20),
+	strings.Repeat(strings.Repeat("w", 999)+"\n", 5) + ".\n.\n",
 	strings.Repeat("line\n", 100000),
 	strings.Repeat("x", 5000) + "\n" + strings.Repeat("é", 3000) + "\r\n" + strings.Repeat("\t", 900) + "\n" + strings.Repeat("日本\xff", 700),
 	strings.Repeat("a", maxShownLineBytes) + "\r\nb",
@@ -28,7 +32,7 @@ func TestAShownResultShowsWhatTheWholeResultShows(t *testing.T) {
 	for _, s := range shownResultCases {
 		shown := ShownResult(s)
 		assertShowsTheSame(t, s, shown)
-		assert.LessOrEqual(t, len(shown), maxResultLines*(maxShownLineBytes+1)+2*strings.Count(s, "\n")+1)
+		assert.LessOrEqual(t, len(shown), keptResultBytes+maxShownLineBytes+2*strings.Count(s, "\n")+1)
 	}
 	big := strings.Repeat(strings.Repeat("y", 100)+"\n", 80000) // 8 MB
 	assert.Less(t, len(ShownResult(big)), 200000, "the lines past the first are a byte or two each")
@@ -45,8 +49,8 @@ func FuzzShownResult(f *testing.F) {
 
 func assertShowsTheSame(t *testing.T, whole, shown string) {
 	t.Helper()
-	wantText, wantNote := cutLines(whole, maxResultLines)
-	gotText, gotNote := cutLines(shown, maxResultLines)
+	wantText, wantNote := resultText(whole)
+	gotText, gotNote := resultText(shown)
 	if wantText != gotText || wantNote != gotNote {
 		t.Fatalf("result %q: shown as %q %q, the whole as %q %q", trim(whole), gotText, gotNote, wantText, wantNote)
 	}

@@ -15,13 +15,10 @@ import (
 	"github.com/agentretrieval/agentretrieval/report"
 )
 
-// How much of a call's arguments and result the call list shows: enough to
-// recognize the call, not the whole file it read.
+// How long a line of a result and a pattern's detail on a call get.
 const (
-	maxArgumentLines = 12
-	maxResultLines   = 6
-	maxLineRunes     = 200
-	maxDetailRunes   = 160
+	maxLineRunes   = 400
+	maxDetailRunes = 160
 )
 
 // traceView is one measured trace: its figures, its timeline and its calls.
@@ -33,6 +30,19 @@ type traceView struct {
 	Figures  []figure
 	Timeline *timeline
 	Calls    []callView
+	// Level is the heading level of the trace's title: 2 on a page of
+	// traces, 3 inside a scenario.
+	Level int
+	// Data and Details are the trace's data blocks (encodeData), from
+	// which the page's script draws the call list.
+	Data, Details string
+	// Counts are the calls of each class, failed, hitting the ground
+	// truth and by subagents, for the filter bar.
+	Counts callCounts
+}
+
+type callCounts struct {
+	Total, Semantic, File, Edit, Other, Failed, GroundTruth, Subagent int
 }
 
 // A figure is one labelled value of a trace's summary.
@@ -58,6 +68,7 @@ type callView struct {
 	Command    string
 	Symbols    []string
 	Patterns   []patternTag
+	PatternIdx []int
 	Arguments  string
 	ArgsNote   string
 	Result     string
@@ -93,7 +104,7 @@ func classOf(c events.Class) (css, letter, label string) {
 // newTraceView builds the view of one measured run; id prefixes the ids of
 // its elements, so that several traces share one page.
 func newTraceView(id string, run *expectations.Run) traceView {
-	tv := traceView{ID: id, Name: clean(run.Trace)}
+	tv := traceView{ID: id, Name: clean(run.Trace), Level: 2}
 	doc, res := run.Document, run.Metrics
 	if doc == nil {
 		tv.Degraded = "no retrieval events could be built from this trace"
@@ -124,11 +135,16 @@ func newTraceView(id string, run *expectations.Run) traceView {
 	// each of its calls it would make the page grow with the square of
 	// the run. The band over the run has it whole.
 	inPattern := map[int][]patternTag{}
+	inPatternIdx := map[int][]int{}
+	var pdata []patternData
 	for _, p := range patterns {
 		tag := patternTag{Name: p.Name, Detail: shorten(clean(p.Detail), maxDetailRunes)}
 		for _, s := range p.Steps {
 			inPattern[s] = append(inPattern[s], tag)
+			inPatternIdx[s] = append(inPatternIdx[s], len(pdata))
 		}
+		first, last, _ := stepsOf(p)
+		pdata = append(pdata, patternData{Name: p.Name, Detail: clean(p.Detail), First: first + 1, Last: last + 1})
 	}
 	n := len(doc.Events)
 	if run.Session != nil {
@@ -136,7 +152,7 @@ func newTraceView(id string, run *expectations.Run) traceView {
 	}
 	calls := make([]callView, n)
 	for i := range calls {
-		c := callView{ID: fmt.Sprintf("%s-c%d", id, i+1), Step: i + 1, Patterns: inPattern[i]}
+		c := callView{ID: fmt.Sprintf("%s-c%d", id, i+1), Step: i + 1, Patterns: inPattern[i], PatternIdx: inPatternIdx[i]}
 		ev := byStep[i]
 		if ev == nil {
 			ev = &events.Event{StepIndex: i, ToolClass: events.OtherClass}
@@ -158,17 +174,10 @@ func newTraceView(id string, run *expectations.Run) traceView {
 			if c.Tool == "" {
 				c.Tool = clean(call.Name)
 			}
-			c.Arguments, c.ArgsNote = cutLines(prettyJSON(call.Arguments), maxArgumentLines)
-			// A shell call is known by its command line, a subagent call
-			// by its description.
-			args := call.ArgumentsMap()
-			for _, key := range []string{"command", "description"} {
-				if v, ok := args[key].(string); ok && c.Command == "" {
-					c.Command = clean(v)
-				}
-			}
+			c.Arguments, c.ArgsNote = argumentsText(prettyJSON(call.Arguments))
+			c.Command = cleanLines(commandOf(call.ArgumentsMap()))
 			if call.HasResult {
-				c.Result, c.ResultNote = cutLines(call.Result, maxResultLines)
+				c.Result, c.ResultNote = resultText(call.Result)
 				if c.Result == "" {
 					c.ResultNote = "(empty result)"
 				}
@@ -178,8 +187,18 @@ func newTraceView(id string, run *expectations.Run) traceView {
 		}
 		c.Gist = gistOf(&c)
 		calls[i] = c
+		tv.Counts.add(&c)
 	}
 	tv.Calls = calls
+	var prompt, answer string
+	if run.Session != nil {
+		prompt, answer = cleanLines(run.Session.Prompt), cleanLines(run.Session.Answer)
+	}
+	var err error
+	tv.Data, tv.Details, err = encodeData(dataOf(calls, pdata, prompt, answer))
+	if err != nil {
+		tv.Degraded = err.Error()
+	}
 	tv.Timeline = newTimeline(id, calls, patterns, len(doc.GroundTruth.Files) > 0)
 	return tv
 }
@@ -277,10 +296,64 @@ func filesOf(ev *events.Event) []fileView {
 	return out
 }
 
-// gistOf is the few words that identify a call in its summary line: the
-// query, else the first file, else the command line or description.
+func (n *callCounts) add(c *callView) {
+	n.Total++
+	switch c.Letter {
+	case "S":
+		n.Semantic++
+	case "F":
+		n.File++
+	case "E":
+		n.Edit++
+	default:
+		n.Other++
+	}
+	if c.Error {
+		n.Failed++
+	}
+	if c.GroundHit {
+		n.GroundTruth++
+	}
+	if c.Subagent {
+		n.Subagent++
+	}
+}
+
+// commandOf is what a call ran, from its arguments: a shell call's command
+// line (a string, or an argument list whose last word is the script a
+// shell was given with -c or -lc), else a subagent call's description.
+func commandOf(args map[string]any) string {
+	for _, key := range []string{"command", "cmd", "script", "description"} {
+		switch v := args[key].(type) {
+		case string:
+			if v != "" {
+				return v
+			}
+		case []any:
+			var words []string
+			for _, w := range v {
+				if s, ok := w.(string); ok {
+					words = append(words, s)
+				}
+			}
+			if n := len(words); n >= 3 && (words[n-2] == "-c" || words[n-2] == "-lc") {
+				return words[n-1]
+			}
+			if len(words) > 0 {
+				return strings.Join(words, " ")
+			}
+		}
+	}
+	return ""
+}
+
+// gistOf is the few words that identify a call in its summary line: what
+// it ran (the command line or description), else the query, else the
+// first file.
 func gistOf(c *callView) string {
 	switch {
+	case c.Command != "":
+		return shorten(firstLine(c.Command), 80)
 	case c.Query != "":
 		return shorten(firstLine(c.Query), 80)
 	case len(c.Files) > 0:
@@ -289,8 +362,6 @@ func gistOf(c *callView) string {
 			s += fmt.Sprintf(" (+%d)", len(c.Files)-1)
 		}
 		return shorten(s, 100)
-	case c.Command != "":
-		return shorten(firstLine(c.Command), 80)
 	}
 	return ""
 }
@@ -350,29 +421,14 @@ func prettyJSON(raw json.RawMessage) string {
 }
 
 // ShownResult is as much of a tool call's result as the call's entry on a
-// page shows: the first lines, each cut past what the page can show of
-// it, and a "." for every line after them, so that the entry's text and
-// its count of lines left out are those of the whole result. A page of a
-// long session then holds a few kilobytes a call instead of its results
-// (Load keeps no more).
+// page keeps: the first lines, up to a budget of lines and bytes, each cut
+// past what the page can show of it, and a "." for every line after them,
+// so that the entry's text and its count of lines left out are those of
+// the whole result. A page of a long session then holds a few kilobytes a
+// call instead of its results (Load keeps no more).
 func ShownResult(s string) string {
-	s = strings.TrimRight(s, "\n")
-	var b strings.Builder
-	for range maxResultLines {
-		line, rest, more := strings.Cut(s, "\n")
-		if len(line) > maxShownLineBytes {
-			line = line[:maxShownLineBytes]
-		}
-		b.WriteString(line)
-		if !more {
-			return b.String()
-		}
-		b.WriteByte('\n')
-		s = rest
-	}
-	b.WriteString(strings.Repeat(".\n", strings.Count(s, "\n")))
-	b.WriteByte('.')
-	return b.String()
+	kept, more := keptLines(s)
+	return strings.Join(kept, "\n") + strings.Repeat("\n.", more)
 }
 
 // maxShownLineBytes is what ShownResult keeps of a line: more than the
@@ -380,34 +436,27 @@ func ShownResult(s string) string {
 // line is shortened as the whole line would be.
 const maxShownLineBytes = 4 * (maxLineRunes + 56)
 
-// cutLines keeps the first n lines of s, each cut at maxLineRunes, made
-// printable, and says what was left out.
-func cutLines(s string, n int) (string, string) {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return "", ""
-	}
-	lines := strings.Split(s, "\n")
-	note := ""
-	if len(lines) > n {
-		note = fmt.Sprintf("… %d more lines", len(lines)-n)
-		lines = lines[:n]
-	}
-	for i, l := range lines {
-		lines[i] = shorten(clean(strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\t", "    ")), maxLineRunes)
-	}
-	return strings.Join(lines, "\n"), note
-}
-
 // clean makes text from a trace safe to show: control characters, bidi
 // overrides and invalid bytes become visible escapes (printable.Text), so
 // that a path cannot reorder or hide the text around it. Escaping for
 // HTML is html/template's job.
 func clean(s string) string { return printable.Text(s) }
 
+// firstLine is the text before the first line break, written or escaped.
 func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, `\n`)
+	l, _, _ := strings.Cut(s, "\n")
+	l, _, _ = strings.Cut(l, `\n`)
 	return l
+}
+
+// cleanLines is clean line by line: the line breaks stay, tabs become four
+// spaces, and a carriage return at the end of a line goes.
+func cleanLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = clean(strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\t", "    "))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func shorten(s string, n int) string {
