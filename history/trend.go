@@ -270,15 +270,9 @@ func (t *Trend) WriteMarkdown(w io.Writer, flaky []FlakyExpectation) error {
 	}
 	fmt.Fprintf(&b, "| expectations passed | %s | %s | %s | %s | | |\n", Sparkline(rates), passText(first), passText(last), change("pass_rate", rates[0], rates[len(rates)-1]))
 	if len(flaky) > 0 {
-		fmt.Fprintf(&b, "\n**%d flaky expectation(s)**: outcome changed across runs of the same traces and settings.\n\n", len(flaky))
-		b.WriteString("| Scenario | Expectation | Pass rate | Passed | Traces |\n|---|---|---:|---:|---|\n")
-		for _, f := range flaky {
-			name := f.Type
-			if f.Description != "" {
-				name += ": " + f.Description
-			}
-			fmt.Fprintf(&b, "| %s | %s | %.0f%% | %d of %d | %s |\n", report.Escape(f.Scenario), report.Escape(name),
-				100*f.PassRate(), f.Passed, f.Judged, shortDigest(f.TraceDigest))
+		b.WriteString("\n")
+		if err := WriteFlaky(&b, flaky); err != nil {
+			return err
 		}
 	}
 	_, err := io.WriteString(w, b.String())
