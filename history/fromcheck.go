@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
@@ -25,13 +26,16 @@ func Scenarios(c *report.Check) ([]Scenario, error) {
 	var out []Scenario
 	for _, res := range c.Results {
 		sc := Scenario{Name: res.Name, File: res.File, Status: scenarioStatus(res), Figures: c.Figures.Entries[res.Name]}
+		// The traces judged: a scenario's files, or those its run: command
+		// recorded. A file holding several sessions counts once.
 		var traces []string
-		if res.Scenario != nil {
-			traces = res.Scenario.Traces
-		} else {
-			for _, r := range res.Runs {
+		for _, r := range res.Runs {
+			if !slices.Contains(traces, r.Trace) {
 				traces = append(traces, r.Trace)
 			}
+		}
+		if len(traces) == 0 && res.Scenario != nil {
+			traces = res.Scenario.Traces
 		}
 		digest, err := TraceDigest(traces)
 		if err != nil {
