@@ -50,11 +50,9 @@ func runChild(job string) int {
 	case "killed":
 		// Records a large run and stops halfway, inside the transaction,
 		// until the test kills it.
-		recordHook = func(i int) {
-			if i == 50 {
-				fmt.Println("halfway")
-				time.Sleep(time.Hour)
-			}
+		recordHook = func() {
+			fmt.Println("halfway")
+			time.Sleep(time.Hour)
 		}
 		run := testRun("ci:killed", "main", "c0ffee", time.Unix(1_800_000_000, 0))
 		run.Scenarios = testScenarios("k-", 100, 3)

@@ -38,33 +38,40 @@ type Filter struct {
 // Runs lists the runs f selects, the latest first, with how many of their
 // scenarios failed, were flaky or could not be checked.
 func (s *Store) Runs(ctx context.Context, f Filter) ([]RunSummary, error) {
-	var where []string
+	// The runs are chosen (and limited) first, so that listing the latest
+	// runs of a large history counts the scenarios of those runs only.
 	var args []any
-	join := "LEFT JOIN scenarios s ON s.run_id = r.id"
+	var conds []string
 	if f.Scenario != "" {
-		join = "JOIN scenarios s ON s.run_id = r.id AND s.name = ?"
-		args = append(args, f.Scenario)
+		conds, args = append(conds, "EXISTS (SELECT 1 FROM scenarios s2 WHERE s2.run_id = r.id AND s2.name = ?)"), append(args, f.Scenario)
 	}
 	if f.Branch != "" {
-		where, args = append(where, "r.branch = ?"), append(args, f.Branch)
+		conds, args = append(conds, "r.branch = ?"), append(args, f.Branch)
 	}
 	if !f.Since.IsZero() {
-		where, args = append(where, "r.recorded_at >= ?"), append(args, f.Since.UnixMilli())
+		conds, args = append(conds, "r.recorded_at >= ?"), append(args, f.Since.UnixMilli())
+	}
+	chosen := `SELECT r.* FROM runs r`
+	if len(conds) > 0 {
+		chosen += " WHERE " + strings.Join(conds, " AND ")
+	}
+	chosen += " ORDER BY r.recorded_at DESC, r.id DESC"
+	if f.Limit > 0 {
+		chosen += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	join := "LEFT JOIN scenarios s ON s.run_id = r.id"
+	if f.Scenario != "" {
+		join += " AND s.name = ?"
+		args = append(args, f.Scenario)
 	}
 	query := `SELECT r.run_key, r.recorded_at, r.commit_sha, r.branch, r.ci, r.url, r.report_url, COUNT(s.id),
 		COALESCE(SUM(CASE WHEN s.status = 'fail' THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN s.status = 'flaky' THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), 0)
-		FROM runs r ` + join
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
-	query += ` GROUP BY r.id, r.run_key, r.recorded_at, r.commit_sha, r.branch, r.ci, r.url, r.report_url
+		FROM (` + chosen + `) r ` + join + `
+		GROUP BY r.id, r.run_key, r.recorded_at, r.commit_sha, r.branch, r.ci, r.url, r.report_url
 		ORDER BY r.recorded_at DESC, r.id DESC`
-	if f.Limit > 0 {
-		query += " LIMIT ?"
-		args = append(args, f.Limit)
-	}
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("history %s: %w", s.name, err)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -120,41 +121,74 @@ func (s *Store) Record(ctx context.Context, run *Run) error {
 		if err != nil {
 			return err
 		}
-		delScenario, err := tx.PrepareContext(ctx, s.q(`DELETE FROM scenarios WHERE run_id = ? AND name = ?`))
-		if err != nil {
-			return err
-		}
-		defer delScenario.Close()
-		addScenario, err := tx.PrepareContext(ctx, s.q(`INSERT INTO scenarios (run_id, name, file, status, trace_digest, figures)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`))
-		if err != nil {
-			return err
-		}
-		defer addScenario.Close()
-		addExpectation, err := tx.PrepareContext(ctx, s.q(`INSERT INTO expectations (scenario_id, position, type, description, status,
-			flaky_marked, measured, threshold, runs_passed, runs_judged, settings_digest)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
-		if err != nil {
-			return err
-		}
-		defer addExpectation.Close()
+		// Rows go in many to a statement: a round trip per row is what
+		// makes writing to a database across the network slow.
+		names := make([]any, len(run.Scenarios))
 		for i, sc := range run.Scenarios {
-			if _, err := delScenario.ExecContext(ctx, runID, sc.Name); err != nil {
+			names[i] = sc.Name
+		}
+		for part := range slices.Chunk(names, 500) {
+			if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM scenarios WHERE run_id = ? AND name IN (`+placeholders(len(part))+`)`),
+				append([]any{runID}, part...)...); err != nil {
 				return err
 			}
-			var scID int64
-			if err := addScenario.QueryRowContext(ctx, runID, sc.Name, sc.File, string(sc.Status), sc.TraceDigest, figures[i]).Scan(&scID); err != nil {
+		}
+		ids := make(map[string]int64, len(run.Scenarios))
+		for from := 0; from < len(run.Scenarios); from += 500 {
+			part := run.Scenarios[from:min(from+500, len(run.Scenarios))]
+			args := make([]any, 0, 6*len(part))
+			for i, sc := range part {
+				args = append(args, runID, sc.Name, sc.File, string(sc.Status), sc.TraceDigest, figures[from+i])
+			}
+			rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO scenarios (run_id, name, file, status, trace_digest, figures)
+				VALUES `+tuples(len(part), 6)+` RETURNING id, name`), args...)
+			if err != nil {
 				return err
 			}
-			for j, e := range sc.Expectations {
-				if _, err := addExpectation.ExecContext(ctx, scID, j, e.Type, e.Description, string(e.Status),
-					e.FlakyMarked, e.Measured, e.Threshold, e.RunsPassed, e.RunsJudged, e.SettingsDigest); err != nil {
+			for rows.Next() {
+				var id int64
+				var name string
+				if err := rows.Scan(&id, &name); err != nil {
+					rows.Close()
 					return err
 				}
+				ids[name] = id
 			}
-			if recordHook != nil {
-				recordHook(i)
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
 			}
+		}
+		if recordHook != nil {
+			recordHook()
+		}
+		var args []any
+		flush := func() error {
+			if len(args) == 0 {
+				return nil
+			}
+			_, err := tx.ExecContext(ctx, s.q(`INSERT INTO expectations (scenario_id, position, type, description, status,
+				flaky_marked, measured, threshold, runs_passed, runs_judged, settings_digest) VALUES `+tuples(len(args)/11, 11)), args...)
+			args = args[:0]
+			return err
+		}
+		for _, sc := range run.Scenarios {
+			id, ok := ids[sc.Name]
+			if !ok {
+				return fmt.Errorf("scenario %s was not written", sc.Name)
+			}
+			for j, e := range sc.Expectations {
+				args = append(args, id, j, e.Type, e.Description, string(e.Status),
+					e.FlakyMarked, e.Measured, e.Threshold, e.RunsPassed, e.RunsJudged, e.SettingsDigest)
+				if len(args) >= 11*1000 {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err := flush(); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -164,9 +198,15 @@ func (s *Store) Record(ctx context.Context, run *Run) error {
 	return nil
 }
 
-// recordHook, when set (by tests), is called after each scenario is
-// written, inside the transaction.
-var recordHook func(scenario int)
+// recordHook, when set (by tests), is called once the scenario rows are
+// written, inside the transaction, before the expectations.
+var recordHook func()
+
+// tuples is n groups of width placeholders: "(?, ?), (?, ?)".
+func tuples(n, width int) string {
+	one := "(" + placeholders(width) + ")"
+	return strings.TrimSuffix(strings.Repeat(one+",", n), ",")
+}
 
 // inTx runs fn in a transaction, committed when fn returns nil and rolled
 // back otherwise.

@@ -174,15 +174,11 @@ func TestAFailedRecordWritesNothing(t *testing.T) {
 		require.ErrorContains(t, err, "scenario s2: figure mrr is NaN, which the history cannot hold")
 		assert.Equal(t, 0, count(t, st, "runs"))
 
-		// A failure inside the transaction, once the run row and two
-		// scenarios are written: the context is cancelled.
+		// A failure inside the transaction, once the run and its scenarios
+		// are written: the context is cancelled.
 		run.Scenarios = testScenarios("s", 3, 1)
 		cctx, cancel := context.WithCancel(ctx)
-		recordHook = func(i int) {
-			if i == 1 {
-				cancel()
-			}
-		}
+		recordHook = cancel
 		defer func() { recordHook = nil }()
 		require.Error(t, st.Record(cctx, run))
 		recordHook = nil
