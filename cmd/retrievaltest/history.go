@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -148,6 +150,17 @@ func parseWithDB(fs *flag.FlagSet, args []string, fail func(string, ...any) int)
 	return db, 0, true
 }
 
+// openRecorded opens a database that a command only reads: a SQLite file
+// must exist rather than be created empty.
+func openRecorded(ctx context.Context, db string) (*history.Store, error) {
+	if !history.IsPostgres(db) {
+		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("history %s: no such file (runs are recorded with check -history %s)", db, db)
+		}
+	}
+	return history.Open(ctx, db)
+}
+
 func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("history", help("history"), stderr)
 	var (
@@ -174,7 +187,7 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if *limit < 0 {
 		return fail("-n %d: expected 0 or more", *limit)
 	}
-	st, err := history.Open(ctx, db)
+	st, err := openRecorded(ctx, db)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -227,6 +240,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		figures  = fs.String("figure", strings.Join(report.DefaultRetrievalMetrics, ","), "the `FIGURES` shown, comma-separated metric names")
 		scenario = fs.String("scenario", "", "show the figures of scenario `NAME` (default: the mean over each run's scenarios)")
 		outFile  = fs.String("o", "", "write the table to `FILE` (atomically) instead of standard output")
+		htmlFile = fs.String("html", "", "also write a self-contained page with a chart per figure to `FILE` (atomically)")
 	)
 	fail := failer("trend", stderr)
 	db, code, ok := parseWithDB(fs, args, fail)
@@ -245,7 +259,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-figure: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	st, err := history.Open(ctx, db)
+	st, err := openRecorded(ctx, db)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -269,6 +283,11 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err != nil {
 		return fail("%v", err)
+	}
+	if *htmlFile != "" {
+		if err := atomicfile.Write(*htmlFile, func(w io.Writer) error { return t.WriteHTML(w, flaky) }); err != nil {
+			return fail("%v", err)
+		}
 	}
 	return exitOK
 }

@@ -225,3 +225,29 @@ func TestSinceTakesADateATimeOrAnAge(t *testing.T) {
 	_, err := parseSince("-3h", now)
 	assert.ErrorContains(t, err, `"-3h": expected a date`)
 }
+
+func TestTrendWritesAPageWithHTML(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "history.db")
+	recordRuns(t, db, []map[string]float64{{"recall@5": 0.2}, {"recall@5": 0.4}}, []history.Status{history.Pass, history.Pass})
+	page := filepath.Join(t.TempDir(), "trend.html")
+	code, out, stderr := runCLI(t, nil, "trend", "-html", page, db)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "| recall@5 | ▁█ |", "the table is still printed")
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "<h2>recall@5</h2>")
+	assert.Contains(t, string(b), "Content-Security-Policy")
+}
+
+func TestReadingCommandsCreateNoDatabase(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "nope.db")
+	for _, cmd := range []string{"history", "trend"} {
+		code, _, stderr := runCLI(t, nil, cmd, missing)
+		assert.Equal(t, exitBadInput, code)
+		assert.Contains(t, stderr, "nope.db: no such file (runs are recorded with check -history")
+	}
+	_, err := os.Stat(missing)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
