@@ -60,7 +60,7 @@ func realShapedFigures(tb testing.TB) []map[string]float64 {
 func generatedRun(tb testing.TB, rng *rand.Rand, i, n int, start time.Time) *Run {
 	figs := realShapedFigures(tb)
 	run := &Run{Key: fmt.Sprintf("gen:%d", i), Time: start.Add(time.Duration(i) * time.Hour), Branch: "main",
-		Commit: fmt.Sprintf("%040x", rng.Uint64()), CI: "github", URL: fmt.Sprintf("https://ci.example/runs/%d", i)}
+		Commit: fmt.Sprintf("%016x%016x%08x", rng.Uint64(), rng.Uint64(), rng.Uint32()), CI: "github", URL: fmt.Sprintf("https://ci.example/runs/%d", i)}
 	if i%10 == 9 {
 		run.Branch = fmt.Sprintf("feature/%d", i)
 	}
