@@ -170,7 +170,17 @@ func TestHistoryListsFlakyExpectationsAndFiltersRuns(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "No expectation changed its outcome", "the last two runs both passed")
 
-	code, out, _ = runCLI(t, nil, "history", "-since", "2026-11-03", db)
+	recordRunsAt(t, db, "on-dev", "dev", "dddd", time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), nil)
+	code, out, _ = runCLI(t, nil, "history", "-branch", "main", db)
+	require.Equal(t, exitOK, code)
+	assert.NotContains(t, out, "on-dev")
+	assert.Equal(t, 2+4, strings.Count(out, "\n"), out)
+	code, out, _ = runCLI(t, nil, "history", "-n", "1", db)
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, 2+1, strings.Count(out, "\n"), out)
+	assert.Contains(t, out, "| on-dev |")
+
+	code, out, _ = runCLI(t, nil, "history", "-branch", "main", "-since", "2026-11-03", db)
 	require.Equal(t, exitOK, code)
 	assert.Equal(t, 2+2, strings.Count(out, "\n"), out)
 	code, out, _ = runCLI(t, nil, "history", "-scenario", "other", db)
