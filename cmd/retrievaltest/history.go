@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"net/url"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
@@ -83,7 +79,7 @@ func git(args ...string) string {
 // readBaseline reads -baseline: a baseline file, or DB@REF, the latest run
 // of a branch or commit in a history database.
 func readBaseline(ctx context.Context, spec string, stderr io.Writer) (*report.Baseline, error) {
-	db, ref, ok := historyRef(spec)
+	db, ref, ok := history.SplitRef(spec)
 	if !ok {
 		return report.ReadBaseline(spec)
 	}
@@ -98,36 +94,6 @@ func readBaseline(ctx context.Context, spec string, stderr io.Writer) (*report.B
 	}
 	fmt.Fprintf(stderr, "retrievaltest check: baseline: run %s of %s\n", key, ref)
 	return b, nil
-}
-
-// historyRef splits DB@REF. A postgres:// URL is one when its path (after
-// the host, whose user part may hold an @) has an @; a file path is one
-// when the part before its last @ is a SQLite file and the whole is not a
-// file.
-func historyRef(spec string) (db, ref string, ok bool) {
-	if history.IsPostgres(spec) {
-		u, err := url.Parse(spec)
-		if err != nil {
-			return "", "", false
-		}
-		path, r, found := strings.Cut(u.Path, "@")
-		if !found {
-			return "", "", false
-		}
-		u.Path, u.RawPath = path, ""
-		return u.String(), r, true
-	}
-	i := strings.LastIndex(spec, "@")
-	if i < 0 {
-		return "", "", false
-	}
-	if _, err := os.Stat(spec); err == nil {
-		return "", "", false
-	}
-	if !history.IsSQLiteFile(spec[:i]) {
-		return "", "", false
-	}
-	return spec[:i], spec[i+1:], true
 }
 
 // parseWithDB parses flags that may come before or after the one
@@ -150,17 +116,6 @@ func parseWithDB(fs *flag.FlagSet, args []string, fail func(string, ...any) int)
 	return db, 0, true
 }
 
-// openRecorded opens a database that a command only reads: a SQLite file
-// must exist rather than be created empty.
-func openRecorded(ctx context.Context, db string) (*history.Store, error) {
-	if !history.IsPostgres(db) {
-		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("history %s: no such file (runs are recorded with check -history %s)", db, db)
-		}
-	}
-	return history.Open(ctx, db)
-}
-
 func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("history", help("history"), stderr)
 	var (
@@ -178,7 +133,7 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	f := history.Filter{Branch: *branch, Scenario: *scenario, Limit: *limit}
 	if *since != "" {
-		t, err := parseSince(*since, time.Now())
+		t, err := history.ParseSince(*since, time.Now())
 		if err != nil {
 			return fail("-since %v", err)
 		}
@@ -187,7 +142,7 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if *limit < 0 {
 		return fail("-n %d: expected 0 or more", *limit)
 	}
-	st, err := openRecorded(ctx, db)
+	st, err := history.OpenExisting(ctx, db)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -210,26 +165,6 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return fail("%v", err)
 	}
 	return exitOK
-}
-
-// parseSince reads a date, an RFC 3339 time or an age before now (a Go
-// duration, or a number of days with "d").
-func parseSince(s string, now time.Time) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
-			return now.AddDate(0, 0, -n), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("%q: expected a date (2026-11-30), an RFC 3339 time or an age (36h, 30d)", s)
 }
 
 func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -259,7 +194,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-figure: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	st, err := openRecorded(ctx, db)
+	st, err := history.OpenExisting(ctx, db)
 	if err != nil {
 		return fail("%v", err)
 	}
