@@ -36,6 +36,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		annotate   = fs.Bool("annotations", os.Getenv("GITHUB_ACTIONS") == "true", "also write a GitHub annotation of each failure to standard error (default: true under GitHub Actions)")
 	)
 	maxInput := cli.AddMaxInput(fs)
+	hist := addHistoryFlags(fs)
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -87,7 +88,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			n, map[bool]string{true: "file", false: "files"}[n == 1], map[bool]string{true: "is", false: "are"}[n == 1], strings.Join(found.Skipped, ", "))
 	}
 	if *baseline != "" && *writeBase != *baseline {
-		if opts.Baseline, err = report.ReadBaseline(*baseline); err != nil {
+		if opts.Baseline, err = readBaseline(ctx, *baseline, stderr); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -127,6 +128,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteCheck(w, results, bad...) }); err != nil {
 			return fail("%v", err)
 		}
+	}
+	if err := hist.record(ctx, c, stderr); err != nil {
+		return fail("%v", err)
 	}
 	if *writeBase != "" {
 		if err := report.WriteBaseline(*writeBase, c.Figures); err != nil {

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	"github.com/agentretrieval/agentretrieval/history"
+	"github.com/agentretrieval/agentretrieval/internal/atomicfile"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/report"
+)
+
+// historyFlags are check's flags that record the run in a history
+// database.
+type historyFlags struct {
+	db, runID, commit, branch, reportURL *string
+}
+
+func addHistoryFlags(fs *flag.FlagSet) historyFlags {
+	return historyFlags{
+		db:        fs.String("history", "", "append this run to the history database `DB` (a SQLite file, created when absent, or a postgres:// URL)"),
+		runID:     fs.String("run-id", "", "the run's `ID` in -history (default: the CI run id of GitHub Actions, GitLab CI or Buildkite; shards sharing an id add up to one run)"),
+		commit:    fs.String("commit", "", "the commit recorded in -history (default: from CI, else git rev-parse HEAD)"),
+		branch:    fs.String("branch", "", "the branch recorded in -history (default: from CI, else git's current branch)"),
+		reportURL: fs.String("report-url", "", "where this run's report is published, recorded in -history"),
+	}
+}
+
+// record appends the checked run to the -history database, if one is given.
+func (h historyFlags) record(ctx context.Context, c *report.Check, stderr io.Writer) error {
+	if *h.db == "" {
+		return nil
+	}
+	run := history.DetectRun(os.Getenv, time.Now())
+	if *h.runID != "" {
+		run.Key = *h.runID
+	}
+	run.Commit = cmp.Or(*h.commit, run.Commit, git("rev-parse", "HEAD"))
+	run.Branch = cmp.Or(*h.branch, run.Branch, git("branch", "--show-current"))
+	run.ReportURL = *h.reportURL
+	scenarios, err := history.Scenarios(c)
+	if err != nil {
+		return fmt.Errorf("-history: %w", err)
+	}
+	run.Scenarios = scenarios
+	st, err := history.Open(ctx, *h.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Record(ctx, &run); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "retrievaltest check: run %s (%d scenario(s), branch %q, commit %.12s) recorded in %s\n",
+		run.Key, len(scenarios), run.Branch, run.Commit, st.Name())
+	return nil
+}
+
+// git runs git in the current folder and returns its output's first line,
+// or "" when git fails (not a repository, no git).
+func git(args ...string) string {
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(line)
+}
+
+// readBaseline reads -baseline: a baseline file, or DB@REF, the latest run
+// of a branch or commit in a history database.
+func readBaseline(ctx context.Context, spec string, stderr io.Writer) (*report.Baseline, error) {
+	db, ref, ok := history.SplitRef(spec)
+	if !ok {
+		return report.ReadBaseline(spec)
+	}
+	st, err := history.Open(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	b, key, err := st.Baseline(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "retrievaltest check: baseline: run %s of %s\n", key, ref)
+	return b, nil
+}
+
+// parseWithDB parses flags that may come before or after the one
+// argument, the database.
+func parseWithDB(fs *flag.FlagSet, args []string, fail func(string, ...any) int) (string, int, bool) {
+	if code, ok := cli.Parse(fs, args); !ok {
+		return "", code, false
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return "", fail("no history database given"), false
+	}
+	db := fs.Arg(0)
+	if code, ok := cli.Parse(fs, fs.Args()[1:]); !ok {
+		return "", code, false
+	}
+	if fs.NArg() > 0 {
+		return "", fail("unexpected argument %q: expected one database", fs.Arg(0)), false
+	}
+	return db, 0, true
+}
+
+func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("history", help("history"), stderr)
+	var (
+		branch   = fs.String("branch", "", "list the runs of `BRANCH` only")
+		scenario = fs.String("scenario", "", "list the runs that recorded scenario `NAME`, with its outcome alone")
+		since    = fs.String("since", "", "list the runs recorded since `WHEN`: a date (2026-11-30), a time (RFC 3339) or an age (36h, 30d)")
+		limit    = fs.Int("n", 50, "list at most `N` runs, the latest first (0: all)")
+		flaky    = fs.Bool("flaky", false, "list the flaky expectations of the last -window runs instead")
+		window   = fs.Int("window", 50, "the runs of -branch (or all) that -flaky looks at")
+	)
+	fail := failer("history", stderr)
+	db, code, ok := parseWithDB(fs, args, fail)
+	if !ok {
+		return code
+	}
+	f := history.Filter{Branch: *branch, Scenario: *scenario, Limit: *limit}
+	if *since != "" {
+		t, err := history.ParseSince(*since, time.Now())
+		if err != nil {
+			return fail("-since %v", err)
+		}
+		f.Since = t
+	}
+	if *limit < 0 {
+		return fail("-n %d: expected 0 or more", *limit)
+	}
+	st, err := history.OpenExisting(ctx, db)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer st.Close()
+	var buf bytes.Buffer
+	if *flaky {
+		list, err := st.Flaky(ctx, *branch, *window)
+		if err != nil {
+			return fail("%v", err)
+		}
+		history.WriteFlaky(&buf, list)
+	} else {
+		runs, err := st.Runs(ctx, f)
+		if err != nil {
+			return fail("%v", err)
+		}
+		history.WriteRuns(&buf, runs)
+	}
+	if _, err := stdout.Write(buf.Bytes()); err != nil {
+		return fail("%v", err)
+	}
+	return exitOK
+}
+
+func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("trend", help("trend"), stderr)
+	var (
+		branch   = fs.String("branch", "", "show the runs of `BRANCH` (default: the branch of the latest run)")
+		runs     = fs.Int("n", 20, "show the last `N` runs of the branch")
+		figures  = fs.String("figure", strings.Join(report.DefaultRetrievalMetrics, ","), "the `FIGURES` shown, comma-separated metric names")
+		scenario = fs.String("scenario", "", "show the figures of scenario `NAME` (default: the mean over each run's scenarios)")
+		outFile  = fs.String("o", "", "write the table to `FILE` (atomically) instead of standard output")
+		htmlFile = fs.String("html", "", "also write a self-contained page with a chart per figure to `FILE` (atomically)")
+	)
+	fail := failer("trend", stderr)
+	db, code, ok := parseWithDB(fs, args, fail)
+	if !ok {
+		return code
+	}
+	if *runs < 1 {
+		return fail("-n %d: expected 1 or more", *runs)
+	}
+	names := cli.SplitList(*figures)
+	if len(names) == 0 {
+		return fail("-figure: expected one metric name or more")
+	}
+	for _, m := range names {
+		if _, ok := metrics.Define(m); !ok {
+			return fail("-figure: %s", metrics.UnknownMetricError(m))
+		}
+	}
+	st, err := history.OpenExisting(ctx, db)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer st.Close()
+	t, err := st.Trend(ctx, history.TrendOptions{Branch: *branch, Runs: *runs, Figures: names, Scenario: *scenario})
+	if err != nil {
+		return fail("%v", err)
+	}
+	flaky, err := st.Flaky(ctx, t.Branch, *runs)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *scenario != "" {
+		flaky = keepScenario(flaky, *scenario)
+	}
+	write := func(w io.Writer) error { return t.WriteMarkdown(w, flaky) }
+	if *outFile != "" {
+		err = atomicfile.Write(*outFile, write)
+	} else {
+		err = write(stdout)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *htmlFile != "" {
+		if err := atomicfile.Write(*htmlFile, func(w io.Writer) error { return t.WriteHTML(w, flaky) }); err != nil {
+			return fail("%v", err)
+		}
+	}
+	return exitOK
+}
+
+func keepScenario(list []history.FlakyExpectation, name string) []history.FlakyExpectation {
+	var out []history.FlakyExpectation
+	for _, f := range list {
+		if f.Scenario == name {
+			out = append(out, f)
+		}
+	}
+	return out
+}
