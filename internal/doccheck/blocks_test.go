@@ -118,7 +118,7 @@ func TestEveryCodeBlockOfTheDocsIsChecked(t *testing.T) {
 					checkGo(t, b)
 				case "gherkin":
 					checkGherkin(t, b)
-				case "text", "markdown", "dockerfile":
+				case "text", "markdown", "dockerfile", "sql":
 				default:
 					t.Errorf("%s:%d: a block of %q, which no check knows", b.file, b.line, b.info)
 				}

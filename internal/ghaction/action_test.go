@@ -228,6 +228,15 @@ func TestTheActionGatesOnTheCheck(t *testing.T) {
 		{name: "the baseline input is read", code: 2, inputs: map[string]string{"baseline": at("no-such-baseline.json")}},
 		{name: "the max-regression input is read", code: 2, inputs: map[string]string{"max-regression": "ratio=lots"}},
 		{name: "the working directory anchors the paths", code: 0, inputs: map[string]string{"working-directory": "scenarios", "paths": "."}},
+		{name: "the history input records the run", code: 0, inputs: map[string]string{"history": at("history.db")},
+			files: []string{at("history.db")}},
+		{name: "baseline-from names a ref of the history", code: 2,
+			inputs: map[string]string{"history": at("empty-history.db"), "baseline-from": "no-such-branch"}, annotations: []string{"no-such-branch"}},
+		{name: "baseline-from without history is bad input", code: 2, inputs: map[string]string{"baseline-from": "main"},
+			annotations: []string{"::error::baseline-from needs the history input"}},
+		{name: "baseline-from and baseline together are bad input", code: 2,
+			inputs:      map[string]string{"history": at("h.db"), "baseline-from": "main", "baseline": at("b.json")},
+			annotations: []string{"::error::baseline-from needs the history input, and replaces baseline"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
