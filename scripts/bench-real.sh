@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
+# traces made big, side by side with jq, from alternated runs.
+#
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS]
+#
+#   -n RUNS   runs of each command; medians are reported (default 5)
+#   -b REF    also build retrievaltest from the git REF (e.g. main) and run
+#             it alternately with the working tree's build
+#   -k KINDS  comma-separated inputs to measure (default claude,codex):
+#             claude  the Claude Code session
+#                     ../shared/samples/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl
+#                     repeated 130 times (101 MB, 21,710 calls), its
+#                     toolu_, "uuid":" and "parentUuid":" values made
+#                     unique per copy
+#             codex   the Codex rollout
+#                     ../shared/samples/codex/acidicsoil-rollout-*.jsonl
+#                     repeated 296 times (101 MB), its "call_id":" values
+#                     made unique per copy
+#
+# The samples folder lives beside the repository (../shared/samples from
+# its root); without it the script stops. The big files are written to a
+# temporary folder and deleted at the end.
+#
+# Each command runs under /usr/bin/time, the commands taking turns within
+# each round so that a change in the machine's load touches all of them
+# alike. The table gives the median CPU time (user + sys: steadier than
+# wall time on a shared machine), the throughput against it, the median
+# wall time, and the median and largest peak resident memory. The start-up
+# floor is the peak memory of `events` on a two-line trace; memory above
+# it is what the input costs. jq prints the tool names of the same file:
+#
+#   claude: jq -c 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name'
+#   codex:  jq -c 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name'
+set -euo pipefail
+
+runs=5 ref= kinds=claude,codex
+while getopts "n:b:k:" opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	b) ref=$OPTARG ;;
+	k) kinds=$OPTARG ;;
+	*) sed -n '2,34p' "$0" >&2; exit 2 ;;
+	esac
+done
+[ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "bench-real.sh: jq is needed (apt-get install jq)" >&2; exit 2; }
+
+root=$(git rev-parse --show-toplevel)
+samples=$root/../shared/samples
+[ -d "$samples" ] || { echo "bench-real.sh: $samples is absent; the real-shaped files are made from its traces" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "building..." >&2
+(cd "$root" && go build -o "$tmp/new" ./cmd/retrievaltest)
+bins=(new)
+if [ -n "$ref" ]; then
+	mkdir -p "$tmp/old-src"
+	git -C "$root" archive "$ref" | tar -x -C "$tmp/old-src"
+	(cd "$tmp/old-src" && go build -o "$tmp/old" ./cmd/retrievaltest)
+	bins=(old new)
+fi
+
+# make KIND: writes $tmp/KIND.jsonl from its sample.
+make_input() {
+	local kind=$1 src copies i
+	case $kind in
+	claude)
+		src=$(ls "$samples"/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl)
+		copies=130
+		for ((i = 0; i < copies; i++)); do
+			sed "s/toolu_/toolu_${i}x/g; s/\"uuid\":\"/\"uuid\":\"${i}-/g; s/\"parentUuid\":\"/\"parentUuid\":\"${i}-/g" "$src"
+		done >"$tmp/claude.jsonl"
+		;;
+	codex)
+		src=$(ls "$samples"/codex/acidicsoil-rollout-*.jsonl)
+		copies=296
+		for ((i = 0; i < copies; i++)); do
+			sed "s/\"call_id\":\"/\"call_id\":\"${i}x/g" "$src"
+		done >"$tmp/codex.jsonl"
+		;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex)" >&2; exit 2 ;;
+	esac
+}
+
+jqfilter() {
+	case $1 in
+	claude) echo 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name' ;;
+	codex) echo 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name' ;;
+	esac
+}
+
+# measure FILE CMD...: one run, appended to FILE as "wall cpu rss_kb".
+measure() {
+	local out=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/stderr" || {
+		# check exits 1 when an expectation fails; that is a result.
+		[ $? -eq 1 ] && [ "$2" = check ] || { cat "$tmp/stderr" >&2; exit 1; }
+	}
+	# time puts "Command exited with non-zero status 1" on a line of its own
+	# before the figures.
+	tail -1 "$tmp/time" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' >>"$out"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The floor: what the binary takes to start and read a two-line trace,
+# whatever the input's size (the mapped binary, the runtime, the
+# taxonomy).
+cat >"$tmp/floor.jsonl" <<'JSONL'
+{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/w/a.go"}}]}}
+{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"package a"}]}}
+JSONL
+
+IFS=, read -r -a kindlist <<<"$kinds"
+for kind in "${kindlist[@]}"; do
+	echo "making the real-shaped $kind file..." >&2
+	make_input "$kind"
+	file=$tmp/$kind.jsonl
+	bytes=$(wc -c <"$file")
+	cat >"$tmp/$kind.yaml" <<YAML
+name: bench
+trace: $kind.jsonl
+expectations:
+  - type: patterns
+    forbid: [fishing]
+YAML
+	names=()
+	for bin in "${bins[@]}"; do
+		for cmd in events metrics check; do names+=("$bin-$cmd"); done
+	done
+	names+=(jq)
+	for bin in "${bins[@]}"; do names+=("$bin-floor"); done
+	rm -f "$tmp"/*.times "$tmp/summary"
+	echo "running $runs rounds on $kind..." >&2
+	for ((i = 0; i < runs; i++)); do
+		for name in "${names[@]}"; do
+			case $name in
+			jq) measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file" ;;
+			*-check) measure "$tmp/$name.times" "$tmp/${name%%-*}" check "$tmp/$kind.yaml" ;;
+			*-floor) measure "$tmp/$name.times" "$tmp/${name%%-*}" events "$tmp/floor.jsonl" ;;
+			*) measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" "$file" ;;
+			esac
+		done
+	done
+
+	printf "\n%s: %d bytes (%.1f MB), %d alternated runs each, medians\n\n" "$kind" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$runs"
+	printf "| %-12s | %7s | %8s | %7s | %11s | %11s |\n" command "cpu s" "cpu MB/s" "wall s" "RSS med MiB" "RSS max MiB"
+	printf "|%s|%s|%s|%s|%s|%s|\n" -------------- ---------: ---------: ---------: ------------: ------------:
+	for name in "${names[@]}"; do
+		wall=$(cut -d' ' -f1 "$tmp/$name.times" | median)
+		cpu=$(cut -d' ' -f2 "$tmp/$name.times" | median)
+		rssmed=$(cut -d' ' -f3 "$tmp/$name.times" | median)
+		rss=$(cut -d' ' -f3 "$tmp/$name.times" | sort -n | tail -1)
+		echo "$name $wall $cpu $rss $rssmed" >>"$tmp/summary"
+		awk -v n="$name" -v w="$wall" -v c="$cpu" -v r="$rss" -v m="$rssmed" -v b="$bytes" 'BEGIN {
+			printf "| %-12s | %7.2f | %8.0f | %7.2f | %11.1f | %11.1f |\n", n, c, (c > 0 ? b / 1e6 / c : 0), w, m / 1024, r / 1024 }'
+	done
+	echo
+	awk -v b="$bytes" -v bins="${bins[*]}" '{ cpu[$1] = $3; rss[$1] = $4 } END {
+		n = split(bins, bin, " ")
+		for (i = 1; i <= n; i++) {
+			p = bin[i]
+			printf "%s: jq / events %.2fx cpu; metrics / events %.2fx cpu; check / events %.2fx cpu\n", p, cpu["jq"] / cpu[p "-events"], cpu[p "-metrics"] / cpu[p "-events"], cpu[p "-check"] / cpu[p "-events"]
+			f = rss[p "-floor"]
+			printf "%s: start-up floor %.1f MiB; peak above it: events %.1f MiB (%.1f%% of input), metrics %.1f MiB (%.1f%%), check %.1f MiB (%.1f%%)\n", p, f / 1024,
+				(rss[p "-events"] - f) / 1024, 100 * (rss[p "-events"] - f) * 1024 / b,
+				(rss[p "-metrics"] - f) / 1024, 100 * (rss[p "-metrics"] - f) * 1024 / b,
+				(rss[p "-check"] - f) / 1024, 100 * (rss[p "-check"] - f) * 1024 / b
+		}
+		if (n == 2) printf "old / new: events %.2fx cpu, metrics %.2fx cpu, check %.2fx cpu\n", cpu["old-events"] / cpu["new-events"], cpu["old-metrics"] / cpu["new-metrics"], cpu["old-check"] / cpu["new-check"]
+	}' "$tmp/summary"
+	rm -f "$file"
+done
