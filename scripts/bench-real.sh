@@ -13,6 +13,10 @@
 #                     repeated 130 times (101 MB, 21,710 calls), its
 #                     toolu_, "uuid":" and "parentUuid":" values made
 #                     unique per copy
+#             suite   200 scenarios over 20 sessions: the Claude Code
+#                     session above, each copy a file of its own, named by
+#                     ten scenarios each (different expectations and ground
+#                     truths); check runs them with -j 1 and -j 2
 #             codex   the Codex rollout
 #                     ../shared/samples/codex/acidicsoil-rollout-*.jsonl
 #                     repeated 296 times (101 MB), its "call_id":" values
@@ -34,7 +38,7 @@
 #   codex:  jq -c 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name'
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex
+runs=5 ref= kinds=claude,codex,suite
 while getopts "n:b:k:" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
@@ -80,8 +84,29 @@ make_input() {
 			sed "s/\"call_id\":\"/\"call_id\":\"${i}x/g" "$src"
 		done >"$tmp/codex.jsonl"
 		;;
-	*) echo "bench-real.sh: unknown kind $kind (claude, codex)" >&2; exit 2 ;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex, suite)" >&2; exit 2 ;;
 	esac
+}
+
+# make_suite: writes 20 sessions and 200 scenarios naming them to
+# $tmp/suite.
+make_suite() {
+	local src i j
+	src=$(ls "$samples"/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl)
+	mkdir -p "$tmp/suite"
+	for ((i = 0; i < 20; i++)); do
+		sed "s/toolu_/toolu_${i}x/g; s/\"uuid\":\"/\"uuid\":\"${i}-/g; s/\"parentUuid\":\"/\"parentUuid\":\"${i}-/g" "$src" >"$tmp/suite/session-$i.jsonl"
+		for ((j = 0; j < 10; j++)); do
+			case $((j % 5)) in
+			0) exp="  - type: patterns\n    forbid: [fishing]" ;;
+			1) exp="  - type: retrieval\n    recall@5: {min: 0.5}\n    mrr: {min: 0.2}" ;;
+			2) exp="  - type: tools\n    max_calls: 500\n    must_call: [Read]" ;;
+			3) exp="  - type: budget\n    max_total_calls: 2000" ;;
+			4) exp="  - type: index_usage\n    min_semantic_ratio: 0.1" ;;
+			esac
+			printf "name: s%d-%d\ntrace: session-%d.jsonl\nground_truth:\n  files: [file-%d.go, src/file-%d.ts]\nexpectations:\n$exp\n" "$i" "$j" "$i" "$j" "$j" >"$tmp/suite/s$i-$j.yaml"
+		done
+	done
 }
 
 jqfilter() {
@@ -116,6 +141,36 @@ JSONL
 
 IFS=, read -r -a kindlist <<<"$kinds"
 for kind in "${kindlist[@]}"; do
+	if [ "$kind" = suite ]; then
+		echo "making the suite of 200 scenarios over 20 sessions..." >&2
+		make_suite
+		names=()
+		for bin in "${bins[@]}"; do names+=("$bin-j1" "$bin-j2"); done
+		rm -f "$tmp"/*.times "$tmp/summary"
+		for ((i = 0; i < runs; i++)); do
+			for name in "${names[@]}"; do
+				measure "$tmp/$name.times" "$tmp/${name%%-*}" check -j "${name#*-j}" "$tmp/suite"
+			done
+		done
+		printf "\nsuite: check on 200 scenarios over 20 sessions of %d bytes, %d alternated runs each, medians\n\n" "$(wc -c <"$tmp/suite/session-0.jsonl")" "$runs"
+		printf "| %-12s | %7s | %7s | %11s |\n" command "wall s" "cpu s" "RSS max MiB"
+		printf "|%s|%s|%s|%s|\n" -------------- ---------: ---------: ------------:
+		for name in "${names[@]}"; do
+			wall=$(cut -d' ' -f1 "$tmp/$name.times" | median)
+			cpu=$(cut -d' ' -f2 "$tmp/$name.times" | median)
+			rss=$(cut -d' ' -f3 "$tmp/$name.times" | sort -n | tail -1)
+			echo "$name $wall $cpu" >>"$tmp/summary"
+			awk -v n="check $name" -v w="$wall" -v c="$cpu" -v r="$rss" 'BEGIN { printf "| %-12s | %7.2f | %7.2f | %11.1f |\n", n, w, c, r / 1024 }'
+		done
+		echo
+		awk -v bins="${bins[*]}" '{ wall[$1] = $2; cpu[$1] = $3 } END {
+			n = split(bins, bin, " ")
+			for (i = 1; i <= n; i++) printf "%s: -j 1 / -j 2 %.2fx wall\n", bin[i], wall[bin[i] "-j1"] / wall[bin[i] "-j2"]
+			if (n == 2) printf "old / new: -j 1 %.2fx cpu, -j 2 %.2fx wall\n", cpu["old-j1"] / cpu["new-j1"], wall["old-j2"] / wall["new-j2"]
+		}' "$tmp/summary"
+		rm -rf "$tmp/suite"
+		continue
+	fi
 	echo "making the real-shaped $kind file..." >&2
 	make_input "$kind"
 	file=$tmp/$kind.jsonl
