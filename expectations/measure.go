@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -95,12 +96,25 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 	}
 	var uses []use
 	drop := first.KeepResults == nil
+	// Uses of the same taxonomy share it, and then the extraction of
+	// each call (events.CallDoneAll).
+	type loaded struct {
+		tax *events.Taxonomy
+		err error
+	}
+	taxonomies := map[string]loaded{}
 	for k, o := range opts {
 		var files []string
 		if o.Taxonomy != "" {
 			files = append(files, o.Taxonomy)
 		}
-		tax, err := events.LoadTaxonomy(o.Profiles, files...)
+		key := strings.Join(append(slices.Clone(o.Profiles), "\x00"+o.Taxonomy), "\x00")
+		l, ok := taxonomies[key]
+		if !ok {
+			l.tax, l.err = events.LoadTaxonomy(o.Profiles, files...)
+			taxonomies[key] = l
+		}
+		tax, err := l.tax, l.err
 		if err != nil {
 			errs[k] = fmt.Errorf("trace %s: taxonomy: %w", traceFile, err)
 			continue
@@ -116,12 +130,14 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 	if len(uses) == 0 {
 		return runs, errs
 	}
+	streams := make([]*events.Stream, len(uses))
 	for u := range uses {
 		if len(uses) == 1 {
 			uses[u].stream = events.NewConcurrentStream(uses[u].eopts)
 		} else {
 			uses[u].stream = events.NewStream(uses[u].eopts)
 		}
+		streams[u] = uses[u].stream
 	}
 
 	// Each call's event is made as the reader finishes the call, and its
@@ -129,12 +145,7 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 	// a use may read it.
 	keep := newResultKeeper(first.KeepResults)
 	callDone := func(s *trace.Session, i int) bool {
-		took := false
-		for _, u := range uses {
-			// Every stream takes a call or none: they wait alike for the
-			// session's working directory.
-			took = u.stream.CallDone(s, i)
-		}
+		took := events.CallDoneAll(streams, s, i)
 		if took && !drop {
 			keep.result(s, i)
 		}
