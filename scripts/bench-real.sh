@@ -2,12 +2,15 @@
 # bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
 # traces made big, side by side with jq, from alternated runs.
 #
-# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS]
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-t TREC_EVAL]
 #
 #   -n RUNS   runs of each command; medians are reported (default 5)
 #   -b REF    also build retrievaltest from the git REF (e.g. main) and run
 #             it alternately with the working tree's build
-#   -k KINDS  comma-separated inputs to measure (default claude,codex):
+#   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
+#             Build it from its public source:
+#               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
+#   -k KINDS  comma-separated inputs to measure (default claude,codex,suite,trec):
 #             claude  the Claude Code session
 #                     ../shared/samples/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl
 #                     repeated 130 times (101 MB, 21,710 calls), its
@@ -17,6 +20,10 @@
 #                     session above, each copy a file of its own, named by
 #                     ten scenarios each (different expectations and ground
 #                     truths); check runs them with -j 1 and -j 2
+#             trec    trec on a generated run of 5M lines (5,000 queries x
+#                     1,000 documents, 50 relevant each, 100 judged), with the
+#                     default measures and with -q -m all_trec, against
+#                     trec_eval 10.0 (-t); outputs compared byte for byte
 #             codex   the Codex rollout
 #                     ../shared/samples/codex/acidicsoil-rollout-*.jsonl
 #                     repeated 296 times (101 MB), its "call_id":" values
@@ -38,13 +45,14 @@
 #   codex:  jq -c 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name'
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex,suite
-while getopts "n:b:k:" opt; do
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval
+while getopts "n:b:k:t:" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
 	k) kinds=$OPTARG ;;
-	*) sed -n '2,34p' "$0" >&2; exit 2 ;;
+	t) trec_eval=$OPTARG ;;
+	*) sed -n '2,46p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -122,7 +130,7 @@ measure() {
 	shift
 	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/stderr" || {
 		# check exits 1 when an expectation fails; that is a result.
-		[ $? -eq 1 ] && [ "$2" = check ] || { cat "$tmp/stderr" >&2; exit 1; }
+		[ $? -eq 1 ] && [ "${2:-}" = check ] || { cat "$tmp/stderr" >&2; exit 1; }
 	}
 	# time puts "Command exited with non-zero status 1" on a line of its own
 	# before the figures.
@@ -141,6 +149,60 @@ JSONL
 
 IFS=, read -r -a kindlist <<<"$kinds"
 for kind in "${kindlist[@]}"; do
+	if [ "$kind" = trec ]; then
+		command -v "$trec_eval" >/dev/null || {
+			echo "bench-real.sh: $trec_eval not found; build trec_eval 10.0 (git clone https://github.com/usnistgov/trec_eval && make -C trec_eval) and pass -t PATH" >&2
+			exit 2
+		}
+		echo "making a run of 5M lines..." >&2
+		awk 'BEGIN { for (q = 1; q <= 5000; q++) for (d = 1; d <= 100; d++) printf "q%d 0 doc%d %d\n", q, (d * 13 + q) % 1000, (d <= 50) ? 1 + (d % 3 == 0) : 0 }' >"$tmp/big.qrels"
+		awk 'BEGIN { srand(11); for (q = 1; q <= 5000; q++) for (r = 1; r <= 1000; r++) printf "q%d Q0 doc%d %d %.4f run1\n", q, (r * 7 + q * 3) % 1000, r, 1000 - r + rand() * 0.5 }' >"$tmp/big.run"
+		names=(trec_eval)
+		for bin in "${bins[@]}"; do names+=("$bin"); done
+		rm -f "$tmp"/*.times "$tmp/summary"
+		for measures in default all_trec; do
+			args=()
+			[ "$measures" = all_trec ] && args=(-q -m all_trec)
+			for ((i = 0; i < runs; i++)); do
+				for name in "${names[@]}"; do
+					if [ "$name" = trec_eval ]; then
+						measure "$tmp/$measures-$name.times" "$trec_eval" "${args[@]}" "$tmp/big.qrels" "$tmp/big.run"
+						[ "$i" -eq 0 ] && "$trec_eval" "${args[@]}" "$tmp/big.qrels" "$tmp/big.run" >"$tmp/trec_eval.out"
+					else
+						measure "$tmp/$measures-$name.times" "$tmp/$name" trec "${args[@]}" "$tmp/big.qrels" "$tmp/big.run"
+						if [ "$i" -eq 0 ]; then
+							"$tmp/$name" trec "${args[@]}" "$tmp/big.qrels" "$tmp/big.run" >"$tmp/$name.out"
+							cmp -s "$tmp/trec_eval.out" "$tmp/$name.out" && echo "$name trec -m $measures: output identical to trec_eval's" >&2 ||
+								{ echo "bench-real.sh: $name trec -m $measures: output differs from trec_eval's" >&2; exit 1; }
+						fi
+					fi
+				done
+			done
+		done
+		printf "\ntrec: %d run lines (%d bytes), %d alternated runs each, medians\n\n" "$(wc -l <"$tmp/big.run")" "$(wc -c <"$tmp/big.run")" "$runs"
+		printf "| %-22s | %7s | %7s | %11s |\n" command "cpu s" "wall s" "RSS max MiB"
+		printf "|%s|%s|%s|%s|\n" ------------------------ ---------: ---------: ------------:
+		for measures in default all_trec; do
+			for name in "${names[@]}"; do
+				f=$tmp/$measures-$name.times
+				wall=$(cut -d' ' -f1 "$f" | median)
+				cpu=$(cut -d' ' -f2 "$f" | median)
+				rss=$(cut -d' ' -f3 "$f" | sort -n | tail -1)
+				echo "$measures-$name $cpu $rss" >>"$tmp/summary"
+				awk -v n="$name ($measures)" -v w="$wall" -v c="$cpu" -v r="$rss" 'BEGIN { printf "| %-22s | %7.2f | %7.2f | %11.1f |\n", n, c, w, r / 1024 }'
+			done
+		done
+		echo
+		awk -v bins="${bins[*]}" '{ cpu[$1] = $2; rss[$1] = $3 } END {
+			n = split(bins, bin, " ")
+			for (i = 1; i <= n; i++) for (m = 1; m <= 2; m++) {
+				ms = (m == 1) ? "default" : "all_trec"
+				printf "%s (%s): %.2fx the cpu of trec_eval, %.2fx its peak memory\n", bin[i], ms, cpu[ms "-" bin[i]] / cpu[ms "-trec_eval"], rss[ms "-" bin[i]] / rss[ms "-trec_eval"]
+			}
+		}' "$tmp/summary"
+		rm -f "$tmp/big.qrels" "$tmp/big.run"
+		continue
+	fi
 	if [ "$kind" = suite ]; then
 		echo "making the suite of 200 scenarios over 20 sessions..." >&2
 		make_suite
