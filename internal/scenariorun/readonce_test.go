@@ -120,3 +120,33 @@ func TestScenariosNotStartedFailWithTheContextsError(t *testing.T) {
 	assert.Equal(t, file+": context canceled", errs[0].Error())
 	assert.Empty(t, reads, "nothing read")
 }
+
+func TestScenariosThatReadNoNamedTraceAreEvaluatedAlone(t *testing.T) {
+	root, err := filepath.Abs("../../testdata/examples")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	symbols := filepath.Join(dir, "gone.symbols")
+	require.NoError(t, os.WriteFile(symbols, []byte("ValidateToken\n"), 0o644))
+	files := []string{
+		// A command that exports nothing: recorded, then an error of its own.
+		writeScenario(t, dir, "recorded", "run: \"exit 0\"\nexpectations:\n  - type: patterns\n    forbid: [fishing]\n"),
+		// Its symbols file is gone by the time it is evaluated.
+		writeScenario(t, dir, "symbols", "trace: "+filepath.Join(root, "fix-token-expiry.claude.jsonl")+"\nsymbols: "+symbols+"\nexpectations:\n  - type: patterns\n    forbid: [fishing]\n"),
+	}
+	var scenarios []*expectations.Scenario
+	for _, f := range files {
+		s, err := expectations.Load(f, expectations.LoadOptions{})
+		require.NoError(t, err)
+		scenarios = append(scenarios, s)
+	}
+	require.NoError(t, os.Remove(symbols))
+	reads, _ := countReads(t)
+	results, errs := evaluateAll(context.Background(), scenarios, Options{Jobs: 2})
+	assert.Nil(t, results[0])
+	require.Error(t, errs[0])
+	assert.Contains(t, errs[0].Error(), "exported no span or log record")
+	assert.Nil(t, results[1])
+	require.Error(t, errs[1])
+	assert.Contains(t, errs[1].Error(), files[1]+": symbols:")
+	assert.Empty(t, reads, "no trace read for either")
+}
