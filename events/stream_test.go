@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -290,4 +291,37 @@ func documentJSON(t *testing.T, d *Document) string {
 	var b bytes.Buffer
 	require.NoError(t, d.WriteJSON(&b))
 	return b.String()
+}
+
+func TestStreamsShareExtractionOnlyUnderTheSameRules(t *testing.T) {
+	tax, err := LoadTaxonomy(nil)
+	require.NoError(t, err)
+	other, err := LoadTaxonomy(nil)
+	require.NoError(t, err)
+	base := Options{Taxonomy: tax, Paths: PathNormalizer{CWD: "/w", Prefixes: []string{"/workspace"}}}
+	with := func(change func(o *Options)) Options {
+		o := base
+		o.Paths.Prefixes = slices.Clone(base.Paths.Prefixes)
+		change(&o)
+		return o
+	}
+	tests := []struct {
+		name string
+		o    Options
+		same bool
+	}{
+		{"the same rules, another ground truth", with(func(o *Options) { o.GroundTruth = &GroundTruth{Files: []string{"a.go"}} }), true},
+		{"another taxonomy of the same profiles", with(func(o *Options) { o.Taxonomy = other }), false},
+		{"another working directory", with(func(o *Options) { o.Paths.CWD = "/x" }), false},
+		{"case folded", with(func(o *Options) { o.Paths.FoldCase = true }), false},
+		{"other prefixes", with(func(o *Options) { o.Paths.Prefixes = []string{"/repo"} }), false},
+		{"no prefix stripped", with(func(o *Options) { o.Paths.Prefixes = []string{} }), false},
+		{"the default prefixes", with(func(o *Options) { o.Paths.Prefixes = nil }), false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.same, sameRules(base, tt.o), tt.name)
+		assert.Equal(t, tt.same, sameRules(tt.o, base), tt.name+", the other way")
+	}
+	empty := with(func(o *Options) { o.Paths.Prefixes = []string{} })
+	assert.False(t, sameRules(empty, with(func(o *Options) { o.Paths.Prefixes = nil })), "none stripped is not the default")
 }
