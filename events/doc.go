@@ -12,7 +12,7 @@
 // file_level, edit, other). Rules match an exact name or a glob; the first
 // match wins. Built-in profiles (ProfileNames: claude-code, then aura,
 // codex, copilot, gemini-cli, generic, mini-swe-agent, openhands,
-// sourcegraph-mcp, swe-agent) are embedded YAML, one per agent, listing the
+// sourcegraph-mcp, swe-agent) are YAML compiled into the package, one per agent, listing the
 // tools of the agent's own source; a user taxonomy file comes before them,
 // overriding or extending:
 //

@@ -770,14 +770,23 @@ func (c *collector) dropFolders() {
 	if len(c.files) < 2 || len(c.files) > 1000 {
 		return
 	}
-	var drop []string
+	// The keys are made once and sorted: the names under f's key k all
+	// start with k+"/", and sort together from the first name that is not
+	// less than it.
+	var keyBuf [16]string
+	keys := keyBuf[:0]
 	for _, f := range c.files {
-		prefix := c.n.Key(f.Path) + "/"
-		for _, g := range c.files {
-			if strings.HasPrefix(c.n.Key(g.Path), prefix) {
-				drop = append(drop, f.Path)
-				break
-			}
+		keys = append(keys, c.n.Key(f.Path))
+	}
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	var drop []string
+	var prefix []byte
+	for i, f := range c.files {
+		prefix = append(append(prefix[:0], keys[i]...), '/')
+		j, _ := slices.BinarySearch(sorted, string(prefix))
+		if j < len(sorted) && strings.HasPrefix(sorted[j], string(prefix)) {
+			drop = append(drop, f.Path)
 		}
 	}
 	for _, p := range drop {

@@ -209,6 +209,27 @@ func keptCall(s *trace.Session, i int) *trace.ToolCall {
 // ElapsedSeconds (which need the whole session), and the warnings about
 // its arguments, each naming the call.
 func callEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer, gtKeys map[string]string) (Event, []string) {
+	ev, warnings := extractEvent(c, tax, paths)
+	markHits(&ev, paths, gtKeys)
+	return ev, warnings
+}
+
+// markHits marks the files of ev that are ground-truth files (gtKeys, by
+// comparison key).
+func markHits(ev *Event, paths PathNormalizer, gtKeys map[string]string) {
+	if len(gtKeys) == 0 {
+		return
+	}
+	for _, f := range ev.TargetFiles {
+		if gt, ok := gtKeys[paths.Key(f)]; ok {
+			ev.HitsGroundTruth = true
+			ev.GroundTruthHits = append(ev.GroundTruthHits, gt)
+		}
+	}
+}
+
+// extractEvent is the event of call c, its ground-truth hits left out.
+func extractEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer) (Event, []string) {
 	rule, known := tax.ClassifyCall(c)
 	ex := Extract(c, rule, paths)
 	var warnings []string
@@ -244,10 +265,6 @@ func callEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer, gtKeys ma
 		}
 		if f.Written {
 			ev.FilesWritten = append(ev.FilesWritten, f.Path)
-		}
-		if gt, ok := gtKeys[paths.Key(f.Path)]; ok {
-			ev.HitsGroundTruth = true
-			ev.GroundTruthHits = append(ev.GroundTruthHits, gt)
 		}
 	}
 	return ev, warnings

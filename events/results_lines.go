@@ -52,7 +52,17 @@ func parseLsLong(line string) (name string, regular bool, ok bool) {
 		s     string
 		start int
 	}
-	var fields []field
+	// Most lines of a result are not ls lines: their first field says so
+	// before the others are split.
+	first := strings.TrimLeft(line, " \t")
+	if end := strings.IndexAny(first, " \t"); end >= 0 {
+		first = first[:end]
+	}
+	if !isLsMode(first) {
+		return "", false, false
+	}
+	var buf [12]field
+	fields := buf[:0]
 	for i := 0; i < len(line) && len(fields) < 12; {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			i++

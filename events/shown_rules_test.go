@@ -301,3 +301,27 @@ func TestAtMost64ProgramsOfACallNameFiles(t *testing.T) {
 	assert.Len(t, ex.Files, 64)
 	assert.Equal(t, "s63.py", ex.Files[63].Path)
 }
+
+// A search that printed many files, some under names it also printed
+// alone (folders, listed by the command or matched by its pattern): the
+// folders are dropped however many names there are, and a name that is a
+// prefix of another without a slash between them stays.
+func TestFoldersAmongManyNamesOfASearchAreDropped(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	want := []string{"src/a.go"} // named by the command first
+	for i := range 40 {
+		fmt.Fprintf(&out, "pkg%02d/a.go:1:foo\n", i)
+		want = append(want, fmt.Sprintf("pkg%02d/a.go", i))
+	}
+	out.WriteString(".deepwiki/a.md:3:foo\nsrc/a.go.orig:2:foo\nsrc/a.go:2:foo\n")
+	want = append(want, ".deepwiki/a.md", "src/a.go.orig")
+	c := &trace.ToolCall{Name: "Bash", Arguments: []byte(`{"command":"rg -n foo -S .deepwiki src/a.go pkg*"}`), Result: out.String(), HasResult: true}
+	rule, _ := DefaultTaxonomy().ClassifyCall(c)
+	ex := Extract(c, rule, PathNormalizer{CWD: "/w"})
+	var files []string
+	for _, f := range ex.Files {
+		files = append(files, f.Path)
+	}
+	assert.Equal(t, want, files)
+}

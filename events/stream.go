@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -67,10 +68,26 @@ func NewConcurrentStream(opts Options) *Stream {
 // may release the call's arguments and result. Its signature is that of
 // trace.Options.CallDone.
 func (st *Stream) CallDone(s *trace.Session, i int) bool {
-	if st.opts.Paths.CWD == "" && s.CWD == "" {
-		// Paths are made relative to the session's working directory,
-		// which a later line may still name.
+	ss := st.session(s)
+	if ss == nil {
 		return false
+	}
+	if st.pipe != nil {
+		// The worker gets its own copy of the call: the reader may
+		// release the session's references to arguments and result.
+		st.pipe.send(streamJob{ss: ss, i: i, call: *s.Call(i)})
+		return true
+	}
+	ss.make(s.Call(i), i)
+	return true
+}
+
+// session returns what st holds for session s, or nil while the working
+// directory its paths are made relative to is unknown (a later line may
+// still name it).
+func (st *Stream) session(s *trace.Session) *streamSession {
+	if st.opts.Paths.CWD == "" && s.CWD == "" {
+		return nil
 	}
 	ss := st.sessions[s]
 	if ss == nil {
@@ -84,14 +101,56 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 		ss.gtKeys = groundTruthKeys(normalizeGroundTruth(st.opts.GroundTruth, ss.paths).Files, ss.paths)
 		st.sessions[s] = ss
 	}
-	if st.pipe != nil {
-		// The worker gets its own copy of the call: the reader may
-		// release the session's references to arguments and result.
-		st.pipe.send(streamJob{ss: ss, i: i, call: *s.Call(i)})
-		return true
+	return ss
+}
+
+// CallDoneAll is CallDone of each of streams, for several Streams that
+// read one trace together (one reader, whose CallDone calls this): the
+// Streams made by NewStream whose Options have the same Taxonomy (the
+// same pointer) and Paths extract each call once, and differ only in
+// the ground truth the events are marked with. It reports whether every
+// Stream took the call; they all do or none does, since they wait alike
+// for the session's working directory.
+func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
+	var made []sharedEvent // the calls extracted, by rules
+	took := len(streams) > 0
+	for _, st := range streams {
+		if st.pipe != nil {
+			took = st.CallDone(s, i) && took
+			continue
+		}
+		ss := st.session(s)
+		if ss == nil {
+			took = false
+			continue
+		}
+		c := s.Call(i)
+		k := slices.IndexFunc(made, func(m sharedEvent) bool { return sameRules(m.opts, st.opts) })
+		if k < 0 {
+			ev, warnings := extractEvent(c, ss.tax, ss.paths)
+			made = append(made, sharedEvent{opts: st.opts, ev: ev, warnings: warnings})
+			k = len(made) - 1
+		}
+		ev := made[k].ev
+		markHits(&ev, ss.paths, ss.gtKeys)
+		ss.store.put(i, &ev, made[k].warnings, c.Time)
 	}
-	ss.make(s.Call(i), i)
-	return true
+	return took
+}
+
+// sharedEvent is a call's event, without its ground-truth hits, made with
+// opts's rules.
+type sharedEvent struct {
+	opts     Options
+	ev       Event
+	warnings []string
+}
+
+// sameRules reports whether a and b classify and extract alike: the same
+// taxonomy and path rules.
+func sameRules(a, b Options) bool {
+	return a.Taxonomy == b.Taxonomy && a.Paths.CWD == b.Paths.CWD && a.Paths.FoldCase == b.Paths.FoldCase &&
+		(a.Paths.Prefixes == nil) == (b.Paths.Prefixes == nil) && slices.Equal(a.Paths.Prefixes, b.Paths.Prefixes)
 }
 
 // Wait returns once every call handed over is normalized. The error says

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -236,4 +237,91 @@ func TestNormalizingASessionWhoseCallsWereDroppedElsewhereSaysWhy(t *testing.T) 
 			assert.PanicsWithValue(t, want, func() { tt.normalize(st, s) })
 		})
 	}
+}
+
+func TestStreamsReadingTogetherMakeTheDocumentsEachMakesAlone(t *testing.T) {
+	tax, err := LoadTaxonomy(nil)
+	require.NoError(t, err)
+	other, err := LoadTaxonomy([]string{"aura"})
+	require.NoError(t, err)
+	gt := func(files ...string) *GroundTruth { return &GroundTruth{Files: files} }
+	opts := []Options{
+		{Taxonomy: tax, GroundTruth: gt("src/hooks/useTodos1.tsx")},
+		{Taxonomy: tax},
+		{Taxonomy: tax, GroundTruth: gt("src/x.go", "app0/src/styles/TodoList0.tsx")},
+		{Taxonomy: other, GroundTruth: gt("src/hooks/useTodos1.tsx")},
+		{Taxonomy: tax, Paths: PathNormalizer{CWD: "/path/to/Demo"}, GroundTruth: gt("app0/src/components/TodoItem0.tsx")},
+	}
+	data := benchgen.RealShaped(1 << 20)
+	for _, withPipe := range []bool{false, true} {
+		streams := make([]*Stream, len(opts))
+		for k, o := range opts {
+			streams[k] = NewStream(o)
+		}
+		if withPipe {
+			streams[1] = concurrentStream(opts[1])
+		}
+		s, err := trace.Read(bytes.NewReader(data), trace.Options{CallDone: func(s *trace.Session, i int) bool {
+			return CallDoneAll(streams, s, i)
+		}, DropReleased: true})
+		require.NoError(t, err)
+		whole, err := trace.Read(bytes.NewReader(data), trace.Options{})
+		require.NoError(t, err)
+		hits := 0
+		for k, o := range opts {
+			want, got := documentJSON(t, Normalize(whole, o)), documentJSON(t, streams[k].Normalize(s))
+			assert.Equal(t, want, got, "stream %d (a concurrent one among them: %v)", k, withPipe)
+			hits += strings.Count(got, `"hits_ground_truth": true`)
+		}
+		assert.Positive(t, hits, "some events hit a ground truth")
+	}
+}
+
+func TestCallDoneAllWaitsForTheWorkingDirectory(t *testing.T) {
+	streams := []*Stream{NewStream(Options{}), NewStream(Options{})}
+	s := &trace.Session{Calls: []trace.ToolCall{{Name: "Read", Arguments: []byte(`{"file_path":"/w/a.go"}`)}}}
+	assert.False(t, CallDoneAll(streams, s, 0), "no working directory yet")
+	s.CWD = "/w"
+	assert.True(t, CallDoneAll(streams, s, 0))
+	assert.False(t, CallDoneAll(nil, s, 0), "no stream takes it")
+}
+
+func documentJSON(t *testing.T, d *Document) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, d.WriteJSON(&b))
+	return b.String()
+}
+
+func TestStreamsShareExtractionOnlyUnderTheSameRules(t *testing.T) {
+	tax, err := LoadTaxonomy(nil)
+	require.NoError(t, err)
+	other, err := LoadTaxonomy(nil)
+	require.NoError(t, err)
+	base := Options{Taxonomy: tax, Paths: PathNormalizer{CWD: "/w", Prefixes: []string{"/workspace"}}}
+	with := func(change func(o *Options)) Options {
+		o := base
+		o.Paths.Prefixes = slices.Clone(base.Paths.Prefixes)
+		change(&o)
+		return o
+	}
+	tests := []struct {
+		name string
+		o    Options
+		same bool
+	}{
+		{"the same rules, another ground truth", with(func(o *Options) { o.GroundTruth = &GroundTruth{Files: []string{"a.go"}} }), true},
+		{"another taxonomy of the same profiles", with(func(o *Options) { o.Taxonomy = other }), false},
+		{"another working directory", with(func(o *Options) { o.Paths.CWD = "/x" }), false},
+		{"case folded", with(func(o *Options) { o.Paths.FoldCase = true }), false},
+		{"other prefixes", with(func(o *Options) { o.Paths.Prefixes = []string{"/repo"} }), false},
+		{"no prefix stripped", with(func(o *Options) { o.Paths.Prefixes = []string{} }), false},
+		{"the default prefixes", with(func(o *Options) { o.Paths.Prefixes = nil }), false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.same, sameRules(base, tt.o), tt.name)
+		assert.Equal(t, tt.same, sameRules(tt.o, base), tt.name+", the other way")
+	}
+	empty := with(func(o *Options) { o.Paths.Prefixes = []string{} })
+	assert.False(t, sameRules(empty, with(func(o *Options) { o.Paths.Prefixes = nil })), "none stripped is not the default")
 }

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"embed"
 	"fmt"
 	"maps"
 	"path"
@@ -18,16 +17,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-//go:embed profiles/*.yaml
-var profileFS embed.FS
-
 // ProfileNames lists the built-in taxonomy profiles.
 func ProfileNames() []string {
-	entries, _ := profileFS.ReadDir("profiles")
-	var names []string
-	for _, e := range entries {
-		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
-	}
+	names := slices.Collect(maps.Keys(compiledProfiles))
 	// Claude Code first: it is the default agent, and its rules are the most
 	// specific; the rest in name order.
 	slices.SortFunc(names, func(a, b string) int {
@@ -44,27 +36,19 @@ func ProfileNames() []string {
 	return names
 }
 
-// Profile returns the rules of a built-in profile.
+// Profile returns the rules of a built-in profile. The profiles are
+// written in profiles/*.yaml and compiled into the package
+// (profiles_compiled.go), so that no run parses them.
 func Profile(name string) ([]Rule, error) {
-	if rules, ok := profileRules.Load(name); ok {
-		return cloneRules(rules.([]Rule)), nil
-	}
-	data, err := profileFS.ReadFile("profiles/" + name + ".yaml")
-	if err != nil {
+	rules, ok := compiledProfiles[name]
+	if !ok {
 		return nil, fmt.Errorf("unknown taxonomy profile %q (built-in: %s)", name, strings.Join(ProfileNames(), ", "))
 	}
-	rules, err := ParseTaxonomy(name, data)
-	if err != nil {
-		return nil, err
-	}
-	profileRules.Store(name, cloneRules(rules))
-	return rules, nil
+	return cloneRules(rules), nil
 }
 
-// profileRules holds the parsed rules of each built-in profile: every
-// document a run evaluates classifies with them, and parsing the YAML
-// again for each would cost more than the classification.
-var profileRules sync.Map
+// boolPtr returns a pointer to a copy of b.
+func boolPtr(b bool) *bool { return &b }
 
 // cloneRules copies rules deeply enough that changing the copy (a Cases
 // map, an MCP flag) leaves the original as it was.

@@ -47,14 +47,36 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		recorded.Traces = files
 		s = &recorded
 	}
+	mopts, err := s.MeasureOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*Run, 0, len(s.Traces))
+	for i, t := range s.Traces {
+		run, err := Measure(t, mopts)
+		if err != nil {
+			return nil, s.TraceError(i, err)
+		}
+		runs = append(runs, run)
+	}
+	return EvaluateRuns(s, runs, opts), nil
+}
+
+// MeasureOptions returns how Evaluate measures each trace of s (a
+// scenario without a run key): the scenario's format, trace id,
+// taxonomy, ground truth and symbols (loaded here: the error names the
+// scenario's file), and opts' limits. A runner that reads each trace once
+// for all the scenarios that name it passes these to MeasureEach, then
+// the Runs to EvaluateRuns.
+func (s *Scenario) MeasureOptions(opts EvalOptions) (MeasureOptions, error) {
 	var symbols []string
 	if s.Symbols != "" {
 		var err error
 		if symbols, err = metrics.LoadSymbols(s.Symbols); err != nil {
-			return nil, &yamlerr.Error{File: s.File, Msg: "symbols: " + err.Error()}
+			return MeasureOptions{}, &yamlerr.Error{File: s.File, Msg: "symbols: " + err.Error()}
 		}
 	}
-	mopts := MeasureOptions{
+	return MeasureOptions{
 		Format:   s.Format,
 		TraceID:  s.TraceID,
 		CWD:      s.CWD,
@@ -68,16 +90,7 @@ func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 		FormatSetting: "format: NAME",
 		KeepResults:   opts.KeepResults,
 		DropCalls:     !readsCalls(s, orDefault(opts.Registry)),
-	}
-	runs := make([]*Run, 0, len(s.Traces))
-	for i, t := range s.Traces {
-		run, err := Measure(t, mopts)
-		if err != nil {
-			return nil, traceReadError(s, i, err)
-		}
-		runs = append(runs, run)
-	}
-	return EvaluateRuns(s, runs, opts), nil
+	}, nil
 }
 
 // readsCalls reports whether an expectation of s may read the session's
@@ -95,9 +108,9 @@ func readsCalls(s *Scenario, reg *Registry) bool {
 	return false
 }
 
-// traceReadError places the error of reading the i-th trace where the
-// scenario names it.
-func traceReadError(s *Scenario, i int, err error) error {
+// TraceError is err, the error of measuring the i-th trace of s, placed
+// where the scenario names that trace.
+func (s *Scenario) TraceError(i int, err error) error {
 	out := &yamlerr.Error{File: s.File, Msg: err.Error(), Err: err}
 	if i < len(s.TracePos) {
 		out.Line, out.Col = s.TracePos[i].Line, s.TracePos[i].Col

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -71,67 +72,173 @@ type Run struct {
 // analysis with opts.Symbols; an expectation that needs other options
 // measures again from Run.Document.
 func Measure(traceFile string, opts MeasureOptions) (*Run, error) {
-	var files []string
-	if opts.Taxonomy != "" {
-		files = append(files, opts.Taxonomy)
+	runs, errs := MeasureEach(traceFile, []MeasureOptions{opts})
+	return runs[0], errs[0]
+}
+
+// MeasureEach measures one trace for several uses (the scenarios that name
+// it, each with its ground truth, taxonomy and symbols) with a single read
+// of the file: runs[k] and errs[k] are what Measure(traceFile, opts[k])
+// gives. The options of the read itself, Format, TraceID, MaxInputSize,
+// KeepResults and FormatSetting, are taken from opts[0] and must be the
+// same in every element. The Runs share one Session: its calls are
+// dropped only when every use drops them (DropCalls), and a use that
+// drops them reads none anyway.
+//
+// With one use the calls' events are made on a goroutine of their own
+// while the file is read (events.NewConcurrentStream); with several, on
+// the reading goroutine, so that a caller running many reads at once
+// decides how many processors they take.
+func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []error) {
+	runs, errs = make([]*Run, len(opts)), make([]error, len(opts))
+	first := opts[0]
+	type use struct {
+		k      int
+		eopts  events.Options
+		stream *events.Stream
 	}
-	tax, err := events.LoadTaxonomy(opts.Profiles, files...)
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: taxonomy: %w", traceFile, err)
+	var uses []use
+	drop := first.KeepResults == nil
+	// Uses of the same taxonomy share it, and then the extraction of
+	// each call (events.CallDoneAll).
+	type loaded struct {
+		tax *events.Taxonomy
+		err error
 	}
-	eopts := events.Options{Taxonomy: tax}
-	eopts.Paths.CWD = opts.CWD
-	eopts.Provenance.TaskName = taskName(traceFile)
-	if opts.Truth != nil {
-		eopts.GroundTruth = opts.Truth.Events()
+	taxonomies := map[string]loaded{}
+	for k, o := range opts {
+		var files []string
+		if o.Taxonomy != "" {
+			files = append(files, o.Taxonomy)
+		}
+		key := strings.Join(append(slices.Clone(o.Profiles), "\x00"+o.Taxonomy), "\x00")
+		l, ok := taxonomies[key]
+		if !ok {
+			l.tax, l.err = events.LoadTaxonomy(o.Profiles, files...)
+			taxonomies[key] = l
+		}
+		tax, err := l.tax, l.err
+		if err != nil {
+			errs[k] = fmt.Errorf("trace %s: taxonomy: %w", traceFile, err)
+			continue
+		}
+		eopts := events.Options{Taxonomy: tax}
+		eopts.Paths.CWD = o.CWD
+		eopts.Provenance.TaskName = taskName(traceFile)
+		if o.Truth != nil {
+			eopts.GroundTruth = o.Truth.Events()
+		}
+		uses = append(uses, use{k: k, eopts: eopts})
+		drop = drop && o.DropCalls
+	}
+	if len(uses) == 0 {
+		return runs, errs
+	}
+	streams := make([]*events.Stream, len(uses))
+	for u := range uses {
+		if len(uses) == 1 {
+			uses[u].stream = events.NewConcurrentStream(uses[u].eopts)
+		} else {
+			uses[u].stream = events.NewStream(uses[u].eopts)
+		}
+		streams[u] = uses[u].stream
 	}
 
-	// Each call's event is made as the reader finishes the call, on a
-	// second goroutine, and its result is then dropped (see KeepResults),
-	// and the whole call unless an expectation may read it.
-	stream := events.NewConcurrentStream(eopts)
-	callDone, rest := stream.KeepResults(opts.KeepResults)
-	drop := opts.DropCalls && opts.KeepResults == nil
+	// Each call's event is made as the reader finishes the call, and its
+	// result is then dropped (see KeepResults), and the whole call unless
+	// a use may read it.
+	keep := newResultKeeper(first.KeepResults)
+	callDone := func(s *trace.Session, i int) bool {
+		took := events.CallDoneAll(streams, s, i)
+		if took && !drop {
+			keep.result(s, i)
+		}
+		return took && drop
+	}
+	// The calls the streams could not take as they were read are treated
+	// alike once the documents are made: a Run has results and arguments
+	// only as asked.
+	rest := func(s *trace.Session) {
+		for k := range s.Calls {
+			keep.result(s, s.Calls[k].Index)
+		}
+	}
 	if drop {
-		// The reader drops the calls the stream takes; those it could
-		// not take as they were read go once the document is made.
-		callDone = stream.CallDone
 		rest = func(s *trace.Session) { s.Calls = []trace.ToolCall{} }
 	}
 	// Extraction reads the first events.ResultBytesRead of a result: the
 	// rest need not be kept.
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: opts.Format, Source: traceFile, SessionID: opts.TraceID, MaxInputSize: opts.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone, DropReleased: drop})
-	if werr := stream.Wait(); werr != nil && err == nil {
-		err = werr
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: first.Format, Source: traceFile, SessionID: first.TraceID, MaxInputSize: first.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone, DropReleased: drop})
+	for _, u := range uses {
+		if werr := u.stream.Wait(); werr != nil && err == nil {
+			err = werr
+		}
 	}
 	var multi *trace.MultiSessionError
 	if errors.As(err, &multi) && multi.Want == "" {
-		return nil, fmt.Errorf("trace %w; name one with trace_id", err)
-	}
-	var fe *trace.FormatError
-	if errors.As(err, &fe) && opts.FormatSetting != "" {
-		fe.Setting = opts.FormatSetting
+		err = fmt.Errorf("trace %w; name one with trace_id", err)
+	} else if err != nil {
+		var fe *trace.FormatError
+		if errors.As(err, &fe) && first.FormatSetting != "" {
+			fe.Setting = first.FormatSetting
+		}
+		err = traceError(traceFile, err)
 	}
 	if err != nil {
-		return nil, traceError(traceFile, err)
+		for _, u := range uses {
+			errs[u.k] = err
+		}
+		return runs, errs
 	}
-	doc := stream.Normalize(sess)
-	// The calls the stream could not take as they were read are treated
-	// alike: a Run has results and arguments only as asked.
+	docs := make([]*events.Document, len(uses))
+	for j, u := range uses {
+		docs[j] = u.stream.Normalize(sess)
+	}
 	rest(sess)
-	mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: opts.Symbols}}
-	if opts.Truth != nil {
-		// Grades are keyed by the path as the document spells it: the
-		// ground-truth path normalized the way Normalize normalizes it.
-		mopts.Grades = opts.Truth.Grades(eopts.Paths.OrCWD(sess.CWD))
+	for j, u := range uses {
+		o := opts[u.k]
+		mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: o.Symbols}}
+		if o.Truth != nil {
+			// Grades are keyed by the path as the document spells it: the
+			// ground-truth path normalized the way Normalize normalizes it.
+			mopts.Grades = o.Truth.Grades(u.eopts.Paths.OrCWD(sess.CWD))
+		}
+		runs[u.k] = &Run{
+			Trace:    traceFile,
+			Session:  sess,
+			Document: docs[j],
+			Metrics:  metrics.Compute(docs[j], mopts),
+			Truth:    o.Truth,
+		}
 	}
-	return &Run{
-		Trace:    traceFile,
-		Session:  sess,
-		Document: doc,
-		Metrics:  metrics.Compute(doc, mopts),
-		Truth:    opts.Truth,
-	}, nil
+	return runs, errs
+}
+
+// A resultKeeper replaces each call's result with what keep returns of
+// it (nothing when keep is nil), once a call.
+type resultKeeper struct {
+	keep func(string) string
+	done map[*trace.Session][]bool // by session and call: its result is kept
+}
+
+func newResultKeeper(keep func(string) string) *resultKeeper {
+	return &resultKeeper{keep: keep, done: map[*trace.Session][]bool{}}
+}
+
+func (r *resultKeeper) result(s *trace.Session, i int) {
+	c := s.Call(i)
+	if r.keep == nil {
+		c.Result = ""
+		return
+	}
+	done := r.done[s]
+	for len(done) <= i {
+		done = append(done, false)
+	}
+	if !done[i] {
+		c.Result, done[i] = r.keep(c.Result), true
+	}
+	r.done[s] = done
 }
 
 // traceError names the trace in err once: readers' errors often start

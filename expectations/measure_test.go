@@ -3,6 +3,7 @@ package expectations_test
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,5 +194,74 @@ func TestMeasureKeepsTheResultsOfTheSessionTraceIDNames(t *testing.T) {
 		for i, c := range whole.Calls {
 			assert.Equal(t, "kept:"+c.Result, run.Session.Calls[i].Result, "session %s call %d", id, i)
 		}
+	}
+}
+
+func TestMeasureEachGivesWhatMeasureGivesForEachUse(t *testing.T) {
+	t.Parallel()
+	truth, err := groundtruth.Load("../testdata/examples/fix-token-expiry.groundtruth.json")
+	require.NoError(t, err)
+	uses := []expectations.MeasureOptions{
+		{Truth: truth},
+		{},
+		{Truth: truth, DropCalls: true},
+		{Profiles: []string{"no-such-profile"}},
+		{Truth: truth, Symbols: []string{"ValidateToken"}},
+	}
+	measured := 0
+	for _, file := range measureTraces(t) {
+		if _, err := trace.ReadFile(file, trace.Options{}); err != nil {
+			continue // a ground-truth file, or a trace of several sessions
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			for _, drop := range []bool{false, true} {
+				opts := slices.Clone(uses)
+				if drop {
+					// Every use drops the calls: the read drops them.
+					for k := range opts {
+						opts[k].DropCalls = true
+					}
+				}
+				runs, errs := expectations.MeasureEach(file, opts)
+				require.Len(t, runs, len(opts))
+				require.Len(t, errs, len(opts))
+				for k, o := range opts {
+					want, wantErr := expectations.Measure(file, o)
+					if wantErr != nil {
+						assert.EqualError(t, errs[k], wantErr.Error(), "use %d", k)
+						assert.Nil(t, runs[k], "use %d", k)
+						continue
+					}
+					require.NoError(t, errs[k], "use %d", k)
+					var a, b bytes.Buffer
+					require.NoError(t, want.Document.WriteJSON(&a))
+					require.NoError(t, runs[k].Document.WriteJSON(&b))
+					assert.Equal(t, a.String(), b.String(), "use %d: document", k)
+					assert.Equal(t, want.Metrics, runs[k].Metrics, "use %d: metrics", k)
+					assert.Equal(t, want.Session.NumCalls(), runs[k].Session.NumCalls(), "use %d: calls counted", k)
+					if drop {
+						assert.Empty(t, runs[k].Session.Calls, "use %d: calls dropped", k)
+					} else {
+						require.Len(t, runs[k].Session.Calls, want.Session.NumCalls(), "use %d: calls kept", k)
+						for i, c := range runs[k].Session.Calls {
+							assert.Empty(t, c.Result, "use %d call %d: result dropped", k, i)
+						}
+					}
+				}
+				assert.Same(t, runs[0].Session, runs[4].Session, "one read")
+			}
+		})
+		measured++
+	}
+	assert.GreaterOrEqual(t, measured, 10, "traces measured")
+}
+
+func TestMeasureEachNamesAnUnreadableTraceForEveryUse(t *testing.T) {
+	t.Parallel()
+	runs, errs := expectations.MeasureEach("../testdata/examples/no-such-trace.jsonl",
+		[]expectations.MeasureOptions{{}, {DropCalls: true}})
+	for k := range errs {
+		assert.Nil(t, runs[k])
+		assert.ErrorContains(t, errs[k], "no-such-trace.jsonl", "use %d", k)
 	}
 }

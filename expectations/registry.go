@@ -3,8 +3,10 @@ package expectations
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
+	"sync"
 )
 
 // commonKeys are the keys every expectation takes besides its type's own.
@@ -79,6 +81,14 @@ func NewRegistry() *Registry {
 // budget, answer, sequence, before, errors) and the live-run types of the
 // harness (skipped).
 func DefaultRegistry() *Registry {
+	d := defaultRegistry()
+	return &Registry{types: maps.Clone(d.types), specs: maps.Clone(d.specs)}
+}
+
+// defaultRegistry is built once: reading the types' parameter structs
+// (reflection over every field and tag) costs more than a scenario's
+// load. The specs are never changed once made, so copies share them.
+var defaultRegistry = sync.OnceValue(func() *Registry {
 	r := NewRegistry()
 	for _, t := range builtinTypes() {
 		if err := r.Register(t); err != nil {
@@ -91,7 +101,7 @@ func DefaultRegistry() *Registry {
 		}
 	}
 	return r
-}
+})
 
 // Register adds a type; it fails for an empty or duplicate name or a
 // Params that is not a struct.

@@ -124,3 +124,15 @@ func TestTheDefaultRegistryNamesItsTypes(t *testing.T) {
 	assert.False(t, ok)
 	assert.Empty(t, NewRegistry().Names())
 }
+
+func TestEachDefaultRegistryIsItsOwn(t *testing.T) {
+	t.Parallel()
+	mine := maxEditsRegistry(t)
+	_, ok := mine.Lookup("max_edits")
+	require.True(t, ok)
+	other := DefaultRegistry()
+	_, ok = other.Lookup("max_edits")
+	assert.False(t, ok, "a type registered in one default registry is not in the next")
+	assert.NotContains(t, other.Names(), "max_edits")
+	require.NoError(t, RegisterFunc(other, "max_edits", "another type of the same name", func(p *MaxEdits, run *Run) Outcome { return Outcome{} }))
+}

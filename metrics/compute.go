@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -335,31 +336,34 @@ func fileMeasures(m map[string]float64, prefix string, ranked []string, rel Judg
 	// R and the ideal gains depend on the judgments only: counted once
 	// here, the measures stay linear in the size of the ground truth.
 	numRel, ideal := NumRelevant(rel, level), idealGains(rel)
+	// The ranking is judged once: every measure reads its flags.
+	docs := dedup(ranked)
+	flags := judge(docs, rel, level)
 	for _, k := range opts.Ks {
-		at := fmt.Sprintf("@%d", k)
-		p := PrecisionAt(ranked, rel, k, level)
-		r := recallAt(ranked, rel, k, level, numRel)
+		at := "@" + strconv.Itoa(k)
+		p := precisionAt(flags, k)
+		r := recallAt(flags, k, numRel)
 		m[prefix+"precision"+at] = p
 		m[prefix+"recall"+at] = r
 		m[prefix+"f1"+at] = F1(p, r)
-		m[prefix+"success"+at] = SuccessAt(ranked, rel, k, level)
-		m[prefix+"rr"+at] = ReciprocalRankAt(ranked, rel, k, level)
-		m[prefix+"acc"+at] = AccuracyAt(ranked, rel, k, level)
+		m[prefix+"success"+at] = successAt(flags, k)
+		m[prefix+"rr"+at] = reciprocalRankAt(flags, k)
+		m[prefix+"acc"+at] = accuracyAt(flags, k, numRel)
 		ndcgAt := 0.0
 		if k >= 1 {
-			ndcgAt = ndcg(ranked, rel, k, ideal)
+			ndcgAt = ndcg(docs, rel, k, ideal)
 		}
 		m[prefix+"ndcg"+at] = ndcgAt
 	}
-	m[prefix+"mrr"] = ReciprocalRank(ranked, rel, level)
-	m[prefix+"map"] = averagePrecision(ranked, rel, level, numRel)
-	m[prefix+"r_precision"] = rPrecision(ranked, rel, level, numRel)
-	m[prefix+"ndcg"] = ndcg(ranked, rel, math.MaxInt, ideal)
-	m[prefix+"file_recall"] = setRecall(ranked, rel, level, numRel)
-	m[prefix+"context_efficiency"] = SetPrecision(ranked, rel, level)
+	m[prefix+"mrr"] = reciprocalRankAt(flags, math.MaxInt)
+	m[prefix+"map"] = averagePrecision(flags, numRel)
+	m[prefix+"r_precision"] = rPrecision(flags, numRel)
+	m[prefix+"ndcg"] = ndcg(docs, rel, math.MaxInt, ideal)
+	m[prefix+"file_recall"] = setRecall(flags, numRel)
+	m[prefix+"context_efficiency"] = setPrecision(flags)
 	m[prefix+"num_ret"] = float64(len(ranked))
 	m[prefix+"num_rel"] = float64(numRel)
-	m[prefix+"num_rel_ret"] = float64(NumRelevantRetrieved(ranked, rel, level))
+	m[prefix+"num_rel_ret"] = float64(relevantInTop(flags, len(flags)))
 }
 
 // F1 returns the harmonic mean of precision p and recall r, 2pr/(p+r), and 0

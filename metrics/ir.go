@@ -60,35 +60,47 @@ func NumRelevantRetrieved(ranked []string, rel Judgments, level int) int {
 // 4 relevant documents in a list of 15 give P@20 = 4/20 = 0.2. It returns 0
 // when k < 1.
 func PrecisionAt(ranked []string, rel Judgments, k, level int) float64 {
+	return precisionAt(relevance(ranked, rel, level), k)
+}
+
+// The lower-case measures take flags, the relevance of each document of a
+// ranking without repeats (relevance), so that Compute judges a ranking
+// once for all its measures and cutoffs.
+
+func precisionAt(flags []bool, k int) float64 {
 	if k < 1 {
 		return 0
 	}
-	return float64(relevantInTop(relevance(ranked, rel, level), k)) / float64(k)
+	return float64(relevantInTop(flags, k)) / float64(k)
 }
 
 // RecallAt returns Recall@k, trec_eval's recall_k: the number of relevant
 // documents among the first k of ranked, divided by R = NumRelevant(rel,
 // level). It returns 0 when R is 0 or k < 1.
 func RecallAt(ranked []string, rel Judgments, k, level int) float64 {
-	return recallAt(ranked, rel, k, level, NumRelevant(rel, level))
+	return recallAt(relevance(ranked, rel, level), k, NumRelevant(rel, level))
 }
 
 // recallAt is RecallAt with R given. Measures that divide by R take it from
 // their caller in Compute, which counts it once per ranked list instead of
 // once per measure and cutoff: with a large ground truth, counting it is the
 // bulk of the work.
-func recallAt(ranked []string, rel Judgments, k, level, r int) float64 {
+func recallAt(flags []bool, k, r int) float64 {
 	if r == 0 || k < 1 {
 		return 0
 	}
-	return float64(relevantInTop(relevance(ranked, rel, level), k)) / float64(r)
+	return float64(relevantInTop(flags, k)) / float64(r)
 }
 
 // SuccessAt returns Success@k, trec_eval's success_k: 1 if at least one of
 // the first k documents of ranked is relevant, else 0. (Some tools call this
 // "recall@k"; it is not recall.) It returns 0 when k < 1.
 func SuccessAt(ranked []string, rel Judgments, k, level int) float64 {
-	if k < 1 || relevantInTop(relevance(ranked, rel, level), k) == 0 {
+	return successAt(relevance(ranked, rel, level), k)
+}
+
+func successAt(flags []bool, k int) float64 {
+	if k < 1 || relevantInTop(flags, k) == 0 {
 		return 0
 	}
 	return 1
@@ -98,12 +110,7 @@ func SuccessAt(ranked []string, rel Judgments, k, level int) float64 {
 // rank of the first relevant document of ranked, with no cutoff, or 0 when no
 // relevant document was retrieved.
 func ReciprocalRank(ranked []string, rel Judgments, level int) float64 {
-	for i, ok := range relevance(ranked, rel, level) {
-		if ok {
-			return 1 / float64(i+1)
-		}
-	}
-	return 0
+	return reciprocalRankAt(relevance(ranked, rel, level), math.MaxInt)
 }
 
 // ReciprocalRankAt returns RR@k: ReciprocalRank when the first relevant
@@ -111,7 +118,11 @@ func ReciprocalRank(ranked []string, rel Judgments, level int) float64 {
 // measure (its recip_rank never truncates); it is here for reports that
 // cap the ranks they look at. It returns 0 when k < 1.
 func ReciprocalRankAt(ranked []string, rel Judgments, k, level int) float64 {
-	for i, ok := range relevance(ranked, rel, level) {
+	return reciprocalRankAt(relevance(ranked, rel, level), k)
+}
+
+func reciprocalRankAt(flags []bool, k int) float64 {
+	for i, ok := range flags {
 		if i >= k {
 			break
 		}
@@ -127,17 +138,17 @@ func ReciprocalRankAt(ranked []string, rel Judgments, k, level int) float64 {
 // NumRelevant(rel, level). Relevant documents that were not retrieved add 0,
 // so they lower AP through R. It returns 0 when R is 0.
 func AveragePrecision(ranked []string, rel Judgments, level int) float64 {
-	return averagePrecision(ranked, rel, level, NumRelevant(rel, level))
+	return averagePrecision(relevance(ranked, rel, level), NumRelevant(rel, level))
 }
 
-func averagePrecision(ranked []string, rel Judgments, level, r int) float64 {
+func averagePrecision(flags []bool, r int) float64 {
 	if r == 0 {
 		return 0
 	}
 	// Summed in rank order, as trec_eval does, so that the figure is the same
 	// double and rounds the same way when printed.
 	sum, found := 0.0, 0
-	for i, ok := range relevance(ranked, rel, level) {
+	for i, ok := range flags {
 		if ok {
 			found++
 			sum += float64(found) / float64(i+1)
@@ -151,21 +162,24 @@ func averagePrecision(ranked []string, rel Judgments, level, r int) float64 {
 // is P@R, padded like PrecisionAt when fewer than R documents were retrieved.
 // It returns 0 when R is 0.
 func RPrecision(ranked []string, rel Judgments, level int) float64 {
-	return rPrecision(ranked, rel, level, NumRelevant(rel, level))
+	return rPrecision(relevance(ranked, rel, level), NumRelevant(rel, level))
 }
 
-func rPrecision(ranked []string, rel Judgments, level, r int) float64 {
+func rPrecision(flags []bool, r int) float64 {
 	if r == 0 {
 		return 0
 	}
-	return float64(relevantInTop(relevance(ranked, rel, level), r)) / float64(r)
+	return float64(relevantInTop(flags, r)) / float64(r)
 }
 
 // SetPrecision returns trec_eval's set_P: relevant retrieved divided by the
 // number of documents retrieved, over the whole list with no cutoff. It
 // returns 0 for an empty list.
 func SetPrecision(ranked []string, rel Judgments, level int) float64 {
-	flags := relevance(ranked, rel, level)
+	return setPrecision(relevance(ranked, rel, level))
+}
+
+func setPrecision(flags []bool) float64 {
 	if len(flags) == 0 {
 		return 0
 	}
@@ -176,21 +190,21 @@ func SetPrecision(ranked []string, rel Judgments, level int) float64 {
 // NumRelevant(rel, level), over the whole list with no cutoff. It returns 0
 // when R is 0.
 func SetRecall(ranked []string, rel Judgments, level int) float64 {
-	return setRecall(ranked, rel, level, NumRelevant(rel, level))
+	return setRecall(relevance(ranked, rel, level), NumRelevant(rel, level))
 }
 
-func setRecall(ranked []string, rel Judgments, level, r int) float64 {
+func setRecall(flags []bool, r int) float64 {
 	if r == 0 {
 		return 0
 	}
-	return float64(NumRelevantRetrieved(ranked, rel, level)) / float64(r)
+	return float64(relevantInTop(flags, len(flags))) / float64(r)
 }
 
 // NDCG returns trec_eval's ndcg (with its default gains): DCG of the whole of
 // ranked divided by the DCG of the ideal ranking. See NDCGAt; NDCG is NDCGAt
 // with no cutoff.
 func NDCG(ranked []string, rel Judgments) float64 {
-	return ndcg(ranked, rel, math.MaxInt, idealGains(rel))
+	return ndcg(dedup(ranked), rel, math.MaxInt, idealGains(rel))
 }
 
 // NDCGAt returns nDCG@k, trec_eval's ndcg_cut_k:
@@ -209,7 +223,7 @@ func NDCGAt(ranked []string, rel Judgments, k int) float64 {
 	if k < 1 {
 		return 0
 	}
-	return ndcg(ranked, rel, k, idealGains(rel))
+	return ndcg(dedup(ranked), rel, k, idealGains(rel))
 }
 
 // idealGains returns the gains of the ideal ranking: every positive grade
@@ -227,10 +241,10 @@ func idealGains(rel Judgments) []int {
 }
 
 // ndcg is NDCGAt with the ideal gains given (see recallAt for why).
-func ndcg(ranked []string, rel Judgments, k int, ideal []int) float64 {
+func ndcg(docs []string, rel Judgments, k int, ideal []int) float64 {
 	// Both sums run from rank 1 down, like trec_eval's, for identical doubles.
 	dcg := 0.0
-	for i, doc := range dedup(ranked) {
+	for i, doc := range docs {
 		if i >= k {
 			break
 		}
@@ -254,7 +268,11 @@ func ndcg(ranked []string, rel Judgments, k int, ideal []int) float64 {
 // relevance returns, for each rank of the deduplicated list, whether the
 // document there is relevant at level.
 func relevance(ranked []string, rel Judgments, level int) []bool {
-	docs := dedup(ranked)
+	return judge(dedup(ranked), rel, level)
+}
+
+// judge is relevance for a ranking without repeats.
+func judge(docs []string, rel Judgments, level int) []bool {
 	flags := make([]bool, len(docs))
 	for i, doc := range docs {
 		flags[i] = rel.Relevant(doc, level)

@@ -26,8 +26,11 @@ var DefaultLineBudgets = []int{100, 200, 500, 1000}
 // relevant document it returns 0, as the measures that divide by R do; a
 // caller should treat such a query as non-computable.
 func AccuracyAt(ranked []string, rel Judgments, k, level int) float64 {
-	numRel := NumRelevant(rel, level)
-	if k < 1 || numRel == 0 || relevantInTop(relevance(ranked, rel, level), k) < numRel {
+	return accuracyAt(relevance(ranked, rel, level), k, NumRelevant(rel, level))
+}
+
+func accuracyAt(flags []bool, k, numRel int) float64 {
+	if k < 1 || numRel == 0 || relevantInTop(flags, k) < numRel {
 		return 0
 	}
 	return 1

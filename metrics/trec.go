@@ -142,30 +142,113 @@ func ParseQrels(r io.Reader, name string) (Qrels, error) {
 // Blank lines and lines that start with '#' are skipped. A document listed
 // twice for the same query is an error, as it is for trec_eval.
 func ParseTRECRun(r io.Reader, name string) (*TRECRun, error) {
-	run := &TRECRun{Results: map[string][]ScoredDoc{}}
-	firstLine := map[[2]string]int{}
-	err := eachLine(r, name, func(n int, fields []string) error {
+	// A run of millions of lines is read without a string per line: the
+	// fields are slices of the read buffer, and only the document ids are
+	// kept. Repeats are looked for within the query the line belongs to:
+	// a query's lines usually come together, so the set holds one query's
+	// documents, and is rebuilt from what was kept when a query comes back.
+	type runQuery struct {
+		name  string
+		docs  []ScoredDoc
+		lines []int // of each document, for the message of a repeat
+	}
+	queries := map[string]*runQuery{}
+	var cur *runQuery
+	seen := map[string]int{} // the line of each document of cur
+	var id string
+	err := eachFields(r, name, func(n int, fields [][]byte) error {
 		if len(fields) < 6 {
 			return fmt.Errorf("%w: want 6 fields (query iteration document rank score run-id), got %d", ErrMalformedLine, len(fields))
 		}
-		query, doc := fields[0], fields[2]
-		score, err := parseTRECFloat("score", fields[4])
+		score, err := parseTRECFloat("score", string(fields[4]))
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformedLine, err)
 		}
-		key := [2]string{query, doc}
-		if first, dup := firstLine[key]; dup {
-			return fmt.Errorf("%w %q for query %q (first listed on line %d)", ErrDuplicateDocument, doc, query, first)
+		if cur == nil || string(fields[0]) != cur.name {
+			cur = queries[string(fields[0])]
+			if cur == nil {
+				cur = &runQuery{name: string(fields[0])}
+				queries[cur.name] = cur
+			}
+			clear(seen)
+			for i, d := range cur.docs {
+				seen[d.Doc] = cur.lines[i]
+			}
 		}
-		firstLine[key] = n
-		run.Results[query] = append(run.Results[query], ScoredDoc{Doc: doc, Score: score})
-		run.ID = fields[5]
+		if first, dup := seen[string(fields[2])]; dup {
+			return fmt.Errorf("%w %q for query %q (first listed on line %d)", ErrDuplicateDocument, fields[2], cur.name, first)
+		}
+		doc := string(fields[2])
+		seen[doc] = n
+		cur.docs = append(cur.docs, ScoredDoc{Doc: doc, Score: score})
+		cur.lines = append(cur.lines, n)
+		if string(fields[5]) != id {
+			id = string(fields[5])
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	run := &TRECRun{ID: id, Results: make(map[string][]ScoredDoc, len(queries))}
+	for q, rq := range queries {
+		run.Results[q] = rq.docs
+	}
 	return run, nil
+}
+
+// eachFields is eachLine for a reader that keeps little of each line:
+// fields are slices of a buffer that the next line reuses.
+func eachFields(r io.Reader, name string, fn func(n int, fields [][]byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var fields [][]byte
+	var long []byte // a line longer than the buffer
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if len(line) == 0 && err != nil {
+			return nil
+		}
+		fields = appendFields(fields[:0], line)
+		if len(fields) > 0 && fields[0][0] != '#' {
+			if ferr := fn(n, fields); ferr != nil {
+				return &ParseError{File: name, Line: n, Err: ferr}
+			}
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}
+
+// appendFields appends the fields of line, split on C's isspace as
+// eachLine splits them, to fields.
+func appendFields(fields [][]byte, line []byte) [][]byte {
+	start := -1
+	for i, c := range line {
+		if isCSpace(rune(c)) {
+			if start >= 0 {
+				fields = append(fields, line[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		fields = append(fields, line[start:])
+	}
+	return fields
 }
 
 // eachLine calls fn with the 1-based number and the fields of every line of

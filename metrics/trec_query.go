@@ -52,6 +52,11 @@ type queryJudgments struct {
 func queryScores(measures []compiledMeasure, ranked []string, qj queryJudgments, opts TRECOptions) ([]TRECScore, error) {
 	level, rel, groups := opts.Level, qj.rel, qj.groups
 	jr := newJudgedRanking(ranked, rel, level)
+	// The ranking is judged once for the measures that read whether each
+	// document is relevant (and R and the ideal gains counted once).
+	docs := dedup(ranked)
+	flags := judge(docs, rel, level)
+	numRel, ideal := NumRelevant(rel, level), idealGains(rel)
 	var pc *prefCounts
 	for _, m := range measures {
 		if m.def.prefs {
@@ -90,27 +95,27 @@ func queryScores(measures []compiledMeasure, ranked []string, qj queryJudgments,
 		case "num_ret":
 			add(name, float64(len(ranked)))
 		case "num_rel":
-			add(name, float64(NumRelevant(rel, level)))
+			add(name, float64(numRel))
 		case "num_rel_ret":
-			add(name, float64(NumRelevantRetrieved(ranked, rel, level)))
+			add(name, float64(relevantInTop(flags, len(flags))))
 		case "map":
-			add(name, AveragePrecision(ranked, rel, level))
+			add(name, averagePrecision(flags, numRel))
 		case "gm_map":
 			out = append(out, TRECScore{Measure: name, Value: math.Log(max(jr.averagePrecision(), minGeoMean)), hidden: true})
 		case "Rprec":
-			add(name, RPrecision(ranked, rel, level))
+			add(name, rPrecision(flags, numRel))
 		case "bpref":
 			add(name, jr.bpref())
 		case "recip_rank":
-			add(name, ReciprocalRank(ranked, rel, level))
+			add(name, reciprocalRankAt(flags, math.MaxInt))
 		case "iprec_at_recall":
 			addEach(m, jr.interpolatedPrecision(m.numbers))
 		case "P":
-			eachCutoff(m, func(k int) float64 { return PrecisionAt(ranked, rel, k, level) })
+			eachCutoff(m, func(k int) float64 { return precisionAt(flags, k) })
 		case "relstring":
 			out = append(out, TRECScore{Measure: name, Text: jr.relString(int(m.numbers[0]))})
 		case "recall":
-			eachCutoff(m, func(k int) float64 { return RecallAt(ranked, rel, k, level) })
+			eachCutoff(m, func(k int) float64 { return recallAt(flags, k, numRel) })
 		case "infAP":
 			add(name, jr.infAP())
 		case "gm_bpref":
@@ -142,19 +147,24 @@ func queryScores(measures []compiledMeasure, ranked []string, qj queryJudgments,
 		case "Rndcg":
 			add(name, jr.rndcg(newGainTable(jr, m.gains)))
 		case "ndcg_cut":
-			eachCutoff(m, func(k int) float64 { return NDCGAt(ranked, rel, k) })
+			eachCutoff(m, func(k int) float64 {
+				if k < 1 {
+					return 0
+				}
+				return ndcg(docs, rel, k, ideal)
+			})
 		case "map_cut":
 			addEach(m, jr.mapAtCutoffs(m.cutoffs))
 		case "relative_P":
 			addEach(m, jr.relativePrecision(m.cutoffs))
 		case "success":
-			eachCutoff(m, func(k int) float64 { return SuccessAt(ranked, rel, k, level) })
+			eachCutoff(m, func(k int) float64 { return successAt(flags, k) })
 		case "set_P":
-			add(name, SetPrecision(ranked, rel, level))
+			add(name, setPrecision(flags))
 		case "set_relative_P":
 			add(name, jr.setRelativeP())
 		case "set_recall":
-			add(name, SetRecall(ranked, rel, level))
+			add(name, setRecall(flags, numRel))
 		case "set_map":
 			add(name, jr.setMAP())
 		case "set_F":

@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,6 +235,43 @@ func TestParseRejectsBadLinesNamingFileAndLine(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.message)
 		})
 	}
+}
+
+func TestParseTRECRunFindsARepeatWhereverItsQueryComesBack(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, run, message string
+	}{
+		{"in the query's first stretch of lines", "q1 Q0 a 1 1 r\nq1 Q0 b 2 1 r\nq1 Q0 a 3 1 r\n",
+			`r.run:3: duplicate document "a" for query "q1" (first listed on line 1)`},
+		{"after other queries' lines", "q1 Q0 a 1 1 r\nq2 Q0 a 1 1 r\nq2 Q0 b 2 1 r\nq1 Q0 c 2 1 r\nq2 Q0 c 3 1 r\nq1 Q0 a 3 1 r\n",
+			`r.run:6: duplicate document "a" for query "q1" (first listed on line 1)`},
+		{"in a later stretch, of a document of that stretch", "q1 Q0 a 1 1 r\nq2 Q0 x 1 1 r\nq1 Q0 b 2 1 r\n# a comment\nq1 Q0 b 3 1 r\n",
+			`r.run:5: duplicate document "b" for query "q1" (first listed on line 3)`},
+		{"before a malformed line", "q1 Q0 a 1 1 r\nq1 Q0 a 2 1 r\nq1 Q0 b 3\n",
+			`r.run:2: duplicate document "a" for query "q1" (first listed on line 1)`},
+		{"not before a malformed line", "q1 Q0 a 1 1 r\nq1 Q0 b 3\nq1 Q0 a 2 1 r\n",
+			`r.run:2: malformed line: want 6 fields`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := metrics.ParseTRECRun(strings.NewReader(tt.run), "r.run")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.message)
+		})
+	}
+}
+
+func TestParseTRECRunKeepsEachQuerysDocumentsInFileOrder(t *testing.T) {
+	t.Parallel()
+	run, err := metrics.ParseTRECRun(strings.NewReader("q1 Q0 a 1 3 r1\nq2 Q0 a 1 2 r1\n\n\tq1  Q0\vb 2 1.5 r2 extra\nq2 Q0 c 2 -inf r3\n"), "r.run")
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]metrics.ScoredDoc{
+		"q1": {{Doc: "a", Score: 3}, {Doc: "b", Score: 1.5}},
+		"q2": {{Doc: "a", Score: 2}, {Doc: "c", Score: math.Inf(-1)}},
+	}, run.Results)
+	assert.Equal(t, "r3", run.ID, "the last line's run id")
 }
 
 func TestParseReportsReadErrors(t *testing.T) {

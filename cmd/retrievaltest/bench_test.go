@@ -57,3 +57,44 @@ func BenchmarkEventsLargeResults(b *testing.B) {
 }
 func BenchmarkMetricsRealShaped(b *testing.B) { benchCommand(b, benchRealShaped(), "metrics", "FILE") }
 func BenchmarkCheckRealShaped(b *testing.B)   { benchCommand(b, benchRealShaped(), "check", "SCENARIO") }
+
+// The real-shaped benchmarks of scripts/bench-real.sh, in-process: a real
+// Claude Code session and a real Codex rollout from ../shared/samples
+// (beside the repository), repeated to about 100 MB with their identifiers
+// made unique per copy. They skip when the samples are absent.
+var (
+	benchRealClaude = sync.OnceValues(func() ([]byte, error) {
+		return realSample("claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl", 130,
+			benchgen.Marked{Markers: []string{"toolu_"}, Sep: "x"},
+			benchgen.Marked{Markers: []string{`"uuid":"`, `"parentUuid":"`}, Sep: "-"})
+	})
+	benchRealCodex = sync.OnceValues(func() ([]byte, error) {
+		return realSample("codex/acidicsoil-rollout-*.jsonl", 296,
+			benchgen.Marked{Markers: []string{`"call_id":"`}, Sep: "x"})
+	})
+)
+
+func realSample(pattern string, copies int, groups ...benchgen.Marked) ([]byte, error) {
+	paths, err := filepath.Glob(filepath.Join("../../../shared/samples", pattern))
+	if err != nil || len(paths) != 1 {
+		return nil, os.ErrNotExist
+	}
+	sample, err := os.ReadFile(paths[0])
+	if err != nil {
+		return nil, err
+	}
+	return benchgen.Repeat(sample, copies, groups...), nil
+}
+
+func benchReal(b *testing.B, sample func() ([]byte, error), args ...string) {
+	data, err := sample()
+	if err != nil {
+		b.Skip("the samples folder ../../../shared/samples is absent")
+	}
+	benchCommand(b, data, args...)
+}
+
+func BenchmarkEventsRealClaude(b *testing.B)  { benchReal(b, benchRealClaude, "events", "FILE") }
+func BenchmarkMetricsRealClaude(b *testing.B) { benchReal(b, benchRealClaude, "metrics", "FILE") }
+func BenchmarkCheckRealClaude(b *testing.B)   { benchReal(b, benchRealClaude, "check", "SCENARIO") }
+func BenchmarkEventsRealCodex(b *testing.B)   { benchReal(b, benchRealCodex, "events", "FILE") }

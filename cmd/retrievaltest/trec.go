@@ -106,7 +106,9 @@ func runTrec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fail("%v", err)
 	}
 
+	done := cli.WorkOnWhatWasRead()
 	res, err := metrics.EvaluateTREC(rel.Qrels, run, opts)
+	done()
 	parts := metrics.TRECPrint{PerQuery: *perQuery, NoSummary: *noSummary}
 	var notInRun *metrics.QueryNotInRunError
 	switch {

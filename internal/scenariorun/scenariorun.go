@@ -46,14 +46,19 @@ func Evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*exp
 	}
 	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
 	if err != nil {
-		// Trace errors usually name the trace only; say which scenario
-		// needed it, unless the error already does.
-		if !strings.Contains(err.Error(), s.File) {
-			err = fmt.Errorf("%s: %w", s.File, err)
-		}
-		return nil, err
+		return nil, named(s, err)
 	}
 	return res, nil
+}
+
+// named is err naming the scenario's file: trace errors usually name the
+// trace only; it says which scenario needed it, unless the error already
+// does.
+func named(s *expectations.Scenario, err error) error {
+	if !strings.Contains(err.Error(), s.File) {
+		err = fmt.Errorf("%s: %w", s.File, err)
+	}
+	return err
 }
 
 // FindScenarios expands paths into scenario files, sorted and without
@@ -179,34 +184,168 @@ func EvaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 
 // evaluateAll is EvaluateAll with one error a scenario, nil for those
 // that were evaluated.
+//
+// Each trace file is read once however many scenarios name it (with the
+// same format and trace id): one job reads it for all of them
+// (expectations.MeasureEach), and a scenario is judged once the last of
+// its traces is measured. Jobs are the traces, and the scenarios with a
+// run key, which record traces of their own; they start in the order the
+// scenarios first name them.
 func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts Options) ([]*expectations.ScenarioResult, []error) {
 	jobs := opts.Jobs
 	if jobs < 1 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	results := make([]*expectations.ScenarioResult, len(scenarios))
-	errs := make([]error, len(scenarios))
+	e := &evaluation{
+		opts:     opts,
+		eopts:    expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults},
+		results:  make([]*expectations.ScenarioResult, len(scenarios)),
+		errs:     make([]error, len(scenarios)),
+		runs:     make([][]*expectations.Run, len(scenarios)),
+		traceErr: make([][]error, len(scenarios)),
+		left:     make([]int, len(scenarios)),
+	}
+	var work []func()
+	groups := map[traceKey]int{} // the index in reads of each trace's read
+	var reads []*traceRead
+	for k, s := range scenarios {
+		if len(s.Run) > 0 {
+			work = append(work, func() {
+				if ctx.Err() != nil {
+					e.errs[k] = fmt.Errorf("%s: %w", s.File, ctx.Err())
+				} else {
+					e.results[k], e.errs[k] = Evaluate(ctx, opts, s)
+				}
+				e.progress(s, k)
+			})
+			continue
+		}
+		mopts, err := s.MeasureOptions(e.eopts)
+		if err != nil || len(s.Traces) == 0 {
+			work = append(work, func() {
+				if err != nil {
+					e.errs[k] = named(s, err)
+				} else {
+					e.results[k] = expectations.EvaluateRuns(s, nil, e.eopts)
+				}
+				e.progress(s, k)
+			})
+			continue
+		}
+		e.runs[k] = make([]*expectations.Run, len(s.Traces))
+		e.traceErr[k] = make([]error, len(s.Traces))
+		e.left[k] = len(s.Traces)
+		for i, t := range s.Traces {
+			key := traceKey{file: t, format: mopts.Format, id: mopts.TraceID}
+			g, ok := groups[key]
+			if !ok {
+				g = len(reads)
+				groups[key] = g
+				reads = append(reads, &traceRead{file: t})
+				work = append(work, func() { e.read(ctx, scenarios, reads[g]) })
+			}
+			reads[g].uses = append(reads[g].uses, traceUse{scenario: k, trace: i})
+			reads[g].opts = append(reads[g].opts, mopts)
+		}
+	}
 	sem := make(chan struct{}, jobs)
-	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for i, s := range scenarios {
+	for _, w := range work {
+		sem <- struct{}{}
 		wg.Go(func() {
-			sem <- struct{}{}
 			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				errs[i] = fmt.Errorf("%s: %w", s.File, ctx.Err())
-				return
-			}
-			results[i], errs[i] = Evaluate(ctx, opts, s)
-			if opts.Progress != nil {
-				mu.Lock()
-				opts.Progress(s, results[i], errs[i])
-				mu.Unlock()
-			}
+			w()
 		})
 	}
 	wg.Wait()
-	return results, errs
+	return e.results, e.errs
+}
+
+// measureEach is expectations.MeasureEach; tests count the reads.
+var measureEach = expectations.MeasureEach
+
+// An evaluation holds the scenarios' results as their traces are
+// measured.
+type evaluation struct {
+	opts    Options
+	eopts   expectations.EvalOptions
+	results []*expectations.ScenarioResult
+	errs    []error
+
+	mu       sync.Mutex // guards runs, traceErr and left, and calls to Progress
+	runs     [][]*expectations.Run
+	traceErr [][]error
+	left     []int // the traces of a scenario not measured yet
+}
+
+// traceKey names one read of a trace file.
+type traceKey struct{ file, format, id string }
+
+// A traceRead is one trace file and the scenarios' uses of it.
+type traceRead struct {
+	file string
+	uses []traceUse
+	opts []expectations.MeasureOptions // of each use
+}
+
+// traceUse is the trace-th trace of the scenario-th scenario.
+type traceUse struct{ scenario, trace int }
+
+// read measures one trace for every scenario that names it and judges the
+// scenarios whose last trace it was.
+func (e *evaluation) read(ctx context.Context, scenarios []*expectations.Scenario, r *traceRead) {
+	var runs []*expectations.Run
+	var errs []error
+	if err := ctx.Err(); err != nil {
+		errs = make([]error, len(r.uses))
+		for u := range errs {
+			errs[u] = err
+		}
+	} else {
+		runs, errs = measureEach(r.file, r.opts)
+	}
+	for u, use := range r.uses {
+		k, s := use.scenario, scenarios[use.scenario]
+		e.mu.Lock()
+		if errs[u] != nil {
+			e.traceErr[k][use.trace] = errs[u]
+		} else {
+			e.runs[k][use.trace] = runs[u]
+		}
+		e.left[k]--
+		done := e.left[k] == 0
+		e.mu.Unlock()
+		if !done {
+			continue
+		}
+		// The first trace that failed, as Evaluate reports it.
+		for i, err := range e.traceErr[k] {
+			if err == nil {
+				continue
+			}
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				e.errs[k] = fmt.Errorf("%s: %w", s.File, err)
+			} else {
+				e.errs[k] = named(s, s.TraceError(i, err))
+			}
+			break
+		}
+		if e.errs[k] == nil {
+			e.results[k] = expectations.EvaluateRuns(s, e.runs[k], e.eopts)
+		}
+		e.runs[k], e.traceErr[k] = nil, nil
+		e.progress(s, k)
+	}
+}
+
+// progress reports that scenario k is done.
+func (e *evaluation) progress(s *expectations.Scenario, k int) {
+	if e.opts.Progress == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.opts.Progress(s, e.results[k], e.errs[k])
 }
 
 // CheckFiles loads every scenario file and evaluates those that load and

@@ -99,3 +99,14 @@ func (p *gcPhases) done() {
 	}
 	gcShared.apply()
 }
+
+// WorkOnWhatWasRead sets the garbage collector's percent for a command
+// that has read its inputs and now works on them, allocating little that
+// it keeps (trec's evaluation of a parsed run): the heap then stays near
+// what the inputs hold instead of growing to twice it. The percent is
+// put back when the returned function is called. GOGC, when set, wins.
+func WorkOnWhatWasRead() (done func()) {
+	p := startGCPhases()
+	p.made()
+	return p.done
+}

@@ -87,3 +87,19 @@ func TestEachRunPutsBackThePercentHoweverItEnds(t *testing.T) {
 		assert.Equal(t, before, gcPercent())
 	})
 }
+
+func TestWorkOnWhatWasReadLowersThePercentUntilDone(t *testing.T) {
+	// No t.Parallel: the percent is the process's.
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	before := gcPercent()
+	done := WorkOnWhatWasRead()
+	assert.Equal(t, min(before, afterReadGCPercent), gcPercent(), "while working")
+	done()
+	assert.Equal(t, before, gcPercent(), "put back")
+
+	t.Setenv("GOGC", "400")
+	done = WorkOnWhatWasRead()
+	assert.Equal(t, before, gcPercent(), "GOGC wins")
+	done()
+}

@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
+# traces made big, side by side with jq, from alternated runs.
+#
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-t TREC_EVAL]
+#
+#   -n RUNS   runs of each command; medians are reported (default 5)
+#   -b REF    also build retrievaltest from the git REF (e.g. main) and run
+#             it alternately with the working tree's build
+#   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
+#             Build it from its public source:
+#               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
+#   -k KINDS  comma-separated inputs to measure (default claude,codex,suite,trec):
+#             claude  the Claude Code session
+#                     ../shared/samples/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl
+#                     repeated 130 times (101 MB, 21,710 calls), its
+#                     toolu_, "uuid":" and "parentUuid":" values made
+#                     unique per copy
+#             suite   200 scenarios over 20 sessions: the Claude Code
+#                     session above, each copy a file of its own, named by
+#                     ten scenarios each (different expectations and ground
+#                     truths); check runs them with -j 1 and -j 2
+#             trec    trec on a generated run of 5M lines (5,000 queries x
+#                     1,000 documents, 50 relevant each, 100 judged), with the
+#                     default measures and with -q -m all_trec, against
+#                     trec_eval 10.0 (-t); outputs compared byte for byte
+#             codex   the Codex rollout
+#                     ../shared/samples/codex/acidicsoil-rollout-*.jsonl
+#                     repeated 296 times (101 MB), its "call_id":" values
+#                     made unique per copy
+#
+# The samples folder lives beside the repository (../shared/samples from
+# its root); without it the script stops. The big files are written to a
+# temporary folder and deleted at the end.
+#
+# Each command runs under /usr/bin/time, the commands taking turns within
+# each round so that a change in the machine's load touches all of them
+# alike. The table gives the median CPU time (user + sys: steadier than
+# wall time on a shared machine), the throughput against it, the median
+# wall time, and the median and largest peak resident memory. The start-up
+# floor is the peak memory of `events` on a two-line trace; memory above
+# it is what the input costs. jq prints the tool names of the same file:
+#
+#   claude: jq -c 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name'
+#   codex:  jq -c 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name'
+set -euo pipefail
+
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval
+while getopts "n:b:k:t:" opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	b) ref=$OPTARG ;;
+	k) kinds=$OPTARG ;;
+	t) trec_eval=$OPTARG ;;
+	*) sed -n '2,46p' "$0" >&2; exit 2 ;;
+	esac
+done
+[ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "bench-real.sh: jq is needed (apt-get install jq)" >&2; exit 2; }
+
+root=$(git rev-parse --show-toplevel)
+samples=$root/../shared/samples
+[ -d "$samples" ] || { echo "bench-real.sh: $samples is absent; the real-shaped files are made from its traces" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "building..." >&2
+(cd "$root" && go build -o "$tmp/new" ./cmd/retrievaltest)
+bins=(new)
+if [ -n "$ref" ]; then
+	mkdir -p "$tmp/old-src"
+	git -C "$root" archive "$ref" | tar -x -C "$tmp/old-src"
+	(cd "$tmp/old-src" && go build -o "$tmp/old" ./cmd/retrievaltest)
+	bins=(old new)
+fi
+
+# make KIND: writes $tmp/KIND.jsonl from its sample.
+make_input() {
+	local kind=$1 src copies i
+	case $kind in
+	claude)
+		src=$(ls "$samples"/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl)
+		copies=130
+		for ((i = 0; i < copies; i++)); do
+			sed "s/toolu_/toolu_${i}x/g; s/\"uuid\":\"/\"uuid\":\"${i}-/g; s/\"parentUuid\":\"/\"parentUuid\":\"${i}-/g" "$src"
+		done >"$tmp/claude.jsonl"
+		;;
+	codex)
+		src=$(ls "$samples"/codex/acidicsoil-rollout-*.jsonl)
+		copies=296
+		for ((i = 0; i < copies; i++)); do
+			sed "s/\"call_id\":\"/\"call_id\":\"${i}x/g" "$src"
+		done >"$tmp/codex.jsonl"
+		;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex, suite)" >&2; exit 2 ;;
+	esac
+}
+
+# make_suite: writes 20 sessions and 200 scenarios naming them to
+# $tmp/suite.
+make_suite() {
+	local src i j
+	src=$(ls "$samples"/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl)
+	mkdir -p "$tmp/suite"
+	for ((i = 0; i < 20; i++)); do
+		sed "s/toolu_/toolu_${i}x/g; s/\"uuid\":\"/\"uuid\":\"${i}-/g; s/\"parentUuid\":\"/\"parentUuid\":\"${i}-/g" "$src" >"$tmp/suite/session-$i.jsonl"
+		for ((j = 0; j < 10; j++)); do
+			case $((j % 5)) in
+			0) exp="  - type: patterns\n    forbid: [fishing]" ;;
+			1) exp="  - type: retrieval\n    recall@5: {min: 0.5}\n    mrr: {min: 0.2}" ;;
+			2) exp="  - type: tools\n    max_calls: 500\n    must_call: [Read]" ;;
+			3) exp="  - type: budget\n    max_total_calls: 2000" ;;
+			4) exp="  - type: index_usage\n    min_semantic_ratio: 0.1" ;;
+			esac
+			printf "name: s%d-%d\ntrace: session-%d.jsonl\nground_truth:\n  files: [file-%d.go, src/file-%d.ts]\nexpectations:\n$exp\n" "$i" "$j" "$i" "$j" "$j" >"$tmp/suite/s$i-$j.yaml"
+		done
+	done
+}
+
+jqfilter() {
+	case $1 in
+	claude) echo 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name' ;;
+	codex) echo 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name' ;;
+	esac
+}
+
+# measure FILE CMD...: one run, appended to FILE as "wall cpu rss_kb".
+measure() {
+	local out=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/stderr" || {
+		# check exits 1 when an expectation fails; that is a result.
+		[ $? -eq 1 ] && [ "${2:-}" = check ] || { cat "$tmp/stderr" >&2; exit 1; }
+	}
+	# time puts "Command exited with non-zero status 1" on a line of its own
+	# before the figures.
+	tail -1 "$tmp/time" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' >>"$out"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The floor: what the binary takes to start and read a two-line trace,
+# whatever the input's size (the mapped binary, the runtime, the
+# taxonomy).
+cat >"$tmp/floor.jsonl" <<'JSONL'
+{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/w/a.go"}}]}}
+{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"package a"}]}}
+JSONL
+
+IFS=, read -r -a kindlist <<<"$kinds"
+for kind in "${kindlist[@]}"; do
+	if [ "$kind" = trec ]; then
+		command -v "$trec_eval" >/dev/null || {
+			echo "bench-real.sh: $trec_eval not found; build trec_eval 10.0 (git clone https://github.com/usnistgov/trec_eval && make -C trec_eval) and pass -t PATH" >&2
+			exit 2
+		}
+		echo "making a run of 5M lines..." >&2
+		awk 'BEGIN { for (q = 1; q <= 5000; q++) for (d = 1; d <= 100; d++) printf "q%d 0 doc%d %d\n", q, (d * 13 + q) % 1000, (d <= 50) ? 1 + (d % 3 == 0) : 0 }' >"$tmp/big.qrels"
+		awk 'BEGIN { srand(11); for (q = 1; q <= 5000; q++) for (r = 1; r <= 1000; r++) printf "q%d Q0 doc%d %d %.4f run1\n", q, (r * 7 + q * 3) % 1000, r, 1000 - r + rand() * 0.5 }' >"$tmp/big.run"
+		names=(trec_eval)
+		for bin in "${bins[@]}"; do names+=("$bin"); done
+		rm -f "$tmp"/*.times "$tmp/summary"
+		for measures in default all_trec; do
+			args=()
+			[ "$measures" = all_trec ] && args=(-q -m all_trec)
+			for ((i = 0; i < runs; i++)); do
+				for name in "${names[@]}"; do
+					if [ "$name" = trec_eval ]; then
+						measure "$tmp/$measures-$name.times" "$trec_eval" "${args[@]}" "$tmp/big.qrels" "$tmp/big.run"
+						[ "$i" -eq 0 ] && "$trec_eval" "${args[@]}" "$tmp/big.qrels" "$tmp/big.run" >"$tmp/trec_eval.out"
+					else
+						measure "$tmp/$measures-$name.times" "$tmp/$name" trec "${args[@]}" "$tmp/big.qrels" "$tmp/big.run"
+						if [ "$i" -eq 0 ]; then
+							"$tmp/$name" trec "${args[@]}" "$tmp/big.qrels" "$tmp/big.run" >"$tmp/$name.out"
+							cmp -s "$tmp/trec_eval.out" "$tmp/$name.out" && echo "$name trec -m $measures: output identical to trec_eval's" >&2 ||
+								{ echo "bench-real.sh: $name trec -m $measures: output differs from trec_eval's" >&2; exit 1; }
+						fi
+					fi
+				done
+			done
+		done
+		printf "\ntrec: %d run lines (%d bytes), %d alternated runs each, medians\n\n" "$(wc -l <"$tmp/big.run")" "$(wc -c <"$tmp/big.run")" "$runs"
+		printf "| %-22s | %7s | %7s | %11s |\n" command "cpu s" "wall s" "RSS max MiB"
+		printf "|%s|%s|%s|%s|\n" ------------------------ ---------: ---------: ------------:
+		for measures in default all_trec; do
+			for name in "${names[@]}"; do
+				f=$tmp/$measures-$name.times
+				wall=$(cut -d' ' -f1 "$f" | median)
+				cpu=$(cut -d' ' -f2 "$f" | median)
+				rss=$(cut -d' ' -f3 "$f" | sort -n | tail -1)
+				echo "$measures-$name $cpu $rss" >>"$tmp/summary"
+				awk -v n="$name ($measures)" -v w="$wall" -v c="$cpu" -v r="$rss" 'BEGIN { printf "| %-22s | %7.2f | %7.2f | %11.1f |\n", n, c, w, r / 1024 }'
+			done
+		done
+		echo
+		awk -v bins="${bins[*]}" '{ cpu[$1] = $2; rss[$1] = $3 } END {
+			n = split(bins, bin, " ")
+			for (i = 1; i <= n; i++) for (m = 1; m <= 2; m++) {
+				ms = (m == 1) ? "default" : "all_trec"
+				printf "%s (%s): %.2fx the cpu of trec_eval, %.2fx its peak memory\n", bin[i], ms, cpu[ms "-" bin[i]] / cpu[ms "-trec_eval"], rss[ms "-" bin[i]] / rss[ms "-trec_eval"]
+			}
+		}' "$tmp/summary"
+		rm -f "$tmp/big.qrels" "$tmp/big.run"
+		continue
+	fi
+	if [ "$kind" = suite ]; then
+		echo "making the suite of 200 scenarios over 20 sessions..." >&2
+		make_suite
+		names=()
+		for bin in "${bins[@]}"; do names+=("$bin-j1" "$bin-j2"); done
+		rm -f "$tmp"/*.times "$tmp/summary"
+		for ((i = 0; i < runs; i++)); do
+			for name in "${names[@]}"; do
+				measure "$tmp/$name.times" "$tmp/${name%%-*}" check -j "${name#*-j}" "$tmp/suite"
+			done
+		done
+		printf "\nsuite: check on 200 scenarios over 20 sessions of %d bytes, %d alternated runs each, medians\n\n" "$(wc -c <"$tmp/suite/session-0.jsonl")" "$runs"
+		printf "| %-12s | %7s | %7s | %11s |\n" command "wall s" "cpu s" "RSS max MiB"
+		printf "|%s|%s|%s|%s|\n" -------------- ---------: ---------: ------------:
+		for name in "${names[@]}"; do
+			wall=$(cut -d' ' -f1 "$tmp/$name.times" | median)
+			cpu=$(cut -d' ' -f2 "$tmp/$name.times" | median)
+			rss=$(cut -d' ' -f3 "$tmp/$name.times" | sort -n | tail -1)
+			echo "$name $wall $cpu" >>"$tmp/summary"
+			awk -v n="check $name" -v w="$wall" -v c="$cpu" -v r="$rss" 'BEGIN { printf "| %-12s | %7.2f | %7.2f | %11.1f |\n", n, w, c, r / 1024 }'
+		done
+		echo
+		awk -v bins="${bins[*]}" '{ wall[$1] = $2; cpu[$1] = $3 } END {
+			n = split(bins, bin, " ")
+			for (i = 1; i <= n; i++) printf "%s: -j 1 / -j 2 %.2fx wall\n", bin[i], wall[bin[i] "-j1"] / wall[bin[i] "-j2"]
+			if (n == 2) printf "old / new: -j 1 %.2fx cpu, -j 2 %.2fx wall\n", cpu["old-j1"] / cpu["new-j1"], wall["old-j2"] / wall["new-j2"]
+		}' "$tmp/summary"
+		rm -rf "$tmp/suite"
+		continue
+	fi
+	echo "making the real-shaped $kind file..." >&2
+	make_input "$kind"
+	file=$tmp/$kind.jsonl
+	bytes=$(wc -c <"$file")
+	cat >"$tmp/$kind.yaml" <<YAML
+name: bench
+trace: $kind.jsonl
+expectations:
+  - type: patterns
+    forbid: [fishing]
+YAML
+	names=()
+	for bin in "${bins[@]}"; do
+		for cmd in events metrics check; do names+=("$bin-$cmd"); done
+	done
+	names+=(jq)
+	for bin in "${bins[@]}"; do names+=("$bin-floor" "$bin-startup"); done
+	rm -f "$tmp"/*.times "$tmp/summary"
+	echo "running $runs rounds on $kind..." >&2
+	for ((i = 0; i < runs; i++)); do
+		for name in "${names[@]}"; do
+			case $name in
+			jq) measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file" ;;
+			*-check) measure "$tmp/$name.times" "$tmp/${name%%-*}" check "$tmp/$kind.yaml" ;;
+			*-floor) measure "$tmp/$name.times" "$tmp/${name%%-*}" events "$tmp/floor.jsonl" ;;
+			# 20 starts in a row: one is below the resolution of time.
+			*-startup) measure "$tmp/$name.times" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "$0" events "$1" >/dev/null; done' "$tmp/${name%%-*}" "$tmp/floor.jsonl" ;;
+			*) measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" "$file" ;;
+			esac
+		done
+	done
+
+	printf "\n%s: %d bytes (%.1f MB), %d alternated runs each, medians\n\n" "$kind" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$runs"
+	printf "| %-12s | %7s | %8s | %7s | %11s | %11s |\n" command "cpu s" "cpu MB/s" "wall s" "RSS med MiB" "RSS max MiB"
+	printf "|%s|%s|%s|%s|%s|%s|\n" -------------- ---------: ---------: ---------: ------------: ------------:
+	for name in "${names[@]}"; do
+		[[ $name == *-startup ]] && continue
+		wall=$(cut -d' ' -f1 "$tmp/$name.times" | median)
+		cpu=$(cut -d' ' -f2 "$tmp/$name.times" | median)
+		rssmed=$(cut -d' ' -f3 "$tmp/$name.times" | median)
+		rss=$(cut -d' ' -f3 "$tmp/$name.times" | sort -n | tail -1)
+		echo "$name $wall $cpu $rss $rssmed" >>"$tmp/summary"
+		awk -v n="$name" -v w="$wall" -v c="$cpu" -v r="$rss" -v m="$rssmed" -v b="$bytes" 'BEGIN {
+			printf "| %-12s | %7.2f | %8.0f | %7.2f | %11.1f | %11.1f |\n", n, c, (c > 0 ? b / 1e6 / c : 0), w, m / 1024, r / 1024 }'
+	done
+	echo
+	for bin in "${bins[@]}"; do
+		wall=$(awk '{ print $1 / 20 }' "$tmp/$bin-startup.times" | median)
+		cpu=$(awk '{ print $2 / 20 }' "$tmp/$bin-startup.times" | median)
+		awk -v n="$bin" -v w="$wall" -v c="$cpu" 'BEGIN { printf "%s: start-up (events on a 2-line trace, 20 in a row, medians): %.1f ms wall, %.1f ms cpu each\n", n, 1000 * w, 1000 * c }'
+	done
+	awk -v b="$bytes" -v bins="${bins[*]}" '{ cpu[$1] = $3; rss[$1] = $4 } END {
+		n = split(bins, bin, " ")
+		for (i = 1; i <= n; i++) {
+			p = bin[i]
+			printf "%s: jq / events %.2fx cpu; metrics / events %.2fx cpu; check / events %.2fx cpu\n", p, cpu["jq"] / cpu[p "-events"], cpu[p "-metrics"] / cpu[p "-events"], cpu[p "-check"] / cpu[p "-events"]
+			f = rss[p "-floor"]
+			printf "%s: start-up floor %.1f MiB; peak above it: events %.1f MiB (%.1f%% of input), metrics %.1f MiB (%.1f%%), check %.1f MiB (%.1f%%)\n", p, f / 1024,
+				(rss[p "-events"] - f) / 1024, 100 * (rss[p "-events"] - f) * 1024 / b,
+				(rss[p "-metrics"] - f) / 1024, 100 * (rss[p "-metrics"] - f) * 1024 / b,
+				(rss[p "-check"] - f) / 1024, 100 * (rss[p "-check"] - f) * 1024 / b
+		}
+		if (n == 2) printf "old / new: events %.2fx cpu, metrics %.2fx cpu, check %.2fx cpu\n", cpu["old-events"] / cpu["new-events"], cpu["old-metrics"] / cpu["new-metrics"], cpu["old-check"] / cpu["new-check"]
+	}' "$tmp/summary"
+	rm -f "$file"
+done
