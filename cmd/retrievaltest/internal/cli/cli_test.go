@@ -11,7 +11,7 @@ import (
 func TestVersionLineNamesVersionCommitAndGo(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name string
+		name  string
 		info  debug.BuildInfo
 		stamp Stamp
 		want  string
