@@ -20,9 +20,12 @@
 #     is built as a user's module does: a new module that imports
 #     retrievaltest, with a replace directive to the tree. The module
 #     cache is shared (downloads are not compile time);
-#   - the size of the command's binary, without and with allclouds;
+#   - the size of the command's binary, without and with allclouds, built
+#     by go build as it is and as the release builds it (.goreleaser.yaml:
+#     CGO_ENABLED=0 -trimpath -ldflags "-s -w");
 #   - start-up: the median wall time and the largest peak resident memory
-#     of "version", and of "events" on a three-line trace, over RUNS runs.
+#     of "version", and of "events" on a three-line trace, over RUNS runs,
+#     for each of the four binaries.
 #
 # Needs Go and /usr/bin/time (GNU time, for the peak memory).
 set -euo pipefail
@@ -57,7 +60,7 @@ cold() {
 	mkdir "$cache"
 	(cd "$dir" && GOCACHE="$cache" GOFLAGS=-mod=mod /usr/bin/time -f "%e %U %S" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/stderr") ||
 		{ cat "$tmp/stderr" >&2; exit 1; }
-	awk -v l="$label" '{ printf "  %-34s %7.1f s wall %7.1f s cpu\n", l, $1, $2 + $3 }' "$tmp/time"
+	awk -v l="$label" '{ printf "  %-38s %7.1f s wall %7.1f s cpu\n", l, $1, $2 + $3 }' "$tmp/time"
 	rm -rf "$cache"
 }
 
@@ -75,7 +78,17 @@ startup() {
 		echo "$(( (t1 - t0) / 1000 )) $(cat "$tmp/rss")" >>"$tmp/runs"
 	done
 	sort -n "$tmp/runs" | awk -v l="$label" '{ t[NR] = $1; if ($2 > m) m = $2 }
-		END { printf "  %-34s %7.1f ms   %6.1f MiB peak\n", l, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
+		END { printf "  %-38s %7.1f ms   %6.1f MiB peak\n", l, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
+}
+
+# label KIND: how a binary was built, for the table.
+label() {
+	case $1 in
+	bin) echo "(go build)" ;;
+	bin-clouds) echo "(go build, allclouds)" ;;
+	rel) echo "(release flags)" ;;
+	rel-clouds) echo "(release, allclouds)" ;;
+	esac
 }
 
 # measure NAME DIR: every figure for the tree in DIR.
@@ -85,14 +98,18 @@ measure() {
 	echo "== $name"
 	(
 		cd "$src"
-		printf "  %-34s %4d\n" "packages ./retrievaltest" "$(go list -deps ./retrievaltest | wc -l)"
-		printf "  %-34s %4d\n" "packages ./cmd/retrievaltest" "$(go list -deps ./cmd/retrievaltest | wc -l)"
-		printf "  %-34s %4d\n" "packages ... -tags allclouds" "$(go list -tags allclouds -deps ./cmd/retrievaltest | wc -l)"
+		printf "  %-38s %4d\n" "packages ./retrievaltest" "$(go list -deps ./retrievaltest | wc -l)"
+		printf "  %-38s %4d\n" "packages ./cmd/retrievaltest" "$(go list -deps ./cmd/retrievaltest | wc -l)"
+		printf "  %-38s %4d\n" "packages ... -tags allclouds" "$(go list -tags allclouds -deps ./cmd/retrievaltest | wc -l)"
 		go build -o "$tmp/$tag-bin" ./cmd/retrievaltest
 		go build -tags allclouds -o "$tmp/$tag-bin-clouds" ./cmd/retrievaltest
+		CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel" ./cmd/retrievaltest
+		CGO_ENABLED=0 go build -tags allclouds -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel-clouds" ./cmd/retrievaltest
 	)
-	printf "  %-34s %6.1f MB\n" "binary" "$(stat -c %s "$tmp/$tag-bin" | awk '{ print $1 / 1e6 }')"
-	printf "  %-34s %6.1f MB\n" "binary -tags allclouds" "$(stat -c %s "$tmp/$tag-bin-clouds" | awk '{ print $1 / 1e6 }')"
+	local b
+	for b in bin bin-clouds rel rel-clouds; do
+		printf "  %-38s %6.1f MB\n" "binary $(label $b)" "$(stat -c %s "$tmp/$tag-$b" | awk '{ print $1 / 1e6 }')"
+	done
 	if [ -z "$skipcold" ]; then
 		local user="$tmp/user-$tag"
 		mkdir -p "$user"
@@ -112,10 +129,10 @@ measure() {
 		cold "cold build, command" "$src" go build -o "$tmp/cold-bin" ./cmd/retrievaltest
 		cold "cold build, command allclouds" "$src" go build -tags allclouds -o "$tmp/cold-bin" ./cmd/retrievaltest
 	fi
-	startup "version" "$tmp/$tag-bin" version
-	startup "events (3-line trace)" "$tmp/$tag-bin" events "$tmp/tiny.jsonl"
-	startup "version, allclouds" "$tmp/$tag-bin-clouds" version
-	startup "events (3-line trace), allclouds" "$tmp/$tag-bin-clouds" events "$tmp/tiny.jsonl"
+	for b in bin bin-clouds rel rel-clouds; do
+		startup "version $(label $b)" "$tmp/$tag-$b" version
+		startup "events $(label $b)" "$tmp/$tag-$b" events "$tmp/tiny.jsonl"
+	done
 }
 
 echo "$(nproc) cores, $(go version | cut -d' ' -f3-), load $(cut -d' ' -f1-3 /proc/loadavg)"
