@@ -123,4 +123,14 @@ func TestTheLeanBuildHandsBucketCommandsToTheCloudsBuild(t *testing.T) {
 	code, _, stderr = runBinary(t, alone, "events", srv.URL("s/session.jsonl"))
 	assert.Equal(t, exitFailed, code, "a bucket goes to retrievaltest-clouds, whatever it is")
 	assert.Contains(t, stderr, "retrievaltest: running "+filepath.Join(dir, blobio.CloudsBinary+exeSuffix()))
+
+	// A lean build under the name of the clouds build hands nothing on
+	// twice: it says what it lacks instead of starting itself again.
+	dir = t.TempDir()
+	alone = filepath.Join(dir, filepath.Base(lean))
+	require.NoError(t, os.Link(lean, alone))
+	require.NoError(t, os.Link(lean, filepath.Join(dir, blobio.CloudsBinary+exeSuffix())))
+	code, _, stderr = runBinary(t, alone, "events", srv.URL("s/session.jsonl"))
+	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Contains(t, stderr, "this build of retrievaltest has no bucket drivers")
 }
