@@ -1,11 +1,10 @@
 // Package blobio lets the commands read their inputs from, and write their
-// outputs to, object storage buckets named by URL (s3://, gs://, azblob://)
-// through gocloud.dev/blob, with the credentials of each cloud's usual
-// environment.
+// outputs to, object storage buckets named by URL (s3://, gs://, azblob://),
+// with the credentials of each cloud's usual environment.
 //
 // The drivers are not in this package: package clouds holds them (through
 // gocloud.dev/blob, with the SDKs of the three clouds) and registers them
-// here. A program that links no driver, as the command does in its lean
+// here (Register). A program that links no driver, as the command does in its lean
 // build, starts without the drivers' packages, whose initialization alone
 // would cost every command, even "version", tens of megabytes; it finds
 // bucket URLs in its arguments (NamesBucket) and hands them to a build
