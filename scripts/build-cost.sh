@@ -23,9 +23,9 @@
 #   - the size of the command's binary, without and with allclouds, built
 #     by go build as it is and as the release builds it (.goreleaser.yaml:
 #     CGO_ENABLED=0 -trimpath -ldflags "-s -w");
-#   - start-up: the median wall time and the largest peak resident memory
-#     of "version", and of "events" on a three-line trace, over RUNS runs,
-#     for each of the four binaries.
+#   - start-up: the median wall time, the CPU time and the largest peak
+#     resident memory of "version", and of "events" on a three-line trace,
+#     over RUNS runs, for each of the four binaries.
 #
 # Needs Go and /usr/bin/time (GNU time, for the peak memory).
 set -euo pipefail
@@ -64,7 +64,9 @@ cold() {
 	rm -rf "$cache"
 }
 
-# startup LABEL CMD...: median wall time and largest peak memory of RUNS runs.
+# startup LABEL CMD...: median wall time and largest peak memory of RUNS
+# runs, and the CPU time (user + sys) of one run, from RUNS runs in a row
+# (wall time waits for a core on a loaded machine; CPU time does not).
 startup() {
 	local label=$1
 	shift
@@ -77,8 +79,11 @@ startup() {
 		t1=$(date +%s%N)
 		echo "$(( (t1 - t0) / 1000 )) $(cat "$tmp/rss")" >>"$tmp/runs"
 	done
-	sort -n "$tmp/runs" | awk -v l="$label" '{ t[NR] = $1; if ($2 > m) m = $2 }
-		END { printf "  %-38s %7.1f ms   %6.1f MiB peak\n", l, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
+	/usr/bin/time -f "%U %S" -o "$tmp/cpu" bash -c 'for _ in $(seq "$0"); do "$@" >/dev/null 2>&1; done' "$runs" "$@"
+	local cpu
+	cpu=$(awk -v n="$runs" '{ printf "%.1f", ($1 + $2) * 1000 / n }' "$tmp/cpu")
+	sort -n "$tmp/runs" | awk -v l="$label" -v cpu="$cpu" '{ t[NR] = $1; if ($2 > m) m = $2 }
+		END { printf "  %-38s %7.1f ms wall %6.1f ms cpu %6.1f MiB peak\n", l, t[int((NR + 1) / 2)] / 1000, cpu, m / 1024 }'
 }
 
 # label KIND: how a binary was built, for the table.
