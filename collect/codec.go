@@ -5,14 +5,15 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 
-	"google.golang.org/genproto/googleapis/rpc/code"
-	"google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -135,7 +136,7 @@ func idForJSON(id []byte) []byte {
 // batch is a decoded request, split by file.
 type batch struct {
 	parts    []*part
-	response proto.Message
+	response exportResponse
 }
 
 // part is what one request adds to one file.
@@ -153,48 +154,130 @@ func marshalLine(m proto.Message) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// marshalReply encodes a response (or a status) in the request's encoding.
-func marshalReply(m proto.Message, enc encoding) ([]byte, string, error) {
+// The bodies the receiver answers with are small messages of scalar
+// fields: ExportTraceServiceResponse and ExportLogsServiceResponse (an
+// optional partial_success holding a count and a message) and
+// google.rpc.Status (a code and a message; no details are sent). They are
+// encoded here, in protobuf and in OTLP/JSON, so that the receiver needs
+// neither the collector services' generated types (which link gRPC) nor
+// the googleapis ones.
+
+// exportResponse is an Export*ServiceResponse.
+type exportResponse struct {
+	rejectedName string // the JSON name of the count: rejectedSpans, rejectedLogRecords
+	rejected     int64
+	message      string
+}
+
+// marshal encodes the response in enc and returns it with its
+// Content-Type. A full success is the empty message.
+func (r exportResponse) marshal(enc encoding) ([]byte, string) {
+	partial := r.rejected != 0 || r.message != ""
 	if enc == protoEncoding {
-		b, err := proto.Marshal(m)
-		return b, "application/x-protobuf", err
+		var b []byte
+		if partial {
+			// partial_success = 1 { rejected_* = 1; error_message = 2 }
+			var inner []byte
+			if r.rejected != 0 {
+				inner = protowire.AppendTag(inner, 1, protowire.VarintType)
+				inner = protowire.AppendVarint(inner, uint64(r.rejected))
+			}
+			inner = appendString(inner, 2, r.message)
+			b = protowire.AppendTag(b, 1, protowire.BytesType)
+			b = protowire.AppendBytes(b, inner)
+		}
+		return b, "application/x-protobuf"
 	}
-	b, err := protojson.Marshal(m)
-	return b, "application/json", err
+	if !partial {
+		return []byte("{}"), "application/json"
+	}
+	// int64 is a decimal string in the protobuf JSON mapping.
+	inner := map[string]any{r.rejectedName: strconv.FormatInt(r.rejected, 10)}
+	if r.message != "" {
+		inner["errorMessage"] = r.message
+	}
+	return mustJSON(map[string]any{"partialSuccess": inner}), "application/json"
+}
+
+// statusBody encodes a google.rpc.Status in enc and returns it with its
+// Content-Type.
+func statusBody(c rpcStatus, message string, enc encoding) ([]byte, string) {
+	if enc == protoEncoding {
+		var b []byte
+		if c != 0 {
+			b = protowire.AppendTag(b, 1, protowire.VarintType)
+			b = protowire.AppendVarint(b, uint64(c))
+		}
+		return appendString(b, 2, message), "application/x-protobuf"
+	}
+	m := map[string]any{"message": message}
+	if c != 0 {
+		m["code"] = int32(c)
+	}
+	return mustJSON(m), "application/json"
+}
+
+// appendString appends a string field, left out when empty as proto3
+// does.
+func appendString(b []byte, num protowire.Number, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
+}
+
+// mustJSON encodes a map of strings and numbers, which cannot fail.
+func mustJSON(v map[string]any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // fail answers with an error status and a google.rpc.Status that says
 // why, as the specification asks of an OTLP/HTTP failure.
 func fail(w http.ResponseWriter, asProto bool, httpStatus int, format string, args ...any) {
-	st := &status.Status{Code: int32(rpcCode(httpStatus)), Message: fmt.Sprintf(format, args...)}
 	enc := jsonEncoding
 	if asProto {
 		enc = protoEncoding
 	}
-	body, ctype, err := marshalReply(st, enc)
-	if err != nil {
-		body, ctype = []byte(st.Message), "text/plain; charset=utf-8"
-	}
+	body, ctype := statusBody(rpcCode(httpStatus), fmt.Sprintf(format, args...), enc)
 	w.Header().Set("Content-Type", ctype)
 	w.WriteHeader(httpStatus)
 	_, _ = w.Write(body)
 }
 
+// rpcStatus is a google.rpc.Code.
+type rpcStatus int32
+
+// The codes of google.rpc.Code that the receiver answers with.
+const (
+	codeInvalidArgument   rpcStatus = 3
+	codePermissionDenied  rpcStatus = 7
+	codeResourceExhausted rpcStatus = 8
+	codeUnimplemented     rpcStatus = 12
+	codeInternal          rpcStatus = 13
+	codeUnavailable       rpcStatus = 14
+	codeUnauthenticated   rpcStatus = 16
+)
+
 // rpcCode is the gRPC code that goes with an HTTP status.
-func rpcCode(httpStatus int) code.Code {
+func rpcCode(httpStatus int) rpcStatus {
 	switch httpStatus {
 	case http.StatusBadRequest, http.StatusUnsupportedMediaType:
-		return code.Code_INVALID_ARGUMENT
+		return codeInvalidArgument
 	case http.StatusUnauthorized:
-		return code.Code_UNAUTHENTICATED
+		return codeUnauthenticated
 	case http.StatusNotFound, http.StatusMethodNotAllowed:
-		return code.Code_UNIMPLEMENTED
+		return codeUnimplemented
 	case http.StatusRequestEntityTooLarge:
-		return code.Code_RESOURCE_EXHAUSTED
+		return codeResourceExhausted
 	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
-		return code.Code_UNAVAILABLE
+		return codeUnavailable
 	case http.StatusMisdirectedRequest:
-		return code.Code_PERMISSION_DENIED
+		return codePermissionDenied
 	}
-	return code.Code_INTERNAL
+	return codeInternal
 }

@@ -152,9 +152,9 @@ func otlpJSON(t *testing.T, m proto.Message) []byte {
 	m = proto.Clone(m)
 	switch r := m.(type) {
 	case *coltrace.ExportTraceServiceRequest:
-		visitSpanIDs(r, func(id []byte, _ int) []byte { return idForJSON(id) })
+		visitSpanIDs(&tracepb.TracesData{ResourceSpans: r.ResourceSpans}, func(id []byte, _ int) []byte { return idForJSON(id) })
 	case *collogs.ExportLogsServiceRequest:
-		visitLogIDs(r, func(id []byte, _ int) []byte { return idForJSON(id) })
+		visitLogIDs(&logspb.LogsData{ResourceLogs: r.ResourceLogs}, func(id []byte, _ int) []byte { return idForJSON(id) })
 	}
 	b, err := protojson.Marshal(m)
 	require.NoError(t, err)
@@ -190,6 +190,6 @@ func protoMarshal(m proto.Message) ([]byte, error) { return proto.Marshal(m) }
 // jsonMarshalOTLP is otlpJSON for goroutines that may not fail a test.
 func jsonMarshalOTLP(m *coltrace.ExportTraceServiceRequest) ([]byte, error) {
 	m = proto.Clone(m).(*coltrace.ExportTraceServiceRequest)
-	visitSpanIDs(m, func(id []byte, _ int) []byte { return idForJSON(id) })
+	visitSpanIDs(&tracepb.TracesData{ResourceSpans: m.ResourceSpans}, func(id []byte, _ int) []byte { return idForJSON(id) })
 	return protojson.Marshal(m)
 }

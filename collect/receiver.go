@@ -14,9 +14,8 @@ import (
 	"sync"
 	"time"
 
-	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
-	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/protobuf/proto"
+	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
 // Group says how spans and log records are split into files.
@@ -319,9 +318,9 @@ func (r *Receiver) charge(mem *charge, body []byte, enc encoding, sig signalKind
 	if enc == jsonEncoding {
 		n, err = countJSONObjects(body, limit)
 	} else {
-		md := (&coltrace.ExportTraceServiceRequest{}).ProtoReflect().Descriptor()
+		md := (&tracepb.TracesData{}).ProtoReflect().Descriptor() // the layout of the requests (see decodeTraces)
 		if sig == logs {
-			md = (&collogs.ExportLogsServiceRequest{}).ProtoReflect().Descriptor()
+			md = (&logspb.LogsData{}).ProtoReflect().Descriptor()
 		}
 		n, err = countMessages(body, md, limit)
 	}
@@ -389,12 +388,8 @@ func gzipped(ce string) (bool, error) {
 }
 
 // reply writes a successful response in the request's encoding.
-func reply(w http.ResponseWriter, enc encoding, m proto.Message) {
-	body, ctype, err := marshalReply(m, enc)
-	if err != nil {
-		fail(w, enc == protoEncoding, http.StatusInternalServerError, "encoding the response: %v", err)
-		return
-	}
+func reply(w http.ResponseWriter, enc encoding, r exportResponse) {
+	body, ctype := r.marshal(enc)
 	w.Header().Set("Content-Type", ctype)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -53,7 +54,7 @@ func decodeOTLPJSON(b []byte) (*coltrace.ExportTraceServiceRequest, error) {
 	if err := jsonIn.Unmarshal(b, req); err != nil {
 		return nil, err
 	}
-	visitSpanIDs(req, func(id []byte, n int) []byte { return idFromJSON(id, n) })
+	visitSpanIDs(&tracepb.TracesData{ResourceSpans: req.ResourceSpans}, func(id []byte, n int) []byte { return idFromJSON(id, n) })
 	return req, nil
 }
 

@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
-	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -101,15 +99,21 @@ func (s *splitter[M]) parts() ([]*part, error) {
 // decodeTraces decodes an ExportTraceServiceRequest and splits it by file.
 // A span whose trace id is not valid cannot be put in a trace and is
 // counted as rejected.
+//
+// The request is read as a TracesData, the message OTLP defines for
+// traces at rest: its one field has the number, type and JSON name of the
+// request's, so both encodings read the same, and each file's line is the
+// request that holds its spans. The collector service's own types would
+// link gRPC into every program that runs a scenario's command.
 func decodeTraces(body []byte, enc encoding, g Group) (*batch, error) {
-	req := &coltrace.ExportTraceServiceRequest{}
+	req := &tracepb.TracesData{}
 	if err := unmarshal(body, enc, req, "ExportTraceServiceRequest"); err != nil {
 		return nil, err
 	}
 	if enc == jsonEncoding {
 		visitSpanIDs(req, func(id []byte, n int) []byte { return idFromJSON(id, n) })
 	}
-	var sp splitter[*coltrace.ExportTraceServiceRequest]
+	var sp splitter[*tracepb.TracesData]
 	type scopeKey struct {
 		name     string
 		res, scp int
@@ -127,7 +131,7 @@ func decodeTraces(body []byte, enc encoding, g Group) (*batch, error) {
 					continue
 				}
 				name := fileName(g, service, cmp.Or(sessionOf(span.GetAttributes()), resSession), span.GetTraceId())
-				m := sp.get(name, func() *coltrace.ExportTraceServiceRequest { return &coltrace.ExportTraceServiceRequest{} })
+				m := sp.get(name, func() *tracepb.TracesData { return &tracepb.TracesData{} })
 				rk, sk := scopeKey{name, i, -1}, scopeKey{name, i, j}
 				r := resources[rk]
 				if r == nil {
@@ -150,19 +154,17 @@ func decodeTraces(body []byte, enc encoding, g Group) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp := &coltrace.ExportTraceServiceResponse{}
+	resp := exportResponse{rejectedName: "rejectedSpans"}
 	if rejected > 0 {
-		resp.PartialSuccess = &coltrace.ExportTracePartialSuccess{
-			RejectedSpans: rejected,
-			ErrorMessage:  fmt.Sprintf("%d spans without a valid trace id (16 bytes, not all zero) were dropped", rejected),
-		}
+		resp.rejected = rejected
+		resp.message = fmt.Sprintf("%d spans without a valid trace id (16 bytes, not all zero) were dropped", rejected)
 	}
 	return &batch{parts: parts, response: resp}, nil
 }
 
 // visitSpanIDs replaces every trace and span id of a request by f(id, its
 // length in bytes).
-func visitSpanIDs(req *coltrace.ExportTraceServiceRequest, f func(id []byte, n int) []byte) {
+func visitSpanIDs(req *tracepb.TracesData, f func(id []byte, n int) []byte) {
 	for _, rs := range req.GetResourceSpans() {
 		for _, ss := range rs.GetScopeSpans() {
 			for _, s := range ss.GetSpans() {
@@ -175,17 +177,18 @@ func visitSpanIDs(req *coltrace.ExportTraceServiceRequest, f func(id []byte, n i
 	}
 }
 
-// decodeLogs decodes an ExportLogsServiceRequest and splits it by file.
-// Every record is kept.
+// decodeLogs decodes an ExportLogsServiceRequest, read as the LogsData of
+// the same layout (see decodeTraces), and splits it by file. Every record
+// is kept.
 func decodeLogs(body []byte, enc encoding, g Group) (*batch, error) {
-	req := &collogs.ExportLogsServiceRequest{}
+	req := &logspb.LogsData{}
 	if err := unmarshal(body, enc, req, "ExportLogsServiceRequest"); err != nil {
 		return nil, err
 	}
 	if enc == jsonEncoding {
 		visitLogIDs(req, func(id []byte, n int) []byte { return idFromJSON(id, n) })
 	}
-	var sp splitter[*collogs.ExportLogsServiceRequest]
+	var sp splitter[*logspb.LogsData]
 	type scopeKey struct {
 		name     string
 		res, scp int
@@ -206,7 +209,7 @@ func decodeLogs(body []byte, enc encoding, g Group) (*batch, error) {
 					traceID = rec.GetTraceId()
 				}
 				name := fileName(g, service, session, traceID)
-				m := sp.get(name, func() *collogs.ExportLogsServiceRequest { return &collogs.ExportLogsServiceRequest{} })
+				m := sp.get(name, func() *logspb.LogsData { return &logspb.LogsData{} })
 				rk, sk := scopeKey{name, i, -1}, scopeKey{name, i, j}
 				r := resources[rk]
 				if r == nil {
@@ -229,10 +232,10 @@ func decodeLogs(body []byte, enc encoding, g Group) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batch{parts: parts, response: &collogs.ExportLogsServiceResponse{}}, nil
+	return &batch{parts: parts, response: exportResponse{rejectedName: "rejectedLogRecords"}}, nil
 }
 
-func visitLogIDs(req *collogs.ExportLogsServiceRequest, f func(id []byte, n int) []byte) {
+func visitLogIDs(req *logspb.LogsData, f func(id []byte, n int) []byte) {
 	for _, rl := range req.GetResourceLogs() {
 		for _, sl := range rl.GetScopeLogs() {
 			for _, r := range sl.GetLogRecords() {

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentretrieval/agentretrieval/internal/blobio/blobtest"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio/blobtest"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
 

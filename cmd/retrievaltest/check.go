@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/progress"
 	"github.com/agentretrieval/agentretrieval/expectations"
-	"github.com/agentretrieval/agentretrieval/internal/progress"
 	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/report"

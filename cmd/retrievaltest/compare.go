@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentretrieval/agentretrieval/internal/blobio"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"

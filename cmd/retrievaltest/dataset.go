@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentretrieval/agentretrieval/internal/blobio"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/dataset"

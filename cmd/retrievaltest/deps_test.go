@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -29,5 +30,38 @@ func TestTheCommandLinksNoTestFramework(t *testing.T) {
 	require.Contains(t, deps, "github.com/agentretrieval/agentretrieval/internal/scenariorun", "the listing is of the command")
 	for _, banned := range []string{"testing", "github.com/cucumber/godog", "github.com/agentretrieval/agentretrieval/retrievaltest"} {
 		require.False(t, slices.Contains(deps, banned), "the command links %s", banned)
+	}
+}
+
+// The default build links no bucket driver, no cloud SDK and no gRPC: Go
+// initializes every linked package before main, so each would cost every
+// command's start. The allclouds build (retrievaltest-clouds) has them.
+func TestTheLeanBuildLinksNoCloudSDK(t *testing.T) {
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := exec.LookPath(goTool); err != nil {
+		if goTool, err = exec.LookPath("go"); err != nil {
+			t.Skip("no go command to list the dependencies with")
+		}
+	}
+	list := func(tags ...string) []string {
+		out, err := exec.Command(goTool, append(append([]string{"list"}, tags...), "-deps", ".")...).Output()
+		require.NoError(t, err)
+		return strings.Fields(string(out))
+	}
+	heavy := func(deps []string) []string {
+		var found []string
+		for _, d := range deps {
+			for _, prefix := range []string{"gocloud.dev/", "github.com/aws/", "cloud.google.com/", "github.com/Azure/", "google.golang.org/grpc", "github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio/clouds"} {
+				if strings.HasPrefix(d, prefix) {
+					found = append(found, d)
+				}
+			}
+		}
+		return found
+	}
+	assert.Empty(t, heavy(list()), "the default build")
+	clouds := heavy(list("-tags", "allclouds"))
+	for _, driver := range []string{"gocloud.dev/blob/s3blob", "gocloud.dev/blob/gcsblob", "gocloud.dev/blob/azureblob"} {
+		assert.Contains(t, clouds, driver, "the allclouds build")
 	}
 }

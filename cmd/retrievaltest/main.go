@@ -42,6 +42,11 @@ var commands = map[string]cli.Command{
 }
 
 func main() {
+	// A build without the bucket drivers hands a command that names a
+	// bucket to the build that has them (see delegate.go).
+	if bin := cloudsBinary(os.Args[1:]); bin != "" {
+		os.Exit(runIn(bin, os.Args[1:]))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

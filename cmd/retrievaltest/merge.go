@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
-	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/runs"
 )

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentretrieval/agentretrieval/internal/blobio"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/report"

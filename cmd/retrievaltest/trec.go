@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
-	"github.com/agentretrieval/agentretrieval/internal/getopt"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/getopt"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/printable"
 	"github.com/agentretrieval/agentretrieval/metrics"

@@ -39,16 +39,22 @@ type Options struct {
 // Evaluate evaluates one loaded scenario, naming its file in errors; a
 // scenario without cwd takes opts.CWD.
 func Evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
-	if s.CWD == "" && opts.CWD != "" {
-		withCWD := *s
-		withCWD.CWD = opts.CWD
-		s = &withCWD
-	}
+	s = withDefaultCWD(s, opts)
 	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
 	if err != nil {
 		return nil, named(s, err)
 	}
 	return res, nil
+}
+
+// withDefaultCWD is s, or a copy of it with opts.CWD when it sets no cwd.
+func withDefaultCWD(s *expectations.Scenario, opts Options) *expectations.Scenario {
+	if s.CWD != "" || opts.CWD == "" {
+		return s
+	}
+	withCWD := *s
+	withCWD.CWD = opts.CWD
+	return &withCWD
 }
 
 // named is err naming the scenario's file: trace errors usually name the
@@ -208,7 +214,10 @@ func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 	var work []func()
 	groups := map[traceKey]int{} // the index in reads of each trace's read
 	var reads []*traceRead
+	scenarios = slices.Clone(scenarios)
 	for k, s := range scenarios {
+		s = withDefaultCWD(s, opts)
+		scenarios[k] = s
 		if len(s.Run) > 0 {
 			work = append(work, func() {
 				if ctx.Err() != nil {

@@ -51,6 +51,10 @@ func Dispatch(ctx context.Context, program string, commands map[string]Command, 
 	case "help", "-h", "-help", "--help":
 		usage(stdout, program, commands)
 		return ExitOK
+	case "-version", "--version":
+		if v, ok := commands["version"]; ok {
+			return v.Run(ctx, args[1:], stdin, stdout, stderr)
+		}
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -66,7 +70,11 @@ func usage(w io.Writer, program string, commands map[string]Command) {
 	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].Summary)
 	}
-	fmt.Fprintf(w, "\nRun \"%s <command> -h\" for a command's flags.\n", program)
+	fmt.Fprintf(w, "\nRun \"%s <command> -h\" for a command's flags", program)
+	if _, ok := commands["version"]; ok {
+		fmt.Fprintf(w, "; \"%s --version\" is \"%s version\"", program, program)
+	}
+	fmt.Fprintln(w, ".")
 }
 
 // NewFlags returns a command's flag set; -h prints usage, then the flags.

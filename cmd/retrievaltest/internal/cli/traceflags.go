@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
-	"github.com/agentretrieval/agentretrieval/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/metrics"
 	"github.com/agentretrieval/agentretrieval/trace"

@@ -1,7 +1,14 @@
 // Package blobio lets the commands read their inputs from, and write their
-// outputs to, object storage buckets named by URL (s3://, gs://, azblob://)
-// through gocloud.dev/blob, with the credentials of each cloud's usual
-// environment.
+// outputs to, object storage buckets named by URL (s3://, gs://, azblob://),
+// with the credentials of each cloud's usual environment.
+//
+// The drivers are not in this package: package clouds holds them (through
+// gocloud.dev/blob, with the SDKs of the three clouds) and registers them
+// here (Register). A program that links no driver, as the command does in its lean
+// build, starts without the drivers' packages, whose initialization alone
+// would cost every command, even "version", tens of megabytes; it finds
+// bucket URLs in its arguments (NamesBucket) and hands them to a build
+// that has the drivers.
 //
 // A bucket input is copied to a local temporary folder (a Stage) before it
 // is read, and a bucket output is written to a local folder that is then
@@ -38,16 +45,82 @@ import (
 	"strings"
 	"sync"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
-
 	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
-// Schemes are the URL schemes read as buckets. The drivers that open them
-// are linked in by drivers.go (S3) and drivers_cloud.go (GCS and Azure,
-// linked in by the allclouds build tag).
+// Schemes are the URL schemes read as buckets.
 var Schemes = []string{"s3", "gs", "azblob"}
+
+// A Bucket is an opened bucket, as a driver gives it: the operations a
+// Stage makes on it. Keys are slash-separated.
+type Bucket interface {
+	// Size returns the size of the object key; an error that matches
+	// fs.ErrNotExist when there is none.
+	Size(ctx context.Context, key string) (int64, error)
+	// List calls visit for every object whose key starts with prefix, in
+	// the service's order, and stops at visit's first error. isDir marks
+	// a folder marker rather than an object.
+	List(ctx context.Context, prefix string, visit func(key string, size int64, isDir bool) error) error
+	// NewReader opens the object key for reading.
+	NewReader(ctx context.Context, key string) (io.ReadCloser, error)
+	// NewRangeReader opens length bytes of the object key from offset for
+	// reading; a negative length reads to the end.
+	NewRangeReader(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error)
+	// Upload writes r to the object key in one upload that the service
+	// commits only when it completes: on an error from r or from the
+	// service the upload is aborted and the object stays as it was.
+	Upload(ctx context.Context, key string, r io.Reader) error
+	Close() error
+}
+
+// An Opener opens a bucket from its URL: scheme://bucket?query, without
+// the key.
+type Opener func(ctx context.Context, bucketURL string) (Bucket, error)
+
+var (
+	driversMu sync.RWMutex
+	drivers   = map[string]Opener{}
+)
+
+// Register makes open the driver of scheme, one of Schemes. Package
+// clouds registers the three when it is linked in.
+func Register(scheme string, open Opener) {
+	if !slices.Contains(Schemes, scheme) {
+		panic("blobio: Register of unknown scheme " + scheme)
+	}
+	driversMu.Lock()
+	defer driversMu.Unlock()
+	drivers[scheme] = open
+}
+
+// Linked reports whether a driver is registered for scheme.
+func Linked(scheme string) bool {
+	driversMu.RLock()
+	defer driversMu.RUnlock()
+	return drivers[scheme] != nil
+}
+
+// CloudsBinary is the name of the command's build that has the drivers;
+// the release archives carry it beside retrievaltest.
+const CloudsBinary = "retrievaltest-clouds"
+
+// NamesBucket reports whether an argument is a bucket URL, alone or as
+// the value of a -flag=value argument. It may see a URL where a command
+// would not read one (a flag's value that only looks like one); it never
+// misses one that a command reads.
+func NamesBucket(args []string) bool {
+	for _, a := range args {
+		if IsURL(a) {
+			return true
+		}
+		if strings.HasPrefix(a, "-") {
+			if _, v, ok := strings.Cut(a, "="); ok && IsURL(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // ErrNotFound is matched by the error for a URL that names neither an
 // object nor a prefix holding one.
@@ -111,19 +184,17 @@ func parse(raw string) (location, error) {
 // object names one object of the location in messages.
 func (l location) object(key string) string { return l.root + "/" + key }
 
-func (l location) open(ctx context.Context) (*blob.Bucket, error) {
+func (l location) open(ctx context.Context) (Bucket, error) {
 	scheme, _, _ := strings.Cut(l.root, "://")
-	if !slices.Contains(linked, scheme) {
-		return nil, fmt.Errorf("%s: this binary was built without the %s:// driver; build it with -tags allclouds (go install -tags allclouds github.com/agentretrieval/agentretrieval/cmd/retrievaltest@latest)", l.name, scheme)
+	driversMu.RLock()
+	open := drivers[scheme]
+	driversMu.RUnlock()
+	if open == nil {
+		return nil, fmt.Errorf("%s: this build of retrievaltest has no bucket drivers (they would slow down every command's start); "+
+			"run it through %s, which the release archives carry beside it, or build it with -tags allclouds "+
+			"(go install -tags allclouds github.com/agentretrieval/agentretrieval/cmd/retrievaltest@latest)", l.name, CloudsBinary)
 	}
-	if check := precheck[scheme]; check != nil {
-		_, query, _ := strings.Cut(l.bucket, "?")
-		q, _ := url.ParseQuery(query) // parsed once already
-		if err := check(ctx, q); err != nil {
-			return nil, fmt.Errorf("%s: %w", l.name, err)
-		}
-	}
-	b, err := blob.OpenBucket(ctx, l.bucket)
+	b, err := open(ctx, l.bucket)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", l.name, err)
 	}
@@ -237,15 +308,15 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 	}
 	local := filepath.Join(tmp, base)
 	if loc.key != "" {
-		attrs, err := b.Attributes(ctx, loc.key)
+		size, err := b.Size(ctx, loc.key)
 		switch {
 		case err == nil:
-			if err := s.get(ctx, b, loc, loc.key, attrs.Size, local); err != nil {
+			if err := s.get(ctx, b, loc, loc.key, size, local); err != nil {
 				return "", err
 			}
 			s.remember(&s.names, local, loc)
 			return local, nil
-		case gcerrors.Code(err) != gcerrors.NotFound:
+		case !errors.Is(err, fs.ErrNotExist):
 			return "", fmt.Errorf("%s: %w", loc.name, err)
 		}
 	}
@@ -254,36 +325,34 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 		prefix += "/"
 	}
 	n := 0
-	it := b.List(&blob.ListOptions{Prefix: prefix})
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", fmt.Errorf("%s: listing: %w", loc.name, err)
-		}
-		rel := strings.TrimPrefix(obj.Key, prefix)
-		if obj.IsDir || rel == "" || strings.HasSuffix(rel, "/") {
-			continue // a folder marker, as consoles create
+	var stop error // the first error of visit, which ends the listing
+	visit := func(key string, size int64, isDir bool) error {
+		rel := strings.TrimPrefix(key, prefix)
+		if isDir || rel == "" || strings.HasSuffix(rel, "/") {
+			return nil // a folder marker, as consoles create
 		}
 		if first, _, _ := strings.Cut(rel, "/"); slices.Contains(skip, first) {
-			continue
+			return nil
 		}
 		if !filepath.IsLocal(filepath.FromSlash(rel)) || strings.Contains(rel, "\\") {
-			return "", fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, obj.Key)
+			return fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, key)
 		}
 		dst := filepath.Join(local, filepath.FromSlash(rel))
 		n++
 		if s.Keep != nil && !s.Keep(rel) {
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				return "", err
-			}
-			continue
+			return os.MkdirAll(filepath.Dir(dst), 0o755)
 		}
-		if err := s.get(ctx, b, loc, obj.Key, obj.Size, dst); err != nil {
-			return "", err
-		}
+		return s.get(ctx, b, loc, key, size, dst)
+	}
+	err = b.List(ctx, prefix, func(key string, size int64, isDir bool) error {
+		stop = visit(key, size, isDir)
+		return stop
+	})
+	if stop != nil {
+		return "", stop
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: listing: %w", loc.name, err)
 	}
 	if n == 0 {
 		return "", fmt.Errorf("%s: %w", loc.name, ErrNotFound)
@@ -293,7 +362,7 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 }
 
 // get copies one object to a new local file, bounded by the stage's limit.
-func (s *Stage) get(ctx context.Context, b *blob.Bucket, loc location, key string, size int64, dst string) (err error) {
+func (s *Stage) get(ctx context.Context, b Bucket, loc location, key string, size int64, dst string) (err error) {
 	name := loc.object(key)
 	limit := input.Or(s.Limit, input.TraceLimit)
 	if size > limit {
@@ -302,7 +371,7 @@ func (s *Stage) get(ctx context.Context, b *blob.Bucket, loc location, key strin
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	r, err := b.NewReader(ctx, key, nil)
+	r, err := b.NewReader(ctx, key)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -404,30 +473,13 @@ func put(ctx context.Context, o staged, last func(string) bool) error {
 		if err != nil {
 			return err
 		}
-		err = upload(ctx, b, key, f)
+		err = b.Upload(ctx, key, f)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.loc.object(key), err)
 		}
 	}
 	return nil
-}
-
-// upload writes r to one object, aborting on any error from r or from
-// the service.
-func upload(ctx context.Context, b *blob.Bucket, key string, r io.Reader) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	w, err := b.NewWriter(ctx, key, nil)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(w, r); err != nil {
-		cancel() // before Close: the object is not committed
-		_ = w.Close()
-		return err
-	}
-	return w.Close()
 }
 
 // Writer returns a writer to w that names the URLs instead of their local
@@ -556,7 +608,7 @@ func (s *Stage) Range(ctx context.Context, name string) (func(offset, length int
 		return nil, nil, err
 	}
 	open := func(offset, length int64) (io.ReadCloser, error) {
-		r, err := b.NewRangeReader(ctx, loc.key, offset, length, nil)
+		r, err := b.NewRangeReader(ctx, loc.key, offset, length)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", loc.name, err)
 		}
@@ -605,26 +657,25 @@ func (s *Stage) InputFolders(ctx context.Context, name string, rels []string) (s
 			return "", fmt.Errorf("%s: %q is not a folder under the prefix", loc.name, rel)
 		}
 		prefix := path.Join(loc.key, rel) + "/"
-		it := b.List(&blob.ListOptions{Prefix: prefix})
-		for {
-			obj, err := it.Next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return "", fmt.Errorf("%s: listing: %w", loc.object(prefix), err)
-			}
-			sub := strings.TrimPrefix(obj.Key, prefix)
-			if obj.IsDir || sub == "" || strings.HasSuffix(sub, "/") {
-				continue
+		var copyErr error // an object that could not be copied, not the listing
+		err := b.List(ctx, prefix, func(key string, size int64, isDir bool) error {
+			sub := strings.TrimPrefix(key, prefix)
+			if isDir || sub == "" || strings.HasSuffix(sub, "/") {
+				return nil
 			}
 			if !filepath.IsLocal(filepath.FromSlash(sub)) || strings.Contains(sub, "\\") {
-				return "", fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, obj.Key)
+				copyErr = fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, key)
+				return copyErr
 			}
 			dst := filepath.Join(local, filepath.FromSlash(rel), filepath.FromSlash(sub))
-			if err := s.get(ctx, b, loc, obj.Key, obj.Size, dst); err != nil {
-				return "", err
-			}
+			copyErr = s.get(ctx, b, loc, key, size, dst)
+			return copyErr
+		})
+		if copyErr != nil {
+			return "", copyErr
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: listing: %w", loc.object(prefix), err)
 		}
 	}
 	s.remember(&s.names, local, loc)
