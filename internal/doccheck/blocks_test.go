@@ -173,6 +173,8 @@ func binary(t *testing.T) cli {
 				}
 			}
 		}
+		// The version is also printed for these, as Go users expect.
+		flags["--version"], flags["-version"] = nil, nil
 		cliVal = cli{bin: bin, flags: flags}
 	})
 	require.NoError(t, cliErr)
