@@ -416,7 +416,15 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		} else if strings.Contains(result, "This is how your edit would have looked") {
 			shown = ""
 		}
-		col.scanResult(shown, resultScan{forms: formNumbered | formFileLines, single: primary, read: true})
+		forms := formNumbered | formFileLines
+		if strings.HasPrefix(shown, "```diff\n") && unifiedDiff(shown) {
+			// An editor that answers the model with the diff of its change,
+			// fenced as markdown (Amp's edit_file), shows the diff's new
+			// side. (A diff kept beside the result for display, as
+			// OpenHands keeps one, is not shown.)
+			forms |= formDiff
+		}
+		col.scanResult(shown, resultScan{forms: forms, single: primary, read: true})
 	case cat == OtherCategory || cat == "":
 		// Results of unknown tools (Task summaries, todo lists) mention
 		// files in prose; trusting them would invent retrievals. A unified

@@ -317,6 +317,7 @@ var sessionProfiles = []struct{ prefix, profile string }{
 	{"swe_agent", "swe-agent"},
 	{"copilot", "copilot"},
 	{"aura", "aura"},
+	{"amp", "amp"},
 }
 
 // SessionProfile names the built-in profile of the agent that wrote a

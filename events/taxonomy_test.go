@@ -13,7 +13,7 @@ import (
 func TestBuiltinProfilesLoad(t *testing.T) {
 	t.Parallel()
 	names := ProfileNames()
-	require.Equal(t, []string{"claude-code", "aura", "codex", "copilot", "gemini-cli", "generic", "mini-swe-agent", "openhands", "sourcegraph-mcp", "swe-agent"}, names)
+	require.Equal(t, []string{"claude-code", "amp", "aura", "codex", "copilot", "gemini-cli", "generic", "mini-swe-agent", "openhands", "sourcegraph-mcp", "swe-agent"}, names)
 	for _, n := range names {
 		rules, err := Profile(n)
 		require.NoError(t, err, n)
@@ -57,6 +57,9 @@ func TestClassify(t *testing.T) {
 		{"grep_search is file-level", "grep_search", CodeSearch, FileLevel, true, false, false},
 		{"list_dir is file-level", "list_dir", FileSearch, FileLevel, true, false, false},
 		{"Copilot semantic_search is semantic", "semantic_search", CodeSearch, Semantic, true, false, false},
+		{"Amp edit_file is an edit", "edit_file", FileWrite, Edit, true, false, false},
+		{"Amp's finder subagent searches the codebase", "finder", CodeSearch, Semantic, true, false, false},
+		{"Amp glob is a file search", "glob", FileSearch, FileLevel, true, false, false},
 		{"OpenHands execute_bash is a shell tool", "execute_bash", OtherCategory, OtherClass, true, false, true},
 		{"terminus bash_command is a shell tool", "bash_command", OtherCategory, OtherClass, true, false, true},
 		{"SWE-agent open is a file-level read", "open", FileRead, FileLevel, true, false, false},
@@ -178,7 +181,7 @@ func TestTaxonomyErrors(t *testing.T) {
 func TestLoadTaxonomyErrors(t *testing.T) {
 	t.Parallel()
 	_, err := LoadTaxonomy([]string{"nope"})
-	require.ErrorContains(t, err, `unknown taxonomy profile "nope" (built-in: claude-code, aura, codex, copilot, gemini-cli, generic, mini-swe-agent, openhands, sourcegraph-mcp, swe-agent)`)
+	require.ErrorContains(t, err, `unknown taxonomy profile "nope" (built-in: claude-code, amp, aura, codex, copilot, gemini-cli, generic, mini-swe-agent, openhands, sourcegraph-mcp, swe-agent)`)
 
 	_, err = LoadTaxonomy(nil, filepath.Join(t.TempDir(), "missing.yaml"))
 	require.ErrorIs(t, err, os.ErrNotExist)

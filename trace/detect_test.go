@@ -37,6 +37,7 @@ var fixtureFormats = map[string]byName{
 	openHandsFixtures:              {{"output.jsonl", "openhands-eval"}, {"v1-events.jsonl", "openhands-v1"}, {"", "openhands"}},
 	"testdata/otel":                only("otel"),
 	sweAgentFixtures:               only("swe-agent"),
+	ampFixtures:                    only("amp"),
 }
 
 // sampleFormats maps each folder of samplesDir to the formats of its
@@ -51,6 +52,7 @@ var sampleFormats = map[string]byName{
 	"openhands":          only("openhands"),
 	"otel":               only("otel"),
 	"swe-agent":          only("swe-agent"),
+	"amp":                only("amp"),
 }
 
 // detectors lists the registered formats whose Detect accepts the start of
@@ -110,7 +112,7 @@ func TestEachFixtureIsDetectedAsItsFormatAlone(t *testing.T) {
 // unreadSamples are the folders of ../shared/samples whose formats (the
 // editor agents' stores: Amp threads, Copilot chat sessions, Cursor's
 // transcript and SQLite store) have no reader yet.
-var unreadSamples = map[string]bool{"amp": true, "copilot-chat": true, "cursor-agent-transcript": true, "cursor-vscdb": true}
+var unreadSamples = map[string]bool{"copilot-chat": true, "cursor-agent-transcript": true, "cursor-vscdb": true}
 
 // Every real sample is accepted by its own format's detector alone, and
 // reading it detects that format.
