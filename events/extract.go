@@ -395,7 +395,15 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		}
 		col.scanResult(result, resultScan{forms: formNumbered | formFileLines | formJSON, single: primary, read: true, strictJSON: true})
 		if primary != "" && len(col.resRng[col.n.Key(primary)]) == 0 {
-			if first, last, ok := consecutiveNumbered(result); ok {
+			if n, ok := fencedLines(result); ok {
+				if n > 0 {
+					start := 1
+					if rs := col.argRng[col.n.Key(primary)]; len(rs) > 0 {
+						start = rs[0].Start
+					}
+					col.addResultRange(primary, start, start+n-1)
+				}
+			} else if first, last, ok := consecutiveNumbered(result); ok {
 				col.addResultRange(primary, first, last)
 			} else if len(col.argRng[col.n.Key(primary)]) == 0 && !hasRangeArgs(args) {
 				col.plainRead(primary, result)
@@ -432,6 +440,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		if unifiedDiff(result) {
 			col.scanResult(result, resultScan{forms: formDiff, read: true})
 		}
+	case col.matchTags(result):
+		// Copilot's text search answered with match tags.
 	default:
 		s := resultScan{forms: formPaths | formGrep | formLsLong | formTree | formDiff | formFileLines | formJSON}
 		if listing {

@@ -38,6 +38,7 @@ var fixtureFormats = map[string]byName{
 	"testdata/otel":                only("otel"),
 	sweAgentFixtures:               only("swe-agent"),
 	ampFixtures:                    only("amp"),
+	copilotFixtures:                only("copilot-chat"),
 }
 
 // sampleFormats maps each folder of samplesDir to the formats of its
@@ -53,6 +54,7 @@ var sampleFormats = map[string]byName{
 	"otel":               only("otel"),
 	"swe-agent":          only("swe-agent"),
 	"amp":                only("amp"),
+	"copilot-chat":       only("copilot-chat"),
 }
 
 // detectors lists the registered formats whose Detect accepts the start of
@@ -110,9 +112,9 @@ func TestEachFixtureIsDetectedAsItsFormatAlone(t *testing.T) {
 }
 
 // unreadSamples are the folders of ../shared/samples whose formats (the
-// editor agents' stores: Amp threads, Copilot chat sessions, Cursor's
-// transcript and SQLite store) have no reader yet.
-var unreadSamples = map[string]bool{"copilot-chat": true, "cursor-agent-transcript": true, "cursor-vscdb": true}
+// editor agents' stores: Cursor's transcript and SQLite store) have no
+// reader yet.
+var unreadSamples = map[string]bool{"cursor-agent-transcript": true, "cursor-vscdb": true}
 
 // Every real sample is accepted by its own format's detector alone, and
 // reading it detects that format.

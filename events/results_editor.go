@@ -1,0 +1,92 @@
+package events
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Results of the read and search tools of editor agents (VS Code's Copilot
+// Chat), which wrap file text in markup of their own rather than number
+// its lines.
+
+// fencedLines counts the lines of the one fenced code block a read tool
+// answered with (Copilot's read_file: "```plaintext\n…\n```"); the empty
+// line that stands for the file's final newline is not a line. ok is false
+// for a result that is not a single fenced block.
+func fencedLines(result string) (n int, ok bool) {
+	t := strings.TrimSpace(capResult(result))
+	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "\n```") {
+		return 0, false
+	}
+	open, body, found := strings.Cut(t, "\n")
+	if !found || strings.Contains(open[3:], "`") {
+		return 0, false
+	}
+	body = strings.TrimSuffix(body, "```")
+	if strings.Contains(body, "\n```") {
+		return 0, false
+	}
+	body = strings.TrimSuffix(body, "\n")
+	body = strings.TrimSuffix(body, "\n")
+	if body == "" {
+		return 0, true
+	}
+	return strings.Count(body, "\n") + 1, true
+}
+
+// matchTagOpen starts a hit of Copilot's text search (grep_search):
+//
+//	<match path="/w/src/a.ts" line=12>
+//	the text of line 12
+//	</match>
+const matchTagOpen = `<match path="`
+
+// matchTags records the files and lines of a result made of match tags. It
+// returns false when the result holds none.
+func (c *collector) matchTags(result string) bool {
+	found := false
+	file, line := "", 0 // the open hit's file and the number of its next line
+	lines := 0
+	for l := range strings.Lines(capResult(result)) {
+		if lines++; lines > maxResultLines {
+			break
+		}
+		l = strings.TrimRight(l, "\r\n")
+		// A tag may follow other text on its line ("1 match<match …>"): the
+		// pieces of a rendered prompt are not always split by line breaks.
+		if i := strings.Index(l, matchTagOpen); i >= 0 {
+			rest := l[i+len(matchTagOpen):]
+			p, attrs, ok := strings.Cut(rest, `"`)
+			if !ok {
+				continue
+			}
+			found = true
+			file, line = "", 0
+			np, ok := c.n.File(p, FromArgument)
+			if !ok {
+				continue
+			}
+			c.addFile(np, false, false, true)
+			file = np
+			if v, ok := strings.CutPrefix(strings.TrimSpace(attrs), "line="); ok {
+				v = strings.Trim(strings.TrimSuffix(v, ">"), `"`)
+				if n, err := strconv.Atoi(v); err == nil && n >= 1 {
+					line = n
+				}
+			}
+			continue
+		}
+		if l == "</match>" {
+			file, line = "", 0
+			continue
+		}
+		if file != "" {
+			c.addFile(file, true, false, true)
+			if line > 0 {
+				c.addResultRange(file, line, line)
+				line++
+			}
+		}
+	}
+	return found
+}
