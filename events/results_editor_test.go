@@ -56,7 +56,7 @@ func TestExtractEditorAgentResults(t *testing.T) {
 			tool: "edit_file", rule: editFile, cwd: "/w",
 			args:   `{"path": "/w/a.csv", "old_str": "b", "new_str": "b\nc"}`,
 			result: "```diff\nIndex: /w/a.csv\n===================================================================\n--- /w/a.csv\toriginal\n+++ /w/a.csv\tmodified\n@@ -1,2 +1,3 @@\n a\n b\n+c\n```",
-			want: Extraction{Files: []FileRef{{Path: "a.csv", Read: true, Written: true}}, Ranges: []LineRange{lines("a.csv", 1, 3)}},
+			want:   Extraction{Files: []FileRef{{Path: "a.csv", Read: true, Written: true}}, Ranges: []LineRange{lines("a.csv", 1, 3)}},
 		},
 		{
 			name: "an edit whose result holds an unfenced diff shows nothing",
