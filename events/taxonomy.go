@@ -318,6 +318,7 @@ var sessionProfiles = []struct{ prefix, profile string }{
 	{"copilot", "copilot"},
 	{"aura", "aura"},
 	{"amp", "amp"},
+	{"cursor", "cursor"},
 }
 
 // SessionProfile names the built-in profile of the agent that wrote a

@@ -44,17 +44,19 @@ var fixtureFormats = map[string]byName{
 // sampleFormats maps each folder of samplesDir to the formats of its
 // files.
 var sampleFormats = map[string]byName{
-	"atif":               {{".md", ""}, {"", "atif"}},
-	"claude-code-jsonl":  only("claude-code"),
-	"claude-stream-json": only("claude-stream-json"),
-	"codex":              only("codex"),
-	"gemini-cli":         only("gemini-cli"),
-	"mini-swe-agent":     only("mini-swe-agent"),
-	"openhands":          only("openhands"),
-	"otel":               only("otel"),
-	"swe-agent":          only("swe-agent"),
-	"amp":                only("amp"),
-	"copilot-chat":       only("copilot-chat"),
+	"atif":                    {{".md", ""}, {"", "atif"}},
+	"claude-code-jsonl":       only("claude-code"),
+	"claude-stream-json":      only("claude-stream-json"),
+	"codex":                   only("codex"),
+	"gemini-cli":              only("gemini-cli"),
+	"mini-swe-agent":          only("mini-swe-agent"),
+	"openhands":               only("openhands"),
+	"otel":                    only("otel"),
+	"swe-agent":               only("swe-agent"),
+	"amp":                     only("amp"),
+	"copilot-chat":            only("copilot-chat"),
+	"cursor-vscdb":            only("cursor"),
+	"cursor-agent-transcript": only("cursor-agent-transcript"),
 }
 
 // detectors lists the registered formats whose Detect accepts the start of
@@ -111,10 +113,9 @@ func TestEachFixtureIsDetectedAsItsFormatAlone(t *testing.T) {
 	}
 }
 
-// unreadSamples are the folders of ../shared/samples whose formats (the
-// editor agents' stores: Cursor's transcript and SQLite store) have no
-// reader yet.
-var unreadSamples = map[string]bool{"cursor-agent-transcript": true, "cursor-vscdb": true}
+// unreadSamples are the folders of ../shared/samples whose formats have no
+// reader yet (none, since the editor agents' stores are read).
+var unreadSamples = map[string]bool{}
 
 // Every real sample is accepted by its own format's detector alone, and
 // reading it detects that format.
