@@ -69,7 +69,7 @@ func (CursorAgentTranscript) Detect(prefix []byte) bool {
 // cursorTranscriptLine is one message of the transcript.
 type cursorTranscriptLine struct {
 	Role    string `json:"role"`
-	Message struct {
+	Message *struct {
 		Content []struct {
 			Type  string          `json:"type"`
 			Text  string          `json:"text"`
@@ -103,7 +103,7 @@ func (CursorAgentTranscript) Read(r io.Reader, opts Options) (*Session, error) {
 			continue
 		}
 		var m cursorTranscriptLine
-		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
+		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" || m.Message == nil {
 			s.Warnf(n, "line skipped: expected a message object with role and message.content")
 			continue
 		}

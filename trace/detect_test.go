@@ -39,6 +39,8 @@ var fixtureFormats = map[string]byName{
 	sweAgentFixtures:               only("swe-agent"),
 	ampFixtures:                    only("amp"),
 	copilotFixtures:                only("copilot-chat"),
+	cursorFixtures:                 {{".py", ""}, {"", "cursor"}},
+	cursorTranscriptFixtures:       only("cursor-agent-transcript"),
 }
 
 // sampleFormats maps each folder of samplesDir to the formats of its
