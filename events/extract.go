@@ -386,6 +386,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		return
 	}
 	switch {
+	case read && !listing && col.folderListing(primary, result):
+		// A read of a folder lists it.
 	case read && !listing && manyFiles(result):
 		col.manyFilesRead(result)
 	case read && !listing:

@@ -1,6 +1,8 @@
 package events
 
 import (
+	"encoding/json"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -89,4 +91,33 @@ func (c *collector) matchTags(result string) bool {
 		}
 	}
 	return found
+}
+
+// folderListing reads the answer of a read tool that was given a folder
+// (Amp's Read: {"absolutePath": "/w/src", "isDirectory": true,
+// "directoryEntries": ["a.ts", "lib/"]}): the call lists the folder, whose
+// file entries it names. It returns false for any other result.
+func (c *collector) folderListing(primary, result string) bool {
+	t := strings.TrimSpace(result)
+	if primary == "" || !strings.HasPrefix(t, "{") || !strings.Contains(t[:min(len(t), 4096)], `"isDirectory"`) {
+		return false
+	}
+	var r struct {
+		IsDirectory bool     `json:"isDirectory"`
+		Entries     []string `json:"directoryEntries"`
+	}
+	if json.Unmarshal([]byte(t), &r) != nil || !r.IsDirectory {
+		return false
+	}
+	c.drop(primary)
+	c.category = FileSearch
+	for _, e := range r.Entries {
+		if e == "" || strings.HasSuffix(e, "/") {
+			continue // a folder
+		}
+		if p, ok := c.n.File(path.Join(primary, e), FromArgument); ok {
+			c.addFile(p, false, false, true)
+		}
+	}
+	return true
 }

@@ -52,6 +52,20 @@ func TestExtractEditorAgentResults(t *testing.T) {
 			want:   Extraction{Query: "x", Files: []FileRef{hitRead("a.go")}},
 		},
 		{
+			name: "a read of a folder lists its file entries and reads nothing",
+			tool: "read_file", rule: readFile, cwd: "/w",
+			args:   `{"path": "/w/src"}`,
+			result: `{"absolutePath": "/w/src", "content": "a.ts\nlib/", "isDirectory": true, "directoryEntries": ["a.ts", "lib/", ""]}`,
+			want:   Extraction{Files: []FileRef{surfaced("src/a.ts")}, Category: FileSearch},
+		},
+		{
+			name: "a read whose JSON answer is not a folder reads the file",
+			tool: "read_file", rule: readFile, cwd: "/w",
+			args:   `{"path": "/w/a.json"}`,
+			result: `{"isDirectory": false}`,
+			want:   Extraction{Files: []FileRef{argRead("a.json")}, Ranges: []LineRange{lines("a.json", 1, 1)}},
+		},
+		{
 			name: "an edit answered with a fenced diff shows the diff's new side",
 			tool: "edit_file", rule: editFile, cwd: "/w",
 			args:   `{"path": "/w/a.csv", "old_str": "b", "new_str": "b\nc"}`,

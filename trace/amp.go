@@ -38,11 +38,12 @@ import (
 // tool_result block whose toolUseID is the call's id. A result's run holds
 // the status ("done"; "error", "cancelled" and "rejected-by-user" mark the
 // call IsError) and the tool's answer as JSON: a string is the result as
-// it is; of an object, the text the model reads is taken from the member
-// that holds it (content: a file's numbered lines or a folder's entries;
-// diff: an edit's diff; output: a command's output, where a non-zero
-// exitCode marks the call IsError; error and message: a failure), and any
-// other value is kept as JSON. The first tree of env.initial is the
+// it is, an array of strings one a line; of an object, the text the model
+// reads is taken from the member that holds it (content: a file's
+// numbered lines; diff: an edit's diff; output: a command's output, where
+// a non-zero exitCode marks the call IsError; error: a failure; message),
+// a folder's listing (isDirectory, with its directoryEntries) stays JSON
+// so that it reads as a listing, and any other value is kept as JSON. The first tree of env.initial is the
 // working directory. Tokens are the usage of each assistant message,
 // counted once; the input counts cached tokens.
 //
@@ -372,16 +373,21 @@ func ampResultText(raw json.RawMessage) (string, bool) {
 		}
 	case '{':
 		var obj struct {
-			Content  *string          `json:"content"`
-			Diff     *string          `json:"diff"`
-			Output   *string          `json:"output"`
-			Error    *string          `json:"error"`
-			Message  *string          `json:"message"`
-			ExitCode *json.RawMessage `json:"exitCode"`
+			IsDirectory bool             `json:"isDirectory"`
+			Content     *string          `json:"content"`
+			Diff        *string          `json:"diff"`
+			Output      *string          `json:"output"`
+			Error       *string          `json:"error"`
+			Message     *string          `json:"message"`
+			ExitCode    *json.RawMessage `json:"exitCode"`
 		}
 		if json.Unmarshal(raw, &obj) == nil {
 			failed := obj.ExitCode != nil && string(*obj.ExitCode) != "0" && string(*obj.ExitCode) != "null"
 			switch {
+			case obj.IsDirectory:
+				// A folder's listing stays JSON: its entries, and that it
+				// is a folder.
+				return string(raw), failed
 			case obj.Content != nil:
 				return *obj.Content, failed
 			case obj.Diff != nil:

@@ -93,6 +93,7 @@ func TestAmpResultTextPicksWhatTheModelReads(t *testing.T) {
 		{"a string is the text", `"found 2 files"`, "found 2 files", false},
 		{"an array of strings is one a line", `["a.go","b.go"]`, "a.go\nb.go", false},
 		{"a read's content", `{"absolutePath":"/w/a","content":"1: x"}`, "1: x", false},
+		{"a folder's listing stays JSON", `{"content":"a.go","isDirectory":true,"directoryEntries":["a.go"]}`, `{"content":"a.go","isDirectory":true,"directoryEntries":["a.go"]}`, false},
 		{"an edit's diff", `{"diff":"d","lineRange":[1,2]}`, "d", false},
 		{"a command's output, failed by its exit code", `{"output":"boom","exitCode":2}`, "boom", true},
 		{"a command that exited 0", `{"output":"ok","exitCode":0}`, "ok", false},
