@@ -11,7 +11,7 @@
 // file_write, other) and an index-effectiveness Class (semantic,
 // file_level, edit, other). Rules match an exact name or a glob; the first
 // match wins. Built-in profiles (ProfileNames: claude-code, then amp, aura,
-// codex, copilot, cursor, gemini-cli, generic, mini-swe-agent, openhands,
+// cline, codex, copilot, cursor, gemini-cli, generic, mini-swe-agent, openhands,
 // sourcegraph-mcp, swe-agent) are embedded YAML, one per agent, listing the
 // tools of the agent's own source; a user taxonomy file comes before them,
 // overriding or extending:

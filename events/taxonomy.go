@@ -319,6 +319,7 @@ var sessionProfiles = []struct{ prefix, profile string }{
 	{"aura", "aura"},
 	{"amp", "amp"},
 	{"cursor", "cursor"},
+	{"cline", "cline"},
 }
 
 // SessionProfile names the built-in profile of the agent that wrote a

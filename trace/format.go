@@ -218,7 +218,7 @@ func NewRegistry(formats ...Format) *Registry {
 // (folders, or their events as JSON Lines), the OpenHands evaluation
 // harness's output.jsonl and SWE-agent .traj files.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{}, Amp{}, CopilotChat{}, Cursor{}, CursorAgentTranscript{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{}, Amp{}, CopilotChat{}, Cursor{}, CursorAgentTranscript{}, Cline{})
 }
 
 // Register adds a format. A format with the name of one already registered
