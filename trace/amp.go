@@ -13,10 +13,11 @@ import (
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
-// Amp reads the thread files of Amp, Sourcegraph's coding agent: one JSON
-// document a thread, which the Amp CLI and editor extensions keep under
-// ~/.local/share/amp/threads/T-<id>.json (the same path below the user's
-// data folder on macOS and Windows) and which `amp threads export` prints.
+// Amp reads the thread documents of Amp, Sourcegraph's coding agent: one
+// JSON document a thread, which `amp threads export T-<id>` prints on every
+// OS and which Amp's CLI and editor extensions kept on disk, under
+// ~/.local/share/amp/threads/T-<id>.json, until they began keeping threads
+// on Amp's servers (early 2026).
 //
 // # Format
 //
@@ -57,9 +58,9 @@ func (Amp) Name() string { return "amp" }
 // Info describes the format.
 func (Amp) Info() FormatInfo {
 	return FormatInfo{
-		Writer:    "Amp (Sourcegraph), CLI and editor extensions, for every thread; also `amp threads export`",
+		Writer:    "Amp (Sourcegraph): amp threads export T-<id> on any OS; the CLI and editor extensions kept every thread on disk until early 2026",
 		Detection: `a JSON object whose "id" is a string starting "T-", with "v" a number and a "messages" array`,
-		Example:   "~/.local/share/amp/threads/T-<id>.json (Linux, macOS; %USERPROFILE%\\.local\\share\\amp\\threads on Windows)",
+		Example:   "T-<id>.json (amp threads export T-<id> > T-<id>.json); ~/.local/share/amp/threads/T-<id>.json before",
 	}
 }
 
