@@ -444,6 +444,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		}
 	case col.matchTags(result):
 		// Copilot's text search answered with match tags.
+	case col.clineSearchHits(result):
+		// Cline's search_files grouped its hits by file.
 	default:
 		s := resultScan{forms: formPaths | formGrep | formLsLong | formTree | formDiff | formFileLines | formJSON}
 		if listing {

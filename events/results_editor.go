@@ -121,3 +121,45 @@ func (c *collector) folderListing(primary, result string) bool {
 	}
 	return true
 }
+
+// clineSearchHits reads the answer of Cline's search_files, ripgrep's hits
+// grouped by file, each hit's lines behind a bar and without line numbers:
+//
+//	Found 2 results.
+//
+//	cart/retry.go
+//	│----
+//	│const maxRetries = 3
+//	│----
+//
+// The file names are relative to the working directory (Cline prints them
+// so, whatever folder was searched). A file whose lines are shown is read,
+// at no known line. It returns false for any other result.
+func (c *collector) clineSearchHits(result string) bool {
+	t := strings.TrimSpace(capResult(result))
+	if !strings.HasPrefix(t, "Found ") || !strings.Contains(t, "\n│----") {
+		return false
+	}
+	file := ""
+	lines := 0
+	for l := range strings.Lines(t) {
+		if lines++; lines > maxResultLines {
+			break
+		}
+		l = strings.TrimRight(l, "\r\n")
+		switch {
+		case lines == 1 || l == "" || l == "│----":
+		case strings.HasPrefix(l, "│"):
+			if file != "" {
+				c.addFile(file, true, false, true)
+			}
+		default:
+			file = ""
+			if p, ok := c.resolve(l, "", FromArgument, false); ok {
+				c.addFile(p, false, false, true)
+				file = p
+			}
+		}
+	}
+	return true
+}

@@ -66,6 +66,20 @@ func TestExtractEditorAgentResults(t *testing.T) {
 			want:   Extraction{Files: []FileRef{argRead("a.json")}, Ranges: []LineRange{lines("a.json", 1, 1)}},
 		},
 		{
+			name: "Cline's search hits grouped by file, named from the working directory, read the files at no known line",
+			tool: "search_files", rule: grepSearch, cwd: "/w",
+			args:   `{"path": "cart", "regex": "maxRetries"}`,
+			result: "Found 2 results.\n\ncart/retry.go\n│----\n│const maxRetries = 3\n│----\n\ncart/limits/doc.go\n│----\n│----",
+			want:   Extraction{Query: "maxRetries", Files: []FileRef{hitRead("cart/retry.go"), surfaced("cart/limits/doc.go")}},
+		},
+		{
+			name: "a result that only starts like Cline's search is not one",
+			tool: "search_files", rule: grepSearch, cwd: "/w",
+			args:   `{"regex": "x"}`,
+			result: "Found nothing to report",
+			want:   Extraction{Query: "x"},
+		},
+		{
 			name: "an edit answered with a fenced diff shows the diff's new side",
 			tool: "edit_file", rule: editFile, cwd: "/w",
 			args:   `{"path": "/w/a.csv", "old_str": "b", "new_str": "b\nc"}`,
