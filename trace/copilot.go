@@ -108,9 +108,11 @@ func (CopilotChat) Detect(prefix []byte) bool {
 				return false
 			}
 			requests = true
-			// The requests may run past the prefix: what came before them
-			// decides.
-			return version && named
+			if version && named {
+				// The requests may run past the prefix: what came before
+				// them decides.
+				return true
+			}
 		case "requesterUsername", "responderUsername", "sessionId", "initialLocation":
 			named = named || sc.Peek() == jsonscan.String
 		}
@@ -186,9 +188,6 @@ func (CopilotChat) Read(r io.Reader, opts Options) (*Session, error) {
 	}
 	if cr.s.CWD == "" {
 		cr.s.CWD = strings.TrimSuffix(cr.baseDir, "/")
-		if cr.s.CWD == "" && cr.baseDir == "/" {
-			cr.s.CWD = "/"
-		}
 	}
 	return cr.s, nil
 }

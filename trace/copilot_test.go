@@ -167,7 +167,8 @@ func TestCopilotChatDetection(t *testing.T) {
 	}{
 		{"a session document", `{"version":3,"requesterUsername":"me","requests":[]}`, true},
 		{"a session document cut inside its requests", `{"version":3,"responderUsername":"GitHub Copilot","requests":[{"message":`, true},
-		{"a session document with its name after the requests", `{"version":3,"requests":[],"sessionId":"s"}`, false},
+		{"a session document with its name after the requests", `{"version":3,"requests":[],"sessionId":"s"}`, true},
+		{"a session document cut in its requests before its name", `{"version":3,"requests":[{"a":`, false},
 		{"an operation log", `{"kind":0,"v":{"version":3,"creationDate":1,"sessionId":"s","requests":[]}}`, true},
 		{"an operation log whose first record is a change", `{"kind":1,"k":["a"],"v":{"version":3,"sessionId":"s","requests":[]}}`, false},
 		{"a version that is a string", `{"version":"3","sessionId":"s","requests":[]}`, false},

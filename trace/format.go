@@ -216,7 +216,9 @@ func NewRegistry(formats ...Format) *Registry {
 // trajectories, Gemini CLI chat recordings, mini-swe-agent trajectories,
 // tool-call records, OpenHands V0 event lists, OpenHands V1 conversations
 // (folders, or their events as JSON Lines), the OpenHands evaluation
-// harness's output.jsonl and SWE-agent .traj files.
+// harness's output.jsonl, SWE-agent .traj files, and the stores of the
+// editors' agents: Amp threads, Copilot Chat sessions, Cursor's
+// state.vscdb and hook transcript, and Cline task folders.
 func DefaultRegistry() *Registry {
 	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{}, Amp{}, CopilotChat{}, Cursor{}, CursorAgentTranscript{}, Cline{})
 }
