@@ -49,7 +49,10 @@ import (
 // (api_req_started); it is optional.
 //
 // The task is read from its folder. The conversation file alone, forced
-// with the format name, is read too (without times or tokens).
+// with the format name, is read too (without times or tokens). The
+// conversation is one JSON array that Cline rewrites whole after every
+// message; it is decoded whole, so memory grows with its size (tasks are
+// megabytes, bounded by Options.MaxInputSize).
 type Cline struct{}
 
 // Name returns "cline".
