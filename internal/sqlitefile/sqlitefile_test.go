@@ -156,6 +156,18 @@ func TestApplyWALReadsCommittedFramesOnly(t *testing.T) {
 	assert.Equal(t, "in the log", after["wal2"])
 }
 
+func TestApplyWALReadsAFrameThatEndsTheLog(t *testing.T) {
+	t.Parallel()
+	log, err := os.ReadFile(filepath.Join("testdata", "wal.db-wal"))
+	require.NoError(t, err)
+	db, _ := openFixture(t, "wal.db")
+	one := log[:32+24+db.pageSize] // the committed frame, the log's last byte
+	n, err := db.ApplyWAL(bytes.NewReader(one), int64(len(one)))
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Len(t, walRows(t, db), 8)
+}
+
 func TestApplyWALRefusesBrokenLogs(t *testing.T) {
 	t.Parallel()
 	log, err := os.ReadFile(filepath.Join("testdata", "wal.db-wal"))
@@ -167,6 +179,7 @@ func TestApplyWALRefusesBrokenLogs(t *testing.T) {
 		applied int
 	}{
 		{"an empty log applies nothing", func([]byte) []byte { return nil }, "", 0},
+		{"a log of its header alone applies nothing", func(b []byte) []byte { return b[:32] }, "", 0},
 		{"a log shorter than its header", func(b []byte) []byte { return b[:20] }, "shorter than its 32-byte header", 0},
 		{"a wrong magic number", func(b []byte) []byte { b[3] = 0; return b }, "magic number", 0},
 		{"a page size that is not the database's", func(b []byte) []byte { b[10] = 2; return b }, "page size", 0},
