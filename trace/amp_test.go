@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -51,7 +52,7 @@ func TestAmpFixturesAreReadAsRecorded(t *testing.T) {
 			name:     "a thread cut short keeps the calls read before the cut",
 			file:     "cut-short.json",
 			want:     []atifRow{{ID: "toolu_a", Name: "Read", Args: `{"path":"/w/a.go"}`, Cum: -1}},
-			warnings: []string{"cut-short.json:3: thread is cut short or malformed"},
+			warnings: []string{"cut-short.json:3: thread is cut short or malformed (invalid character '\\n' at offset 63 (expected no control character in string literal)); kept the 1 messages read before it"},
 		},
 	}
 	for _, tt := range tests {
@@ -164,4 +165,36 @@ func TestAmpMaxResultBytesCutsResults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "10: /", s.Calls[1].Result)
 	assert.True(t, s.Calls[2].IsError, "failure is read before the cut")
+}
+
+func TestAmpThreadEdgeCases(t *testing.T) {
+	t.Parallel()
+	read := func(t *testing.T, doc string) *Session {
+		t.Helper()
+		s, err := Amp{}.Read(strings.NewReader(doc), Options{Source: "x"})
+		require.NoError(t, err)
+		return s
+	}
+	t.Run("messages that are not an array are a warning, and a later messages array is read", func(t *testing.T) {
+		t.Parallel()
+		s := read(t, `{"v":1,"id":"T-1","messages":{},"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"glob"}]}]}`)
+		assert.Equal(t, []string{"x:1: messages: expected an array, found an object; no messages read"}, warningStrings(s))
+		assert.Len(t, s.Calls, 1)
+	})
+	t.Run("a creation time of 0 is no time", func(t *testing.T) {
+		t.Parallel()
+		s := read(t, `{"v":1,"id":"T-1","created":0,"messages":[{"role":"assistant","usage":{"timestamp":"2026-01-01T00:00:05Z"},"content":[]}]}`)
+		assert.Equal(t, "2026-01-01T00:00:05Z", s.Start.UTC().Format(time.RFC3339))
+	})
+	t.Run("an environment without trees has no working directory", func(t *testing.T) {
+		t.Parallel()
+		s := read(t, `{"v":1,"id":"T-1","env":{"initial":{"trees":[]}},"messages":[]}`)
+		assert.Empty(t, s.CWD)
+	})
+	t.Run("a tool_use without a name is skipped", func(t *testing.T) {
+		t.Parallel()
+		s := read(t, `{"v":1,"id":"T-1","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a"}]}]}`)
+		assert.Empty(t, s.Calls)
+		assert.Equal(t, []string{`x:1: tool_use "a" skipped: it has no name`}, warningStrings(s))
+	})
 }

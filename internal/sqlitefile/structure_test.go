@@ -68,6 +68,56 @@ func TestATreeDeeperThanAnyFileCanHoldIsRefused(t *testing.T) {
 	assert.Equal(t, []Value{"hi"}, r.Columns)
 }
 
+// childPage is a table interior page with one cell whose left child is
+// page child (rowids up to 100), and page right on the right.
+func childPage(child, right uint32) []byte {
+	p := make([]byte, 512)
+	p[0] = 0x05
+	binary.BigEndian.PutUint16(p[3:], 1)
+	binary.BigEndian.PutUint32(p[8:], right)
+	binary.BigEndian.PutUint16(p[12:], 400)
+	binary.BigEndian.PutUint32(p[400:], child)
+	p[404] = 100 // the cell's rowid key
+	return p
+}
+
+func TestDepthIsCountedThroughLeftChildrenToo(t *testing.T) {
+	t.Parallel()
+	chain := func(levels int) *DB {
+		// Pages 2 … levels+1 point at the next through their cell; page
+		// levels+2 is the leaf of rowid 7; each interior page's right
+		// child is an empty leaf of its own, after it.
+		var pages [][]byte
+		for i := range levels {
+			pages = append(pages, childPage(uint32(i+3), uint32(levels+3+i)))
+		}
+		pages = append(pages, leafPage(300))
+		for range levels {
+			empty := make([]byte, 512)
+			empty[0] = 0x0d
+			pages = append(pages, empty)
+		}
+		return synthetic(t, pages...)
+	}
+	count := func(db *DB) (int, error) {
+		n := 0
+		err := db.Scan(2, func(Row) error { n++; return nil })
+		return n, err
+	}
+	n, err := count(chain(maxDepth))
+	require.NoError(t, err, "a leaf at the deepest level allowed")
+	assert.Equal(t, 1, n)
+	r, ok, err := chain(maxDepth).Lookup(2, 7)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, []Value{"hi"}, r.Columns)
+
+	_, err = count(chain(maxDepth + 1))
+	assert.ErrorContains(t, err, "deeper than 40 levels")
+	_, _, err = chain(maxDepth+1).Lookup(2, 7)
+	assert.ErrorContains(t, err, "deeper than 40 levels")
+}
+
 func TestACellRightAfterThePointerArrayIsRead(t *testing.T) {
 	t.Parallel()
 	db := synthetic(t, leafPage(10)) // 8-byte header, one 2-byte pointer
