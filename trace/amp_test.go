@@ -198,3 +198,37 @@ func TestAmpThreadEdgeCases(t *testing.T) {
 		assert.Equal(t, []string{`x:1: tool_use "a" skipped: it has no name`}, warningStrings(s))
 	})
 }
+
+func TestAmpFileURIPath(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"file:///home/dev/a%20b": "/home/dev/a b",
+		"file:///c%3A/work":      "c:/work",
+		"file:///c:":             "c:",
+		"file:///%zz":            "/%zz",
+		"/plain/path":            "/plain/path",
+		"file:///a":              "/a",
+	} {
+		assert.Equal(t, want, fileURIPath(in), in)
+	}
+}
+
+func TestAmpModelTimeAndEmptyResults(t *testing.T) {
+	t.Parallel()
+	doc := `{"v":1,"id":"T-1","env":{"initial":{"tags":["other","model:first","model:second"]}},"messages":[
+	 {"role":"user","meta":{"sentAt":1767225500000},"content":[{"type":"text","text":"go"}]},
+	 {"role":"user","meta":{"sentAt":0},"content":[]},
+	 {"role":"assistant","usage":{"model":"from-usage","timestamp":"2026-01-01T00:00:05Z"},"content":[{"type":"tool_use","id":"a","name":"Read","input":{"path":"/w/a"}}]},
+	 {"role":"user","content":[{"type":"tool_result","toolUseID":"a","run":{"status":"done","result":""}}]}]}`
+	s, err := Amp{}.Read(strings.NewReader(doc), Options{Source: "x"})
+	require.NoError(t, err)
+	assert.Equal(t, "first", s.Model, "the environment's first model tag, before any usage")
+	assert.Equal(t, int64(1767225500000), s.Start.UnixMilli(), "the message's sentAt")
+	require.Len(t, s.Calls, 1)
+	assert.True(t, s.Calls[0].HasResult)
+	assert.False(t, s.Calls[0].IsError, "an empty result without an error is no failure")
+
+	s, err = Amp{}.Read(strings.NewReader(`{"v":1,"id":"T-1","messages":[{"role":"assistant","usage":{"model":"m1"},"content":[]},{"role":"assistant","usage":{"model":"m2"},"content":[]}]}`), Options{Source: "x"})
+	require.NoError(t, err)
+	assert.Equal(t, "m1", s.Model, "the first usage's model")
+}
