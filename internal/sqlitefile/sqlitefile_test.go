@@ -399,3 +399,18 @@ func scanAll(data []byte) error {
 	}
 	return nil
 }
+
+func TestAShortOverflowChainSaysHowMuchIsMissing(t *testing.T) {
+	t.Parallel()
+	db, data := openFixture(t, "kv-interior-overflow.db")
+	overflow := overflowPages(t, db, data)
+	b := bytes.Clone(data)
+	binary.BigEndian.PutUint32(b[(int(overflow[0])-1)*db.pageSize:], 0)
+	err := scanAll(b)
+	require.Error(t, err)
+	var missing int
+	_, scanErr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "ends ")+len("ends "):], "%d bytes short", &missing)
+	require.NoError(t, scanErr, err.Error())
+	assert.Greater(t, missing, 0)
+	assert.Less(t, missing, 3100, "less than the longest value of the fixture")
+}

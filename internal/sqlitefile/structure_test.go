@@ -168,3 +168,42 @@ func TestCorruptErrorNamesThePageWhenThereIsOne(t *testing.T) {
 	assert.EqualError(t, &CorruptError{Msg: "broken"}, "not a well-formed SQLite file: broken")
 	assert.EqualError(t, &CorruptError{Page: 1, Msg: "broken"}, "not a well-formed SQLite file: page 1: broken")
 }
+
+func TestInteriorCellsAtThePagesEnd(t *testing.T) {
+	t.Parallel()
+	atEnd := func(off int) []byte {
+		p := childPage(3, 4)
+		binary.BigEndian.PutUint16(p[12:], uint16(off))
+		binary.BigEndian.PutUint32(p[off:], 3)
+		return p
+	}
+	empty := make([]byte, 512)
+	empty[0] = 0x0d
+	db := synthetic(t, atEnd(508), leafPage(300), empty)
+	n := 0
+	require.NoError(t, db.Scan(2, func(Row) error { n++; return nil }), "a child pointer in the page's last 4 bytes")
+	assert.Equal(t, 1, n)
+
+	short := make([]byte, 512)
+	copy(short, atEnd(508))
+	binary.BigEndian.PutUint16(short[12:], 510)
+	db = synthetic(t, short, leafPage(300), empty)
+	err := db.Scan(2, func(Row) error { return nil })
+	assert.ErrorContains(t, err, "page 2: cell 0 runs past the page")
+	_, _, err = db.Lookup(2, 7)
+	assert.ErrorContains(t, err, "page 2: cell 0 runs past the page")
+}
+
+func TestAnEmptyRecordHasNoColumn(t *testing.T) {
+	t.Parallel()
+	cols, err := record(2, []byte{1})
+	require.NoError(t, err)
+	assert.Empty(t, cols)
+}
+
+func TestLocalPayloadTakesKWhenItIsExactlyX(t *testing.T) {
+	t.Parallel()
+	db := &DB{usable: 4096}
+	// X=4061, M=489: P=8153 gives K=489+(8153-489)%4092=4061=X.
+	assert.Equal(t, 4061, db.localPayload(8153))
+}
