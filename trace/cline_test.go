@@ -150,6 +150,10 @@ func TestClineToolUsesAreReadFromXML(t *testing.T) {
 			[]clineToolUse{{name: "list_files", params: map[string]string{"path": "a"}}, {name: "read_file", params: map[string]string{"path": "b"}}}, ""},
 		{"an unclosed call runs to the end", "<execute_command><command>ls", []clineToolUse{{name: "execute_command", params: map[string]string{"command": "ls"}}}, ""},
 		{"other tags are not calls", "<thinking>hm</thinking><b>x</b>", nil, "<b>x</b>"},
+		{"an empty call closes at once", "<list_files></list_files><read_file><path></path></read_file>",
+			[]clineToolUse{{name: "list_files", params: map[string]string{}}, {name: "read_file", params: map[string]string{"path": ""}}}, ""},
+		{"a diff keeps the closing tag it holds", "<replace_in_file><path>a</path><diff>x</diff>y</diff></replace_in_file>",
+			[]clineToolUse{{name: "replace_in_file", params: map[string]string{"path": "a", "diff": "x</diff>y"}}}, ""},
 		{"file text keeps the closing tag it holds", "<write_to_file><path>a</path><content>x</write_to_file>y</content></write_to_file>",
 			[]clineToolUse{{name: "write_to_file", params: map[string]string{"path": "a", "content": "x</write_to_file>y"}}}, ""},
 	}
@@ -184,6 +188,7 @@ func TestClineMarkers(t *testing.T) {
 	_, ok = clineSkipped("Tool [read_file] ran")
 	assert.False(t, ok)
 	assert.Equal(t, "/w/app", clineWorkingDir("x\n# Current Working Directory (/w/app) Files\na"))
+	assert.Equal(t, "/w", clineWorkingDir("# Current Working Directory (/w) Files"), "at the text's start")
 	assert.Equal(t, "", clineWorkingDir("# Current Working Directory (/w\n) Files"))
 	assert.Equal(t, "", clineWorkingDir("no details"))
 	for _, failed := range []string{"The user denied this operation.", "The tool execution failed with the following error:\n<error>x</error>", "Error executing command", "[ERROR] x"} {
@@ -199,4 +204,19 @@ func FuzzCline(f *testing.F) {
 		s, err := Cline{}.Read(strings.NewReader(string(data)), Options{Source: "fuzz", MaxResultBytes: 16})
 		fuzzCheckRead(t, s, err, 16)
 	})
+}
+
+func TestClineUIMessagesWithoutTimesTasksOrTokens(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		clineHistory: {Data: []byte(`[{"role":"user","content":"<task>\nFix it\n</task>"}]`)},
+		clineUIMessages: {Data: []byte(`[{"ts":0,"type":"say","say":"task","text":" "},` +
+			`{"ts":1767430800000,"type":"say","say":"api_req_started","text":"{\"tokensIn\":0,\"tokensOut\":0}"},` +
+			`{"ts":1767430700000,"type":"say","say":"api_req_started","text":"not json"}]`)},
+	}
+	s, err := Cline{}.ReadDir(fsys, Options{Source: "t"})
+	require.NoError(t, err)
+	assert.Equal(t, "Fix it", s.Prompt, "an empty task message leaves the task of the conversation")
+	assert.Equal(t, int64(1767430700000), s.Start.UnixMilli(), "a time of 0 is no time")
+	assert.Nil(t, s.Usage, "requests without tokens give no usage")
 }
