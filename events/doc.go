@@ -10,9 +10,10 @@
 // file_search, symbol_navigation, code_search, commit_search, deep_search,
 // file_write, other) and an index-effectiveness Class (semantic,
 // file_level, edit, other). Rules match an exact name or a glob; the first
-// match wins. Built-in profiles (ProfileNames: claude-code, then aura,
-// codex, copilot, gemini-cli, generic, mini-swe-agent, openhands,
-// sourcegraph-mcp, swe-agent) are YAML compiled into the package, one per agent, listing the
+// match wins. Built-in profiles (ProfileNames: claude-code, then amp, aura,
+// cline, codex, copilot, cursor, gemini-cli, generic, mini-swe-agent,
+// openhands, sourcegraph-mcp, swe-agent) are YAML compiled into the
+// package, one per agent, listing the
 // tools of the agent's own source; a user taxonomy file comes before them,
 // overriding or extending:
 //

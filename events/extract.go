@@ -386,6 +386,8 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		return
 	}
 	switch {
+	case read && !listing && col.folderListing(primary, result):
+		// A read of a folder lists it.
 	case read && !listing && manyFiles(result):
 		col.manyFilesRead(result)
 	case read && !listing:
@@ -395,7 +397,15 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		}
 		col.scanResult(result, resultScan{forms: formNumbered | formFileLines | formJSON, single: primary, read: true, strictJSON: true})
 		if primary != "" && len(col.resRng[col.n.Key(primary)]) == 0 {
-			if first, last, ok := consecutiveNumbered(result); ok {
+			if n, ok := fencedLines(result); ok {
+				if n > 0 {
+					start := 1
+					if rs := col.argRng[col.n.Key(primary)]; len(rs) > 0 {
+						start = rs[0].Start
+					}
+					col.addResultRange(primary, start, start+n-1)
+				}
+			} else if first, last, ok := consecutiveNumbered(result); ok {
 				col.addResultRange(primary, first, last)
 			} else if len(col.argRng[col.n.Key(primary)]) == 0 && !hasRangeArgs(args) {
 				col.plainRead(primary, result)
@@ -416,7 +426,15 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		} else if strings.Contains(result, "This is how your edit would have looked") {
 			shown = ""
 		}
-		col.scanResult(shown, resultScan{forms: formNumbered | formFileLines, single: primary, read: true})
+		forms := formNumbered | formFileLines
+		if strings.HasPrefix(shown, "```diff\n") && unifiedDiff(shown) {
+			// An editor that answers the model with the diff of its change,
+			// fenced as markdown (Amp's edit_file), shows the diff's new
+			// side. (A diff kept beside the result for display, as
+			// OpenHands keeps one, is not shown.)
+			forms |= formDiff
+		}
+		col.scanResult(shown, resultScan{forms: forms, single: primary, read: true})
 	case cat == OtherCategory || cat == "":
 		// Results of unknown tools (Task summaries, todo lists) mention
 		// files in prose; trusting them would invent retrievals. A unified
@@ -424,6 +442,10 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		if unifiedDiff(result) {
 			col.scanResult(result, resultScan{forms: formDiff, read: true})
 		}
+	case col.matchTags(result):
+		// Copilot's text search answered with match tags.
+	case col.clineSearchHits(result):
+		// Cline's search_files grouped its hits by file.
 	default:
 		s := resultScan{forms: formPaths | formGrep | formLsLong | formTree | formDiff | formFileLines | formJSON}
 		if listing {

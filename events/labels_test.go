@@ -113,7 +113,29 @@ func TestExtractionAgreesWithTheHandMadeLabels(t *testing.T) {
 	if _, err := os.Stat(labelDir); err != nil {
 		t.Skip("../shared/extraction is not here (a fresh clone or CI without it)")
 	}
-	labels := readLabels(t, labelDir)
+	scoreLabels(t, shared, readLabels(t, labelDir))
+}
+
+// The project's own labels of the editor agents' samples (Amp, Copilot
+// Chat, Cursor), in testdata/extraction, made by the same rules from the
+// raw files (the Cursor database's with Python's sqlite3, by
+// label_cursor_vscdb.py beside them).
+func TestExtractionAgreesWithTheEditorAgentLabels(t *testing.T) {
+	const shared = "../../shared"
+	if _, err := os.Stat(filepath.Join(shared, "samples")); err != nil {
+		t.Skip("../shared/samples is not here (a fresh clone or CI without it)")
+	}
+	labels := readLabels(t, filepath.Join("..", "testdata", "extraction"))
+	if len(labels) == 0 {
+		t.Fatal("no labels in ../testdata/extraction")
+	}
+	scoreLabels(t, shared, labels)
+}
+
+// scoreLabels scores the events of the labelled traces of shared/samples
+// against the labels, failing below 0.98 on any figure.
+func scoreLabels(t *testing.T, shared string, labels map[string][]extractionLabel) {
+	t.Helper()
 	traces := make([]string, 0, len(labels))
 	for tr := range labels {
 		traces = append(traces, tr)

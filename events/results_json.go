@@ -12,7 +12,7 @@ import (
 // these keys. Sourcegraph's keyword_search hits use "file" (an earlier
 // parser looked only for "path" and missed every one of them).
 var (
-	jsonPathKeys    = []string{"file", "path", "filePath", "file_path", "filename", "fileName", "uri"}
+	jsonPathKeys    = []string{"file", "path", "filePath", "file_path", "filename", "fileName", "uri", "relativeWorkspacePath"}
 	jsonRepoKeys    = []string{"repository", "repo", "repoName", "repo_name"}
 	jsonContentKeys = []string{"content", "preview", "chunk", "snippet", "lines", "text", "code", "lineContent"}
 	jsonStartKeys   = []string{"startLine", "start_line", "lineStart", "line_start", "lineNumber", "line_number", "line"}
@@ -62,6 +62,11 @@ func (c *collector) walkObject(m *jnode, ctx jsonCtx, s *resultScan, depth int) 
 			}
 		}
 	}
+	if ctx.file != "" && !content && jsonEmptyLine(m) {
+		// A hit's line without text ({"lineNumber": 286}, Cursor's grep and
+		// codebase_search) is an empty line of the file, shown as such.
+		content = true
+	}
 	if ctx.file != "" && content {
 		if start, end, ok := jsonLines(m); ok {
 			c.addFile(ctx.file, true, false, true)
@@ -75,6 +80,17 @@ func (c *collector) walkObject(m *jnode, ctx jsonCtx, s *resultScan, depth int) 
 			continue
 		}
 		child := m.vals[i]
+		if k == "files" && child.kind == jArray {
+			// A list of file names (Cursor's grep in files_with_matches
+			// mode: {"files": ["src/a.rs", …]}) names each file.
+			for _, e := range child.vals {
+				if e.kind == jString {
+					if p, ok := c.n.File(e.s, FromText); ok {
+						c.addFile(p, false, false, true)
+					}
+				}
+			}
+		}
 		switch child.kind {
 		case jObject, jArray:
 			c.walkJSON(child, ctx, s, depth+1)
@@ -372,4 +388,21 @@ func decodeValue(dec *json.Decoder, budget *int, depth int) (*jnode, error) {
 		return &jnode{kind: jNull}, nil
 	}
 	return nil, errors.New("unexpected JSON token")
+}
+
+// jsonEmptyLine reports an object that gives a line number and nothing
+// else but flags about the line: a line shown without text, an empty
+// line.
+func jsonEmptyLine(m *jnode) bool {
+	number := false
+	for i, k := range m.keys {
+		switch k {
+		case "lineNumber", "line_number":
+			number = m.vals[i].kind == jNumber
+		case "isContextLine", "isSignature":
+		default:
+			return false
+		}
+	}
+	return number
 }

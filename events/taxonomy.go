@@ -301,6 +301,9 @@ var sessionProfiles = []struct{ prefix, profile string }{
 	{"swe_agent", "swe-agent"},
 	{"copilot", "copilot"},
 	{"aura", "aura"},
+	{"amp", "amp"},
+	{"cursor", "cursor"},
+	{"cline", "cline"},
 }
 
 // SessionProfile names the built-in profile of the agent that wrote a

@@ -13,7 +13,7 @@ import (
 func TestBuiltinProfilesLoad(t *testing.T) {
 	t.Parallel()
 	names := ProfileNames()
-	require.Equal(t, []string{"claude-code", "aura", "codex", "copilot", "gemini-cli", "generic", "mini-swe-agent", "openhands", "sourcegraph-mcp", "swe-agent"}, names)
+	require.Equal(t, []string{"claude-code", "amp", "aura", "cline", "codex", "copilot", "cursor", "gemini-cli", "generic", "mini-swe-agent", "openhands", "sourcegraph-mcp", "swe-agent"}, names)
 	for _, n := range names {
 		rules, err := Profile(n)
 		require.NoError(t, err, n)
@@ -57,6 +57,17 @@ func TestClassify(t *testing.T) {
 		{"grep_search is file-level", "grep_search", CodeSearch, FileLevel, true, false, false},
 		{"list_dir is file-level", "list_dir", FileSearch, FileLevel, true, false, false},
 		{"Copilot semantic_search is semantic", "semantic_search", CodeSearch, Semantic, true, false, false},
+		{"Amp edit_file is an edit", "edit_file", FileWrite, Edit, true, false, false},
+		{"Amp's finder subagent searches the codebase", "finder", CodeSearch, Semantic, true, false, false},
+		{"Amp glob is a file search", "glob", FileSearch, FileLevel, true, false, false},
+		{"Cursor codebase_search queries its embedding index", "codebase_search", CodeSearch, Semantic, true, false, false},
+		{"Cline search_files is a file-level search", "search_files", CodeSearch, FileLevel, true, false, false},
+		{"Cline list_files is a file-level listing", "list_files", FileSearch, FileLevel, true, false, false},
+		{"Cline replace_in_file is an edit", "replace_in_file", FileWrite, Edit, true, false, false},
+		{"Cline use_mcp_tool goes to an MCP server", "use_mcp_tool", OtherCategory, OtherClass, true, true, false},
+		{"Cursor run_terminal_cmd is a shell tool", "run_terminal_cmd", OtherCategory, OtherClass, true, false, true},
+		{"Cursor search_replace is an edit", "search_replace", FileWrite, Edit, true, false, false},
+		{"a Cursor MCP tool counts as MCP by its mcp_ prefix", "mcp_linear_list_issues", OtherCategory, OtherClass, false, true, false},
 		{"OpenHands execute_bash is a shell tool", "execute_bash", OtherCategory, OtherClass, true, false, true},
 		{"terminus bash_command is a shell tool", "bash_command", OtherCategory, OtherClass, true, false, true},
 		{"SWE-agent open is a file-level read", "open", FileRead, FileLevel, true, false, false},
@@ -178,7 +189,7 @@ func TestTaxonomyErrors(t *testing.T) {
 func TestLoadTaxonomyErrors(t *testing.T) {
 	t.Parallel()
 	_, err := LoadTaxonomy([]string{"nope"})
-	require.ErrorContains(t, err, `unknown taxonomy profile "nope" (built-in: claude-code, aura, codex, copilot, gemini-cli, generic, mini-swe-agent, openhands, sourcegraph-mcp, swe-agent)`)
+	require.ErrorContains(t, err, `unknown taxonomy profile "nope" (built-in: claude-code, amp, aura, cline, codex, copilot, cursor, gemini-cli, generic, mini-swe-agent, openhands, sourcegraph-mcp, swe-agent)`)
 
 	_, err = LoadTaxonomy(nil, filepath.Join(t.TempDir(), "missing.yaml"))
 	require.ErrorIs(t, err, os.ErrNotExist)

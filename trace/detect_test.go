@@ -37,20 +37,28 @@ var fixtureFormats = map[string]byName{
 	openHandsFixtures:              {{"output.jsonl", "openhands-eval"}, {"v1-events.jsonl", "openhands-v1"}, {"", "openhands"}},
 	"testdata/otel":                only("otel"),
 	sweAgentFixtures:               only("swe-agent"),
+	ampFixtures:                    only("amp"),
+	copilotFixtures:                only("copilot-chat"),
+	cursorFixtures:                 {{".py", ""}, {"", "cursor"}},
+	cursorTranscriptFixtures:       only("cursor-agent-transcript"),
 }
 
 // sampleFormats maps each folder of samplesDir to the formats of its
 // files.
 var sampleFormats = map[string]byName{
-	"atif":               {{".md", ""}, {"", "atif"}},
-	"claude-code-jsonl":  only("claude-code"),
-	"claude-stream-json": only("claude-stream-json"),
-	"codex":              only("codex"),
-	"gemini-cli":         only("gemini-cli"),
-	"mini-swe-agent":     only("mini-swe-agent"),
-	"openhands":          only("openhands"),
-	"otel":               only("otel"),
-	"swe-agent":          only("swe-agent"),
+	"atif":                    {{".md", ""}, {"", "atif"}},
+	"claude-code-jsonl":       only("claude-code"),
+	"claude-stream-json":      only("claude-stream-json"),
+	"codex":                   only("codex"),
+	"gemini-cli":              only("gemini-cli"),
+	"mini-swe-agent":          only("mini-swe-agent"),
+	"openhands":               only("openhands"),
+	"otel":                    only("otel"),
+	"swe-agent":               only("swe-agent"),
+	"amp":                     only("amp"),
+	"copilot-chat":            only("copilot-chat"),
+	"cursor-vscdb":            only("cursor"),
+	"cursor-agent-transcript": only("cursor-agent-transcript"),
 }
 
 // detectors lists the registered formats whose Detect accepts the start of
@@ -107,10 +115,9 @@ func TestEachFixtureIsDetectedAsItsFormatAlone(t *testing.T) {
 	}
 }
 
-// unreadSamples are the folders of ../shared/samples whose formats (the
-// editor agents' stores: Amp threads, Copilot chat sessions, Cursor's
-// transcript and SQLite store) have no reader yet.
-var unreadSamples = map[string]bool{"amp": true, "copilot-chat": true, "cursor-agent-transcript": true, "cursor-vscdb": true}
+// unreadSamples are the folders of ../shared/samples whose formats have no
+// reader yet (none, since the editor agents' stores are read).
+var unreadSamples = map[string]bool{}
 
 // Every real sample is accepted by its own format's detector alone, and
 // reading it detects that format.

@@ -164,6 +164,44 @@
 //     demonstration) is read from its history. Task is the problem
 //     statement's id, Answer the submitted patch.
 //
+// The agents people run in their editors keep their conversations in their
+// own stores (docs/editor-agents.md says where each writes on each OS):
+//
+//   - "amp": Amp thread files (~/.local/share/amp/threads/T-<id>.json),
+//     read one message at a time. Calls are tool_use blocks joined by
+//     toolUseID to the tool_result block whose run holds the status and the
+//     tool's answer; the result is the member the model reads (a read's
+//     numbered content, an edit's diff, a command's output), a folder's
+//     listing stays JSON. env.initial.trees[0] is the working directory.
+//   - "copilot-chat": VS Code's Copilot Chat sessions
+//     (workspaceStorage/<id>/chatSessions/<session>.json, and the .jsonl
+//     operation log since 2026: a snapshot, then set, append and delete
+//     records replayed in memory). Calls are each request's
+//     result.metadata.toolCallRounds tool calls (read_file, grep_search,
+//     …), joined by id to toolCallResults, rendered as the model read
+//     them; a result starting "ERROR" is IsError. A request without
+//     rounds gives its toolInvocationSerialized parts, without arguments.
+//   - "cursor": Cursor's globalStorage/state.vscdb, an SQLite database read
+//     with a read-only reader of the file format (no SQLite library; a
+//     -wal file beside it is applied). Each composerData:<id> row is a
+//     session; its bubbles' toolFormerData are the calls, with rawArgs
+//     and the result the model read. Options.SessionID picks a composer.
+//   - "cursor-agent-transcript": the transcript Cursor's hooks are given
+//     (~/.cursor/projects/<slug>/agent-transcripts/*.jsonl): tool_use
+//     blocks only, without ids or results.
+//   - "cline": a Cline task folder (tasks/<id>/ in VS Code's global
+//     storage; Roo Code and Kilo Code write the same):
+//     api_conversation_history.json with the calls as XML in the model's
+//     text or as tool_use blocks, answered in the next user message by
+//     "[tool for '…'] Result:" blocks paired by position, and
+//     ui_messages.json for the task, times and tokens. A tool that was not
+//     executed, that the user denied or that failed is IsError.
+//
+// OpenInference spans (Arize Phoenix's instrumentations of LangGraph,
+// CrewAI, smolagents, the OpenAI Agents SDK, LlamaIndex) are read by "otel":
+// TOOL spans are calls, and an LLM span's flattened tool calls and tool
+// messages join them.
+//
 // A Registry holds formats and tries them in registration order; the
 // built-in detection rules are written not to overlap, so that order
 // matters only for a caller's own formats. DefaultRegistry has every format above, and a caller can Register
@@ -207,6 +245,13 @@
 //     summed over the agent's and the condenser's LLMs); prompt_tokens
 //     already include cache reads and writes. OpenHands timestamps carry no
 //     zone and are read as UTC.
+//   - Amp records each assistant message's usage; inputTokens excludes the
+//     cache, so both cache fields are added. Cursor's bubbles carry
+//     tokenCount (often zero: then there is no usage); Cline's
+//     ui_messages.json gives each API request's tokensIn (without the
+//     cache), tokensOut, cacheReads and cacheWrites; Copilot Chat's
+//     session files record none. OpenInference's llm.token_count.prompt
+//     includes the cached tokens.
 //   - SWE-agent records run totals only (info.model_stats tokens_sent and
 //     tokens_received): Session.Usage, and no call has CumulativeTokens. Its
 //     trajectories carry no timestamps.

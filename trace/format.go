@@ -128,6 +128,13 @@ type Options struct {
 	// the size of a small file, which bounds what there is to see.
 	detectBuffer int
 
+	// file, set while ReadFile reads a regular file, reaches any part of
+	// it, for formats read by position (an SQLite database); fileName
+	// names it and fileSize is its size.
+	file     io.ReaderAt
+	fileName string
+	fileSize int64
+
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
 	budget *input.Budget
@@ -209,9 +216,11 @@ func NewRegistry(formats ...Format) *Registry {
 // trajectories, Gemini CLI chat recordings, mini-swe-agent trajectories,
 // tool-call records, OpenHands V0 event lists, OpenHands V1 conversations
 // (folders, or their events as JSON Lines), the OpenHands evaluation
-// harness's output.jsonl and SWE-agent .traj files.
+// harness's output.jsonl, SWE-agent .traj files, and the stores of the
+// editors' agents: Amp threads, Copilot Chat sessions, Cursor's
+// state.vscdb and hook transcript, and Cline task folders.
 func DefaultRegistry() *Registry {
-	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{})
+	return NewRegistry(ClaudeCode{}, ClaudeStreamJSON{}, Codex{}, CodexExecJSON{}, OTel{}, ATIF{}, GeminiCLI{}, MiniSWEAgent{}, ToolCalls{}, OpenHands{}, OpenHandsV1{}, OpenHandsEval{}, SWEAgent{}, Amp{}, CopilotChat{}, Cursor{}, CursorAgentTranscript{}, Cline{})
 }
 
 // Register adds a format. A format with the name of one already registered
@@ -254,6 +263,17 @@ func (r *Registry) Detect(prefix []byte) (Format, bool) {
 		}
 	}
 	return nil, false
+}
+
+// A positionalFormat is a format whose files are read by position rather
+// than from start to end (an SQLite database): ReadFile hands it the file
+// itself, and its Read, given a stream, reads the stream whole first.
+type positionalFormat interface {
+	MultiFormat
+	// readAllAt reads every session of the file r of the given size;
+	// name is its path, where files that belong with it are found (an
+	// SQLite write-ahead log).
+	readAllAt(r io.ReaderAt, size int64, name string, opts Options) ([]*Session, error)
 }
 
 // A MultiFormat is a Format whose inputs may hold several sessions: an
@@ -386,6 +406,9 @@ func readFileAll(name string, opts *Options, one bool) ([]*Session, error) {
 	// thousands of small traces would spend its time clearing them.
 	o := *opts
 	o.detectBuffer = int(min(info.Size()+4096, DetectSize))
+	if ra, ok := f.(io.ReaderAt); ok {
+		o.file, o.fileName, o.fileSize = ra, name, info.Size()
+	}
 	return readAll(f, &o, one)
 }
 
@@ -466,7 +489,9 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 		}
 	}
 	defer recoverReader(&err, opts.Source, f)
-	if m, ok := f.(MultiFormat); ok {
+	if p, ok := f.(positionalFormat); ok && opts.file != nil {
+		all, err = p.readAllAt(opts.file, opts.fileSize, opts.fileName, *opts)
+	} else if m, ok := f.(MultiFormat); ok {
 		all, err = m.ReadAll(br, *opts)
 	} else {
 		var s *Session

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,4 +45,15 @@ func nameCounts(calls []ToolCall) map[string]int {
 		m[c.Name]++
 	}
 	return m
+}
+
+// jsonUnmarshalString decodes a JSON literal of a test.
+func jsonUnmarshalString(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// mustJSON encodes v compactly.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
 }

@@ -56,6 +56,19 @@ import (
 // the model is the first chat span's gen_ai.response.model (or
 // request.model).
 //
+// Spans that follow OpenInference, the conventions of Arize Phoenix's
+// instrumentations (LangChain and LangGraph, LlamaIndex, CrewAI,
+// smolagents, the OpenAI Agents SDK), are read alike: a span whose
+// openinference.span.kind is TOOL is a call (tool.name, tool_call.id, its
+// arguments in input.value, its result in output.value), an AGENT span is
+// an agent span, an LLM span gives its model (llm.model_name), its tokens
+// (llm.token_count.prompt, which includes
+// llm.token_count.prompt_details.cache_read, and .completion), the calls
+// the model asked for (llm.output_messages.<i>.message.tool_calls.<j>.
+// tool_call.id, .function.name, .function.arguments) and the answers it
+// was given (llm.input_messages.<i>.message with role tool, tool_call_id
+// and content), which join the TOOL spans as message parts do.
+//
 // A file of OTLP logs (resourceLogs) is read for the tool-call events that
 // Gemini CLI (gemini_cli.tool_call) and Claude Code (claude_code.tool_result)
 // export, one session per session.id; they record which tool ran with what
@@ -73,7 +86,7 @@ func (OTel) Name() string { return "otel" }
 // Info describes the format.
 func (OTel) Info() FormatInfo {
 	return FormatInfo{
-		Writer:    "agents instrumented with the OpenTelemetry GenAI conventions, exported as OTLP/JSON by the OpenTelemetry Collector's file exporter",
+		Writer:    "agents instrumented with the OpenTelemetry GenAI conventions or OpenInference (Arize Phoenix: LangGraph, CrewAI, smolagents, OpenAI Agents SDK, LlamaIndex), exported as OTLP/JSON by the OpenTelemetry Collector's file exporter",
 		Detection: `a JSON object whose first key is "resourceSpans", "resourceLogs" or "resourceMetrics"`,
 		Example:   "traces.jsonl",
 	}

@@ -44,6 +44,15 @@ type otelSpan struct {
 	reqModel, respModel, agentName, agentID, convID string
 	inMsgs, outMsgs                                 string
 
+	// OpenInference (Arize's conventions): the span kind, a tool span's
+	// input.value and output.value, and the tool calls and tool messages
+	// of an LLM span, flattened into indexed attributes.
+	oiKind            string
+	oiInput, oiOutput string
+	hasOIIn, hasOIOut bool
+	oiCalls           []oiToolCall
+	oiToolMsgs        []oiToolMessage
+
 	service, serviceVersion string
 }
 
@@ -552,8 +561,36 @@ func (p *otelParser) spanAttr(key []byte, sc *jsonscan.Scanner, sp *otelSpan) bo
 		sp.inMsgs = p.anyValue(sc, -1).text
 	case "gen_ai.output.messages":
 		sp.outMsgs = p.anyValue(sc, -1).text
+	case "openinference.span.kind":
+		sp.oiKind = strings.ToUpper(p.anyValue(sc, -1).text)
+	case "tool.name", "tool_call.function.name":
+		if v := p.anyValue(sc, -1).text; sp.toolName == "" {
+			sp.toolName = v
+		}
+	case "tool_call.id":
+		if v := p.anyValue(sc, -1).text; sp.callID == "" {
+			sp.callID = v
+		}
+	case "tool_call.function.arguments":
+		if v := p.anyValue(sc, -1).text; !sp.hasArgs {
+			sp.args, sp.hasArgs = v, true
+		}
+	case "input.value":
+		sp.oiInput, sp.hasOIIn = p.anyValue(sc, -1).text, true
+	case "output.value":
+		sp.oiOutput, sp.hasOIOut = atifClip(p.anyValue(sc, p.limit()).text, p.max), true
+	case "llm.model_name":
+		sp.reqModel = p.anyValue(sc, -1).text
+	case "llm.token_count.prompt":
+		sp.usage.InputTokens, sp.hasUsage = p.count(sc), true
+	case "llm.token_count.completion":
+		sp.usage.OutputTokens, sp.hasUsage = p.count(sc), true
+	case "llm.token_count.prompt_details.cache_read":
+		sp.usage.CacheReadTokens = p.count(sc)
+	case "llm.token_count.prompt_details.cache_write":
+		sp.usage.CacheCreationTokens = p.count(sc)
 	default:
-		return false
+		return p.oiMessageAttr(string(key), sc, sp)
 	}
 	return true
 }

@@ -33,18 +33,18 @@ func (t *otelTrace) parent(sp *otelSpan) *otelSpan {
 }
 
 func (sp *otelSpan) isTool() bool {
-	return sp.op == "execute_tool" || strings.HasPrefix(sp.name, "execute_tool") || sp.name == "claude_code.tool"
+	return sp.op == "execute_tool" || strings.HasPrefix(sp.name, "execute_tool") || sp.name == "claude_code.tool" || sp.oiKind == "TOOL"
 }
 
 func (sp *otelSpan) isAgent() bool {
-	return sp.op == "invoke_agent" || strings.HasPrefix(sp.name, "invoke_agent")
+	return sp.op == "invoke_agent" || strings.HasPrefix(sp.name, "invoke_agent") || sp.oiKind == "AGENT"
 }
 
 // isGenAI reports whether the span carries anything of the GenAI
 // conventions.
 func (sp *otelSpan) isGenAI() bool {
 	return sp.op != "" || sp.isTool() || sp.isAgent() || sp.hasUsage || sp.inMsgs != "" || sp.outMsgs != "" ||
-		sp.reqModel != "" || sp.respModel != ""
+		sp.reqModel != "" || sp.respModel != "" || sp.oiKind != ""
 }
 
 // traceSessions makes one session of each trace id, in the order the
@@ -148,7 +148,7 @@ func (rd *otelReader) traceSession(id string, spans []*otelSpan) *Session {
 
 	rd.describe(s, t)
 	if !genAI {
-		s.Warnf(0, "%s: none of its %d spans follows the OpenTelemetry GenAI conventions (no execute_tool span, no gen_ai.* attribute); it holds no tool calls", otelSessionName(id), len(t.spans))
+		s.Warnf(0, "%s: none of its %d spans follows the OpenTelemetry GenAI conventions (no execute_tool span, no gen_ai.* attribute, no OpenInference span kind); it holds no tool calls", otelSessionName(id), len(t.spans))
 	}
 	return s
 }
@@ -184,13 +184,15 @@ func (rd *otelReader) spanCalls(s *Session, t *otelTrace, parts []*otelPartCall,
 			name = pc.name
 		}
 		if name == "" {
-			s.Warnf(sp.line, "%s: execute_tool span %s has no gen_ai.tool.name; skipped", otelSessionName(sp.traceID), sp.spanID)
+			s.Warnf(sp.line, "%s: tool span %s has no gen_ai.tool.name or tool.name; skipped", otelSessionName(sp.traceID), sp.spanID)
 			continue
 		}
 		c := ToolCall{ID: sp.callID, Name: name, Time: otelTime(sp.start), IsError: sp.statusError || sp.errorType != ""}
 		switch {
 		case sp.hasArgs:
 			c.Arguments = otelArguments(sp.args)
+		case sp.hasOIIn:
+			c.Arguments = otelArguments(sp.oiInput)
 		case pc != nil:
 			c.Arguments = pc.args
 		case sp.filePath != "":
@@ -199,6 +201,8 @@ func (rd *otelReader) spanCalls(s *Session, t *otelTrace, parts []*otelPartCall,
 		switch {
 		case sp.hasResult:
 			c.Result, c.HasResult = sp.result, true
+		case sp.hasOIOut:
+			c.Result, c.HasResult = sp.oiOutput, true
 		case pc != nil && pc.hasResult:
 			c.Result, c.HasResult = atifClip(pc.result, rd.p.max), true
 		case sp.statusError && sp.statusMsg != "":
@@ -270,6 +274,18 @@ func (rd *otelReader) messageCalls(s *Session, t *otelTrace) ([]*otelPartCall, m
 		}
 	}
 	for _, sp := range t.spans {
+		if len(sp.oiCalls) > 0 || len(sp.oiToolMsgs) > 0 {
+			calls, answers := oiParts(sp)
+			end := cmp.Or(sp.end, sp.start)
+			for _, p := range calls {
+				add(sp, p, end)
+			}
+			for id, text := range answers {
+				if _, ok := responses[id]; !ok {
+					responses[id] = text
+				}
+			}
+		}
 		if sp.outMsgs == "" && sp.inMsgs == "" {
 			continue
 		}

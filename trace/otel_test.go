@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,6 +53,22 @@ func TestOTelFixtures(t *testing.T) {
 				// input_tokens include the cache reads; they are not added.
 				assert.Equal(t, &Usage{InputTokens: 2550, OutputTokens: 65, CacheReadTokens: 1000}, s.Usage)
 				assert.Equal(t, "Validate is in internal/auth/token.go.", s.Answer)
+			},
+		},
+		{
+			file: "openinference-langgraph.otlp.json",
+			rows: []atifRow{
+				{ID: "call_search", Name: "search_code", Args: `{"query":"func Checkout"}`, Result: "cart/checkout.go:11: func Checkout(c *Cart) error {",
+					HasResult: true, Time: "2026-01-04T10:00:06Z", Cum: 960},
+				{ID: "call_read", Name: "read_file", Args: `{"path":"cart/checkout.go"}`, Result: "FileNotFoundError: cart/checkout.go",
+					HasResult: true, IsError: true, Time: "2026-01-04T10:00:07Z", Cum: 960},
+				{ID: "call_ls", Name: "list_dir", Args: `{"path":"cart"}`, Time: "2026-01-04T10:00:13Z", Cum: 960 + 1140},
+			},
+			check: func(t *testing.T, s *Session) {
+				assert.Equal(t, "langgraph-shop-agent", s.Agent, "the resource's service.name")
+				assert.Equal(t, "gpt-4.1-2025-04-14", s.Model, "llm.model_name")
+				assert.Equal(t, &Usage{InputTokens: 2000, OutputTokens: 100, CacheReadTokens: 512}, s.Usage)
+				assert.Empty(t, s.Warnings)
 			},
 		},
 		{
@@ -408,4 +425,70 @@ func TestOTelSessionIDPicksATrace(t *testing.T) {
 	var multi *MultiSessionError
 	require.True(t, errors.As(err, &multi))
 	assert.Equal(t, "ffff", multi.Want)
+}
+
+func TestOTelOpenInferenceMessagesGiveCallsAndAnswers(t *testing.T) {
+	t.Parallel()
+	attr := func(k, v string) string {
+		return `{"key":"` + k + `","value":{"stringValue":` + strconv.Quote(v) + `}}`
+	}
+	span := func(id, start string, attrs ...string) string {
+		return `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"` + id + `","name":"ChatOpenAI","startTimeUnixNano":"` + start +
+			`","endTimeUnixNano":"` + start + `","attributes":[` + strings.Join(attrs, ",") + `]}`
+	}
+	doc := `{"resourceSpans":[{"scopeSpans":[{"spans":[` +
+		span("b000000000000001", "1000", attr("openinference.span.kind", "LLM"),
+			attr("llm.output_messages.0.message.tool_calls.1.tool_call.function.name", "second"),
+			attr("llm.output_messages.0.message.tool_calls.0.tool_call.id", "c1"),
+			attr("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "first"),
+			attr("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", `{"a":1}`),
+			attr("llm.output_messages.x.message.tool_calls.0.tool_call.id", "ignored"),
+			attr("llm.output_messages.0.message.content", "not a call")) + "," +
+		span("b000000000000002", "2000", attr("openinference.span.kind", "llm"),
+			attr("llm.input_messages.1.message.role", "tool"),
+			attr("llm.input_messages.1.message.tool_call_id", "c1"),
+			attr("llm.input_messages.1.message.content", "answer one"),
+			attr("llm.input_messages.0.message.role", "user"),
+			attr("llm.input_messages.0.message.content", "hi")) +
+		`]}]}]}`
+	s, err := Read(strings.NewReader(doc), Options{Source: "oi"})
+	require.NoError(t, err)
+	assert.Equal(t, []atifRow{
+		{ID: "c1", Name: "first", Args: `{"a":1}`, Result: "answer one", HasResult: true, Time: "1970-01-01T00:00:00.000001Z", Cum: -1},
+		{Name: "second", Time: "1970-01-01T00:00:00.000001Z", Cum: -1},
+	}, atifRows(t, s))
+	assert.Empty(t, s.Warnings, "spans of an OpenInference kind follow known conventions")
+}
+
+func TestOpenInferenceIndexes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		n    int
+		rest string
+		ok   bool
+	}{
+		{"3.message.role", 3, "message.role", true},
+		{"0.x", 0, "x", true},
+		{"x.message", 0, "", false},
+		{"-1.message", 0, "", false},
+		{"99999999.message", 0, "", false},
+		{"3", 0, "", false},
+	} {
+		n, rest, ok := oiIndex(tt.in)
+		assert.Equal(t, tt.ok, ok, tt.in)
+		assert.Equal(t, tt.n, n, tt.in)
+		assert.Equal(t, tt.rest, rest, tt.in)
+	}
+	var calls []oiToolCall
+	for i := range oiMaxEntries {
+		require.NotNil(t, oiCallAt(&calls, 0, i))
+	}
+	assert.Nil(t, oiCallAt(&calls, 1, 0), "no entry past the bound")
+	assert.Same(t, &calls[5], oiCallAt(&calls, 0, 5), "an existing entry is found again")
+	var msgs []oiToolMessage
+	for i := range oiMaxEntries {
+		require.NotNil(t, oiMessageAt(&msgs, i))
+	}
+	assert.Nil(t, oiMessageAt(&msgs, oiMaxEntries))
 }

@@ -111,7 +111,7 @@ func TestEventsBadInput(t *testing.T) {
 		{"an empty file", []string{"events", empty}, "empty.jsonl: trace is empty"},
 		{"a file in no known format names the formats tried", []string{"events", unknown}, "notes.txt: not a known trace format (tried " + strings.Join(trace.DefaultRegistry().Names(), ", ") + ")"},
 		{"an unknown forced format", []string{"events", "-format", "no-such-format", exampleTrace}, `unknown trace format "no-such-format"`},
-		{"an unknown profile", []string{"events", "-profile", "cursor", exampleTrace}, `unknown taxonomy profile "cursor"`},
+		{"an unknown profile", []string{"events", "-profile", "windsurf", exampleTrace}, `unknown taxonomy profile "windsurf"`},
 		{"a bad taxonomy names file:line:col", []string{"events", "-taxonomy", badTax, exampleTrace}, "bad.taxonomy.yaml:2:29: unknown category \"reading\""},
 		{"a bad ground truth names file:line:col", []string{"events", "-gt", badGT, exampleTrace}, `gt.json:1:2: unknown key "fils"`},
 		{"no trace", []string{"events"}, "no trace given"},

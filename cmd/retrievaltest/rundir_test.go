@@ -74,7 +74,7 @@ func TestRunDirExitCodes(t *testing.T) {
 		{"the run folder itself as output is refused", []string{"-out", miniRun, miniRun}, exitBadInput, "is the run folder"},
 		{"an output inside a configuration is refused", []string{"-out", filepath.Join(miniRun, baseCfg, "out"), miniRun}, exitBadInput, "inside the run's folder"},
 		{"a configuration as output is refused", []string{"-out", filepath.Join(miniRun, baseCfg), miniRun}, exitBadInput, "holds trials"},
-		{"an unknown profile is bad input", []string{"-profile", "cursor", miniRun}, exitBadInput, `unknown taxonomy profile "cursor"`},
+		{"an unknown profile is bad input", []string{"-profile", "windsurf", miniRun}, exitBadInput, `unknown taxonomy profile "windsurf"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

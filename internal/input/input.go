@@ -270,6 +270,10 @@ type file struct {
 
 func (f *file) Close() error { return f.f.Close() }
 
+// ReadAt reads the file at an offset, for formats read by position (an
+// SQLite database). Open has checked the file's size against the limit.
+func (f *file) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+
 // ReadFile reads the named regular file whole, refusing one larger than
 // limit bytes. A non-positive limit is no limit.
 func ReadFile(name string, limit int64) ([]byte, error) {
