@@ -52,6 +52,8 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail("%v", outErr)
 	case *update && *baseline == "":
 		return fail("-update-baseline needs -baseline FILE (or use -write-baseline FILE)")
+	case *update && isHistoryRef(*baseline):
+		return fail("-update-baseline writes a file, and -baseline %s names a run of a history: record runs with -history DB instead", *baseline)
 	case *jobs < 1:
 		return fail("-j %d: expected 1 or more", *jobs)
 	case err != nil:

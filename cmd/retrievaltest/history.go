@@ -78,6 +78,13 @@ func git(args ...string) string {
 
 // readBaseline reads -baseline: a baseline file, or DB@REF, the latest run
 // of a branch or commit in a history database.
+// isHistoryRef reports whether a -baseline names a run of a history
+// (DB@BRANCH or DB@COMMIT) rather than a baseline file.
+func isHistoryRef(spec string) bool {
+	_, _, ok := history.SplitRef(spec)
+	return ok
+}
+
 func readBaseline(ctx context.Context, spec string, stderr io.Writer) (*report.Baseline, error) {
 	db, ref, ok := history.SplitRef(spec)
 	if !ok {

@@ -103,6 +103,12 @@ func TestCheckComparesWithTheLatestRunOfABranchOrCommit(t *testing.T) {
 	code, _, stderr = runCLI(t, nil, "check", "-baseline", db+"@release", "-run", "^good$", checkMixed)
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, `no run of branch or commit "release" (branches recorded: main)`)
+
+	// A run of a history is not a file to update.
+	code, _, stderr = runCLI(t, nil, "check", "-update-baseline", "-baseline", db+"@main", "-run", "^good$", checkMixed)
+	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Contains(t, stderr, "record runs with -history DB instead")
+	assert.NoFileExists(t, db+"@main")
 }
 
 func recordRunsAt(t *testing.T, db, key, branch, commit string, at time.Time, figs map[string]float64) {
