@@ -88,6 +88,8 @@ func TestTheJSONReaderAgreesWithTheYAMLReader(t *testing.T) {
 		{"a list of paths", `["a.go", "pkg/b.go", "a.go"]`, true},
 		{"escapes in paths", `["d\u00e9j\u00e0/a.go", "x\"y.go", "tab\there.go", "s\/l.go"]`, true},
 		{"files and expected edits", `{"files": ["a.go"], "expected_edit_files": ["a.go"]}`, true},
+		{"files and other expected edits", `{"files": ["a.go"], "expected_edit_files": ["b.go", "c.go"]}`, true},
+		{"expected edits first", `{"expected_edit_files": ["b.go"], "files": ["a.go", "c.go"]}`, true},
 		{"an empty list", `[]`, true},
 		{"a null entry", `["a.go", null]`, false},
 		{"a number entry", `["a.go", 7]`, false},

@@ -29,6 +29,12 @@ func TestThePlainListReaderAgreesWithTheYAMLParser(t *testing.T) {
 		{"a number to the parser", "- +-0\n", false},
 		{"a colon inside a plain path", "- a:b.go\n", true},
 		{"a path that looks like a word", "- yes.go\n- nullable/x.go\n", true},
+		{"paths that start with a digit", "- 2fa/setup.go\n- 0x/main.go\n- 9lives.py\n", true},
+		{"several expected edits", "files:\n  - a.go\nexpected_edit_files:\n  - b.go\n  - c.go\n", true},
+		{"a number that starts with 9", "- 9\n", false},
+		{"a number that starts with 0", "- 0\n", false},
+		{"a time that starts with 9", "- 9:30\n", false},
+		{"items that go deeper under a key", "files:\n- a.go\n  - b.go\n", false},
 
 		{"a number", "- 12\n", false},
 		{"a float", "- 1e5\n", false},
