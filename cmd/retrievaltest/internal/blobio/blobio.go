@@ -286,27 +286,11 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 	if !IsURL(name) {
 		return name, nil
 	}
-	loc, err := parse(name)
-	if err != nil {
-		return "", err
-	}
-	b, err := loc.open(ctx)
+	loc, b, local, err := s.target(ctx, name)
 	if err != nil {
 		return "", err
 	}
 	defer b.Close()
-	tmp, err := s.tempDir()
-	if err != nil {
-		return "", err
-	}
-	base := path.Base(loc.key)
-	if loc.key == "" {
-		base = path.Base(loc.name) // the whole bucket: its name
-	}
-	if !filepath.IsLocal(base) {
-		return "", fmt.Errorf("%s: a key ending in %q cannot be copied to a file", loc.name, base)
-	}
-	local := filepath.Join(tmp, base)
 	if loc.key != "" {
 		size, err := b.Size(ctx, loc.key)
 		switch {
@@ -328,16 +312,13 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 	var stop error // the first error of visit, which ends the listing
 	visit := func(key string, size int64, isDir bool) error {
 		rel := strings.TrimPrefix(key, prefix)
-		if isDir || rel == "" || strings.HasSuffix(rel, "/") {
-			return nil // a folder marker, as consoles create
-		}
 		if first, _, _ := strings.Cut(rel, "/"); slices.Contains(skip, first) {
 			return nil
 		}
-		if !filepath.IsLocal(filepath.FromSlash(rel)) || strings.Contains(rel, "\\") {
-			return fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, key)
+		dst, ok, err := objectPath(loc, local, key, rel, isDir)
+		if !ok {
+			return err
 		}
-		dst := filepath.Join(local, filepath.FromSlash(rel))
 		n++
 		if s.Keep != nil && !s.Keep(rel) {
 			return os.MkdirAll(filepath.Dir(dst), 0o755)
@@ -359,6 +340,43 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 	}
 	s.remember(&s.names, local, loc)
 	return local, nil
+}
+
+// target opens the bucket of a URL and names the local path its copy
+// takes in the stage's temporary folder: the key's base name, or the
+// bucket's for the whole bucket. The caller closes the bucket.
+func (s *Stage) target(ctx context.Context, name string) (loc location, b Bucket, local string, err error) {
+	if loc, err = parse(name); err != nil {
+		return loc, nil, "", err
+	}
+	tmp, err := s.tempDir()
+	if err != nil {
+		return loc, nil, "", err
+	}
+	base := path.Base(loc.key)
+	if loc.key == "" {
+		base = path.Base(loc.name) // the whole bucket: its name
+	}
+	if !filepath.IsLocal(base) {
+		return loc, nil, "", fmt.Errorf("%s: a key ending in %q cannot be copied to a file", loc.name, base)
+	}
+	if b, err = loc.open(ctx); err != nil {
+		return loc, nil, "", err
+	}
+	return loc, b, filepath.Join(tmp, base), nil
+}
+
+// objectPath is where the object key, rel below the prefix being copied,
+// goes under the local folder dir; ok is false for a folder marker (as
+// consoles create), which is no file.
+func objectPath(loc location, dir, key, rel string, isDir bool) (dst string, ok bool, err error) {
+	if isDir || rel == "" || strings.HasSuffix(rel, "/") {
+		return "", false, nil
+	}
+	if !filepath.IsLocal(filepath.FromSlash(rel)) || strings.Contains(rel, "\\") {
+		return "", false, fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, key)
+	}
+	return filepath.Join(dir, filepath.FromSlash(rel)), true, nil
 }
 
 // get copies one object to a new local file, bounded by the stage's limit.
@@ -628,27 +646,11 @@ func (s *Stage) InputFolders(ctx context.Context, name string, rels []string) (s
 	if !IsURL(name) {
 		return name, nil
 	}
-	loc, err := parse(name)
-	if err != nil {
-		return "", err
-	}
-	b, err := loc.open(ctx)
+	loc, b, local, err := s.target(ctx, name)
 	if err != nil {
 		return "", err
 	}
 	defer b.Close()
-	tmp, err := s.tempDir()
-	if err != nil {
-		return "", err
-	}
-	base := path.Base(loc.key)
-	if loc.key == "" {
-		base = path.Base(loc.name)
-	}
-	if !filepath.IsLocal(base) {
-		return "", fmt.Errorf("%s: a key ending in %q cannot be copied to a file", loc.name, base)
-	}
-	local := filepath.Join(tmp, base)
 	if err := os.Mkdir(local, 0o755); err != nil {
 		return "", err
 	}
@@ -659,17 +661,12 @@ func (s *Stage) InputFolders(ctx context.Context, name string, rels []string) (s
 		prefix := path.Join(loc.key, rel) + "/"
 		var copyErr error // an object that could not be copied, not the listing
 		err := b.List(ctx, prefix, func(key string, size int64, isDir bool) error {
-			sub := strings.TrimPrefix(key, prefix)
-			if isDir || sub == "" || strings.HasSuffix(sub, "/") {
-				return nil
+			dst, ok, err := objectPath(loc, filepath.Join(local, filepath.FromSlash(rel)), key, strings.TrimPrefix(key, prefix), isDir)
+			if ok {
+				err = s.get(ctx, b, loc, key, size, dst)
 			}
-			if !filepath.IsLocal(filepath.FromSlash(sub)) || strings.Contains(sub, "\\") {
-				copyErr = fmt.Errorf("%s: object key %q cannot be a file under the prefix", loc.name, key)
-				return copyErr
-			}
-			dst := filepath.Join(local, filepath.FromSlash(rel), filepath.FromSlash(sub))
-			copyErr = s.get(ctx, b, loc, key, size, dst)
-			return copyErr
+			copyErr = err
+			return err
 		})
 		if copyErr != nil {
 			return "", copyErr
