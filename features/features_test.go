@@ -7,7 +7,7 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentretrieval/agentretrieval/retrievaltest"
+	"github.com/agentretrieval/agentretrieval/retrievaltest/steps"
 )
 
 // TestFeatures runs the Gherkin specs of this folder with the retrieval
@@ -22,10 +22,10 @@ func TestFeatures(t *testing.T) {
 
 	suite := godog.TestSuite{
 		Name:                "retrieval",
-		ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc) },
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { steps.Register(sc) },
 		Options: &godog.Options{
 			Format:   "progress",
-			NoColors: retrievaltest.NoColors(),
+			NoColors: steps.NoColors(),
 			Paths:    []string{"."},
 			Strict:   true,
 			TestingT: t,

@@ -1,9 +1,8 @@
 package retrievaltest
 
 import (
-	"fmt"
-
 	"github.com/agentretrieval/agentretrieval/expectations"
+	"github.com/agentretrieval/agentretrieval/retrievaltest/internal/judge"
 )
 
 // TestingT is what the assertion helpers need of a test: *testing.T,
@@ -65,7 +64,7 @@ func AssertResult(t TestingT, r *expectations.Result) bool {
 		return usageError(t, "AssertResult: nil result")
 	}
 	if r.Failed() {
-		t.Errorf("%s", formatResult(r))
+		t.Errorf("%s", judge.Result(r))
 		return false
 	}
 	if l, ok := t.(logT); ok && (r.Flaky && r.Status == expectations.Fail || r.Status == expectations.Skipped) {
@@ -73,7 +72,7 @@ func AssertResult(t TestingT, r *expectations.Result) bool {
 		if r.Status == expectations.Fail {
 			prefix = "flaky, not failing"
 		}
-		l.Logf("%s:\n%s", prefix, formatResult(r))
+		l.Logf("%s:\n%s", prefix, judge.Result(r))
 	}
 	return true
 }
@@ -91,29 +90,11 @@ func AssertExpectation(t TestingT, reg *expectations.Registry, run *expectations
 	if e == nil {
 		return usageError(t, "nil expectation")
 	}
-	if err := checkExpectation(reg, run, e); err != nil {
+	if err := judge.Check(reg, run, e); err != nil {
 		t.Errorf("%v", err)
 		return false
 	}
 	return true
-}
-
-// checkExpectation is AssertExpectation's core, shared with the godog
-// steps: nil when e holds on run, else an error that says what was
-// measured against what.
-func checkExpectation(reg *expectations.Registry, run *expectations.Run, e *expectations.Expectation) error {
-	if reg == nil {
-		reg = expectations.DefaultRegistry()
-	}
-	o := expectations.CheckOne(e, run, reg)
-	switch o.Status {
-	case expectations.Pass:
-		return nil
-	case expectations.Skipped:
-		return fmt.Errorf("%s\n    (cannot be judged on this run)", formatOutcome(e.Type, o))
-	default:
-		return fmt.Errorf("%s", formatOutcome(e.Type, o))
-	}
 }
 
 // AssertSemanticRatio checks that at least min of the run's semantic and
@@ -121,7 +102,7 @@ func checkExpectation(reg *expectations.Registry, run *expectations.Run, e *expe
 // min is a fraction: 0.6 for 60%).
 func AssertSemanticRatio(t TestingT, run *expectations.Run, min float64) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, semanticRatio(min))
+	return AssertExpectation(t, nil, run, judge.SemanticRatio(min))
 }
 
 // AssertStepsToTarget checks that the run touched a ground-truth file (or,
@@ -129,64 +110,46 @@ func AssertSemanticRatio(t TestingT, run *expectations.Run, min float64) bool {
 // (index_usage max_steps_to_target).
 func AssertStepsToTarget(t TestingT, run *expectations.Run, max int) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, stepsToTarget(max))
+	return AssertExpectation(t, nil, run, judge.StepsToTarget(max))
 }
 
 // AssertMetric checks that the run's metric name ("recall@5", "read.mrr",
 // "line_coverage", any name of metrics.Definitions) is at least min.
 func AssertMetric(t TestingT, run *expectations.Run, name string, min float64) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, metricBound(name, &min, nil))
+	return AssertExpectation(t, nil, run, judge.MetricBound(name, &min, nil))
 }
 
 // AssertMetricAtMost checks that the run's metric name is at most max.
 func AssertMetricAtMost(t TestingT, run *expectations.Run, name string, max float64) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, metricBound(name, nil, &max))
+	return AssertExpectation(t, nil, run, judge.MetricBound(name, nil, &max))
 }
 
 // AssertPattern checks that the behaviour pattern name ("fishing",
 // "guessing", "direct") occurred in the run.
 func AssertPattern(t TestingT, run *expectations.Run, name string) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, patterns(nil, []string{name}))
+	return AssertExpectation(t, nil, run, judge.Patterns(nil, []string{name}))
 }
 
 // AssertNoPattern checks that the behaviour pattern name did not occur in
 // the run.
 func AssertNoPattern(t TestingT, run *expectations.Run, name string) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, patterns([]string{name}, nil))
+	return AssertExpectation(t, nil, run, judge.Patterns([]string{name}, nil))
 }
 
 // AssertCalls checks that the run called at least one tool whose name
 // matches tool, a name or a glob such as "mcp__sourcegraph__*".
 func AssertCalls(t TestingT, run *expectations.Run, tool string) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{MustCall: []string{tool}}})
+	return AssertExpectation(t, nil, run, judge.Tools([]string{tool}, nil))
 }
 
 // AssertNeverCalls checks that the run called no tool whose name matches
 // tool, a name or a glob.
 func AssertNeverCalls(t TestingT, run *expectations.Run, tool string) bool {
 	markHelper(t)
-	return AssertExpectation(t, nil, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{MustNotCall: []string{tool}}})
-}
-
-func semanticRatio(min float64) *expectations.Expectation {
-	return &expectations.Expectation{Type: "index_usage", Params: &expectations.IndexUsage{MinSemanticRatio: &min}}
-}
-
-func stepsToTarget(max int) *expectations.Expectation {
-	return &expectations.Expectation{Type: "index_usage", Params: &expectations.IndexUsage{MaxStepsToTarget: &max}}
-}
-
-func metricBound(name string, min, max *float64) *expectations.Expectation {
-	return &expectations.Expectation{Type: "retrieval", Params: &expectations.Retrieval{
-		Metrics: map[string]expectations.Bound{name: {Min: min, Max: max}},
-	}}
-}
-
-func patterns(forbid, require []string) *expectations.Expectation {
-	return &expectations.Expectation{Type: "patterns", Params: &expectations.Patterns{Forbid: forbid, Require: require}}
+	return AssertExpectation(t, nil, run, judge.Tools(nil, []string{tool}))
 }

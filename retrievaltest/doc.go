@@ -1,6 +1,6 @@
 // Package retrievaltest provides utilities for testing an agent's retrieval:
-// it runs scenario files under go test, asserts on measured runs, and
-// defines godog steps that say the same in Gherkin.
+// it runs scenario files under go test and asserts on measured runs;
+// package retrievaltest/steps says the same in Gherkin.
 //
 // # Scenario files as tests
 //
@@ -75,22 +75,7 @@
 //
 // # Gherkin
 //
-// RegisterSteps registers steps on a godog scenario context (see
-// StepCatalogue for the list), so that a feature file can state an
-// expectation in words:
-//
-//	Feature: Index usage
-//	  Scenario: The agent finds the expiry check through the index
-//	    Given the trace "../testdata/examples/fix-token-expiry.claude.jsonl"
-//	    And the ground truth from "../testdata/examples/fix-token-expiry.groundtruth.json"
-//	    Then the agent reaches a relevant file within 1 step
-//	    And recall@5 is at least 0.8
-//	    And the agent is not fishing
-//
-// Paths in steps are relative to the feature file's folder. Every
-// scenario keeps its own state in its context.Context; nothing is global.
-// Run the suite with godog.Options{Strict: true}, so that a step no
-// definition matches fails instead of passing as undefined (its error
-// suggests the closest registered step), and with NoColors: NoColors(), so
-// that CI logs and NO_COLOR get no colour codes.
+// The Gherkin steps that say the same in a feature file are in package
+// retrievaltest/steps (steps.Register), so that a gate that does not use
+// them does not compile godog.
 package retrievaltest

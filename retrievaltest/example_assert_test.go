@@ -3,7 +3,6 @@ package retrievaltest_test
 import (
 	"fmt"
 	"log"
-	"strings"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
@@ -40,18 +39,4 @@ func ExampleAssertSemanticRatio() {
 	// index_usage: semantic ratio measured 0.33, required ≥ 0.60 (1 semantic of 3 semantic + file-level calls)
 	//     measured:  semantic ratio = 0.33
 	//     threshold: ≥ 0.60
-}
-
-// StepCatalogue lists the Gherkin steps RegisterSteps defines, each a
-// regular expression and what it checks.
-func ExampleStepCatalogue() {
-	for _, step := range retrievaltest.StepCatalogue() {
-		pattern, meaning, _ := strings.Cut(step, "\t")
-		if strings.Contains(pattern, "semantic") {
-			fmt.Printf("%s\n    %s\n", pattern, meaning)
-		}
-	}
-	// Output:
-	// ^the semantic tool ratio is at least ([0-9]+(?:\.[0-9]+)?%?)$
-	//     semantic / (semantic + file-level) tool calls is at least the threshold, a fraction or a percentage
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
+	"github.com/agentretrieval/agentretrieval/retrievaltest/internal/judge"
 )
 
 // Run checks the scenario files that patterns name (see CheckWith) as
@@ -84,13 +85,13 @@ func reportResult[T tester[T]](t T, r *expectations.Result) {
 	t.Helper()
 	switch {
 	case r.Status == expectations.Skipped:
-		t.Skip(formatResult(r))
+		t.Skip(judge.Result(r))
 	case r.Status == expectations.Fail && r.Flaky:
-		t.Logf("flaky, not failing:\n%s", formatResult(r))
+		t.Logf("flaky, not failing:\n%s", judge.Result(r))
 	case r.Status == expectations.Fail:
-		t.Errorf("%s", formatResult(r))
+		t.Errorf("%s", judge.Result(r))
 	case r.Status == expectations.Pass:
-		t.Logf("%s", formatResult(r))
+		t.Logf("%s", judge.Result(r))
 	default:
 		t.Errorf("%s: unknown status %q", r.Pos, r.Status)
 	}

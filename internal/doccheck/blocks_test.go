@@ -23,7 +23,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
-	"github.com/agentretrieval/agentretrieval/retrievaltest"
+	"github.com/agentretrieval/agentretrieval/retrievaltest/steps"
 )
 
 // Every fenced block of the README and of docs/*.md is checked by what it
@@ -335,7 +335,7 @@ var stepLine = regexp.MustCompile(`^\s*(Given|When|Then|And|But) (.*)$`)
 func checkGherkin(t *testing.T, b block) {
 	t.Helper()
 	var patterns []*regexp.Regexp
-	for _, p := range retrievaltest.StepCatalogue() {
+	for _, p := range steps.Catalogue() {
 		pattern, _, _ := strings.Cut(p, "\t")
 		patterns = append(patterns, regexp.MustCompile(pattern))
 	}

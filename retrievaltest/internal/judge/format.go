@@ -1,4 +1,8 @@
-package retrievaltest
+// Package judge holds what the go test helpers of retrievaltest and the
+// Gherkin steps of retrievaltest/steps share: checking one expectation on
+// one run, the messages that say what was measured against what, and the
+// expectations the helpers and steps build from their arguments.
+package judge
 
 import (
 	"fmt"
@@ -7,7 +11,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/expectations"
 )
 
-// formatResult says what an expectation found, for a failure message or a
+// Result says what an expectation found, for a failure message or a
 // log line:
 //
 //	scenarios/fix-bug.yaml:12:5: index_usage: semantic ratio measured 0.33, required ≥ 0.60 (…)
@@ -19,7 +23,7 @@ import (
 //
 // With several runs the evidence has a line per run; the per-run outcomes
 // are listed only when it does not.
-func formatResult(r *expectations.Result) string {
+func Result(r *expectations.Result) string {
 	var b strings.Builder
 	if r.Pos.File != "" {
 		fmt.Fprintf(&b, "%s: ", r.Pos)
@@ -45,8 +49,8 @@ func formatResult(r *expectations.Result) string {
 	return b.String()
 }
 
-// formatOutcome is formatResult for an outcome of one run.
-func formatOutcome(typ string, o expectations.Outcome) string {
+// Outcome is Result for an outcome of one run.
+func Outcome(typ string, o expectations.Outcome) string {
 	var b strings.Builder
 	writeOutcome(&b, typ, o)
 	return b.String()

@@ -1,4 +1,4 @@
-package retrievaltest
+package steps
 
 import "os"
 
@@ -7,7 +7,7 @@ import "os"
 // is not a terminal (a CI log, a file, go test's captured output). Pass it
 // as godog.Options.NoColors, so that logs carry no colour codes:
 //
-//	Options: &godog.Options{Format: "progress", NoColors: retrievaltest.NoColors(), Strict: true, TestingT: t},
+//	Options: &godog.Options{Format: "progress", NoColors: steps.NoColors(), Strict: true, TestingT: t},
 func NoColors() bool {
 	return noColors(os.Getenv("NO_COLOR"), os.Stdout)
 }

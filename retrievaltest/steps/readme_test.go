@@ -1,4 +1,4 @@
-package retrievaltest
+package steps
 
 import (
 	"bytes"
@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the step catalogue section of ../docs/scenarios.md")
+var update = flag.Bool("update", false, "rewrite the step catalogue section of ../../docs/scenarios.md")
 
 const (
-	readme     = "../docs/scenarios.md"
+	readme     = "../../docs/scenarios.md"
 	stepsBegin = "<!-- steps:begin -->"
 	stepsEnd   = "<!-- steps:end -->"
 )
@@ -40,7 +40,7 @@ func catalogueMarkdown() string {
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // TestREADMEStepCatalogue keeps the README's step catalogue equal to the
-// steps RegisterSteps registers. Run with -update to rewrite it.
+// steps Register registers. Run with -update to rewrite it.
 func TestREADMEStepCatalogue(t *testing.T) {
 	data, err := os.ReadFile(readme)
 	require.NoError(t, err)
@@ -58,5 +58,5 @@ func TestREADMEStepCatalogue(t *testing.T) {
 		require.NoError(t, os.WriteFile(readme, out.Bytes(), 0o644))
 		return
 	}
-	assert.Equal(t, want, got, "the step catalogue in docs/scenarios.md is out of date: go test ./retrievaltest -run TestREADMEStepCatalogue -update")
+	assert.Equal(t, want, got, "the step catalogue in docs/scenarios.md is out of date: go test ./retrievaltest/steps -run TestREADMEStepCatalogue -update")
 }

@@ -1,4 +1,4 @@
-package retrievaltest_test
+package steps_test
 
 import (
 	"bytes"
@@ -11,17 +11,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentretrieval/agentretrieval/retrievaltest"
+	"github.com/agentretrieval/agentretrieval/retrievaltest/steps"
 )
 
 // runFeature runs one in-memory feature file, as if it were in this
 // folder, and returns godog's exit status and output.
-func runFeature(t *testing.T, opts []retrievaltest.StepOptions, steps ...string) (int, string) {
+func runFeature(t *testing.T, opts []steps.Options, lines ...string) (int, string) {
 	t.Helper()
-	feature := "Feature: steps\n  Scenario: one\n    " + strings.Join(steps, "\n    ") + "\n"
+	feature := "Feature: steps\n  Scenario: one\n    " + strings.Join(lines, "\n    ") + "\n"
 	var out bytes.Buffer
 	suite := godog.TestSuite{
-		ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc, opts...) },
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { steps.Register(sc, opts...) },
 		Options: &godog.Options{
 			Format:          "pretty",
 			NoColors:        true,
@@ -36,16 +36,16 @@ func runFeature(t *testing.T, opts []retrievaltest.StepOptions, steps ...string)
 func TestSteps(t *testing.T) {
 	t.Parallel()
 	const (
-		coupon       = `Given the trace "../testdata/examples/add-coupon-support.aura.toolcalls.json"`
-		expiry       = `Given the trace "../testdata/examples/fix-token-expiry.claude.jsonl"`
-		expiryTruth  = `And the ground truth from "../testdata/examples/fix-token-expiry.groundtruth.json"`
-		fishing      = `Given the trace "../testdata/index/fishing-five-file-level-calls.claude.jsonl"`
-		direct       = `Given the trace "../testdata/index/direct-search-then-edit.claude.jsonl"`
-		knownSymbol  = `Given the trace "../testdata/index/guessing-grep-for-known-symbol.claude.jsonl"`
-		symbols      = `And the index symbols from "../testdata/scenarios/auth.symbols"`
+		coupon       = `Given the trace "../../testdata/examples/add-coupon-support.aura.toolcalls.json"`
+		expiry       = `Given the trace "../../testdata/examples/fix-token-expiry.claude.jsonl"`
+		expiryTruth  = `And the ground truth from "../../testdata/examples/fix-token-expiry.groundtruth.json"`
+		fishing      = `Given the trace "../../testdata/index/fishing-five-file-level-calls.claude.jsonl"`
+		direct       = `Given the trace "../../testdata/index/direct-search-then-edit.claude.jsonl"`
+		knownSymbol  = `Given the trace "../../testdata/index/guessing-grep-for-known-symbol.claude.jsonl"`
+		symbols      = `And the index symbols from "../../testdata/scenarios/auth.symbols"`
 		couponTruth  = "And the ground truth files:\n      | src/Orders/OrderService.cs |"
 		tokenTruth   = "And the ground truth files:\n      | pkg/auth/token.go |"
-		noCWD        = `Given the trace "../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json"`
+		noCWD        = `Given the trace "../../testdata/traces/toolcalls/absolute-paths-no-cwd.toolcalls.json"`
 		gradedHeader = "And the ground truth files:\n      | file | grade |\n      | pkg/auth/token.go | 2 |\n      | pkg/auth/errors.go | 0 |"
 	)
 	tests := []struct {
@@ -75,10 +75,10 @@ func TestSteps(t *testing.T) {
 		{name: "tool calls by glob", steps: []string{expiry, `Then the agent calls "mcp__sourcegraph__*"`, `And the agent calls "Grep" at most 1 time`}},
 		{name: "a forbidden tool fails", steps: []string{expiry, `Then the agent never calls "Grep"`}, wantFail: true, want: []string{"Grep"}},
 		{name: "a call count over its bound fails", steps: []string{fishing, `Then the agent calls "Read" at most 1 time`}, wantFail: true, want: []string{"Read"}},
-		{name: "a scenario file's expectations of one type", steps: []string{`Then the "index_usage" expectations of scenario "../scenarios/add-coupon-support.yaml" pass`}},
-		{name: "a whole scenario file", steps: []string{`Then the scenario "../scenarios/search-then-edit.yaml" passes`}},
-		{name: "a gate scenario's expectations fail with their file and position", steps: []string{`Then the "index_usage" expectations of scenario "../testdata/gate/index-usage.yaml" pass`}, wantFail: true, want: []string{"index-usage.yaml:", "0.00", "0.60"}},
-		{name: "a scenario without the type is an error", steps: []string{`Then the "answer" expectations of scenario "../scenarios/search-then-edit.yaml" pass`}, wantFail: true, want: []string{`has no "answer" expectation`}},
+		{name: "a scenario file's expectations of one type", steps: []string{`Then the "index_usage" expectations of scenario "../../scenarios/add-coupon-support.yaml" pass`}},
+		{name: "a whole scenario file", steps: []string{`Then the scenario "../../scenarios/search-then-edit.yaml" passes`}},
+		{name: "a gate scenario's expectations fail with their file and position", steps: []string{`Then the "index_usage" expectations of scenario "../../testdata/gate/index-usage.yaml" pass`}, wantFail: true, want: []string{"index-usage.yaml:", "0.00", "0.60"}},
+		{name: "a scenario without the type is an error", steps: []string{`Then the "answer" expectations of scenario "../../scenarios/search-then-edit.yaml" pass`}, wantFail: true, want: []string{`has no "answer" expectation`}},
 		{name: "a check without a trace says how to give one", steps: []string{"Then the agent is not fishing"}, wantFail: true, want: []string{`Given the trace "PATH"`}},
 		{name: "an unknown taxonomy profile is an error", steps: []string{coupon, `And the taxonomy profile "auro"`}, wantFail: true, want: []string{`unknown taxonomy profile "auro"`}},
 		{name: "a missing trace is an error", steps: []string{`Given the trace "no-such.jsonl"`, "When the trace is measured"}, wantFail: true, want: []string{"no-such.jsonl"}},
@@ -87,14 +87,14 @@ func TestSteps(t *testing.T) {
 		{name: "an unknown class in a pattern is an error", steps: []string{expiry, `Then the agent calls "class:semantik" before "Read"`}, wantFail: true, want: []string{"did you mean semantic?"}},
 		{name: "calls in order from a table", steps: []string{expiry, "Then the agent's calls match in_order:\n      | class:semantic |\n      | Edit |"}},
 		{name: "calls out of exact order fail where matching stopped", steps: []string{expiry, "Then the agent's calls match exact:\n      | class:semantic |\n      | Read |\n      | Edit |"}, wantFail: true, want: []string{"matching stopped at step 3 (Grep"}},
-		{name: "a retry loop over its bound fails", steps: []string{`Given the trace "../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then no failing call is retried more than 1 time in a row"}, wantFail: true, want: []string{"measured 2", "≤ 1"}},
-		{name: "failed calls over their bound fail", steps: []string{`Given the trace "../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then at most 2 calls fail"}, wantFail: true, want: []string{"failed calls measured 3"}},
-		{name: "a session of a file of several", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-1"`, tokenTruth, "Then steps_to_target is at most 1"}},
-		{name: "another session of the file is another run", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-2"`, tokenTruth, "Then steps_to_target is at most 1"}, wantFail: true, want: []string{"steps_to_target measured 2, required ≤ 1"}},
-		{name: "a plain trace step forgets an earlier session", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-2"`, `Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl"`, "Then steps_to_target is at most 1"}, wantFail: true, want: []string{"holds 2 sessions"}},
-		{name: "a file of several sessions without one says which step names one", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl"`, "Then the agent is not fishing"}, wantFail: true,
-			want: []string{`holds 2 sessions (auth-1, auth-2)`, `in a feature: Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-1"`}},
-		{name: "an unknown session is an error naming the others", steps: []string{`Given the trace "../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-9"`, "Then the agent is not fishing"}, wantFail: true, want: []string{`no session "auth-9" among its 2 sessions (auth-1, auth-2)`}},
+		{name: "a retry loop over its bound fails", steps: []string{`Given the trace "../../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then no failing call is retried more than 1 time in a row"}, wantFail: true, want: []string{"measured 2", "≤ 1"}},
+		{name: "failed calls over their bound fail", steps: []string{`Given the trace "../../testdata/examples/fix-discount-retry-loop.toolcalls.json"`, "Then at most 2 calls fail"}, wantFail: true, want: []string{"failed calls measured 3"}},
+		{name: "a session of a file of several", steps: []string{`Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-1"`, tokenTruth, "Then steps_to_target is at most 1"}},
+		{name: "another session of the file is another run", steps: []string{`Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-2"`, tokenTruth, "Then steps_to_target is at most 1"}, wantFail: true, want: []string{"steps_to_target measured 2, required ≤ 1"}},
+		{name: "a plain trace step forgets an earlier session", steps: []string{`Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-2"`, `Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl"`, "Then steps_to_target is at most 1"}, wantFail: true, want: []string{"holds 2 sessions"}},
+		{name: "a file of several sessions without one says which step names one", steps: []string{`Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl"`, "Then the agent is not fishing"}, wantFail: true,
+			want: []string{`holds 2 sessions (auth-1, auth-2)`, `in a feature: Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-1"`}},
+		{name: "an unknown session is an error naming the others", steps: []string{`Given the trace "../../expectations/testdata/traces/two-instances.openhands-output.jsonl" session "auth-9"`, "Then the agent is not fishing"}, wantFail: true, want: []string{`no session "auth-9" among its 2 sessions (auth-1, auth-2)`}},
 		{name: "the working directory makes absolute paths match the ground truth", steps: []string{noCWD, `And the working directory "/root"`, tokenTruth, "Then the agent reaches a relevant file within 1 step"}},
 		{name: "without the working directory the failure suggests it", steps: []string{noCWD, tokenTruth, "Then the agent reaches a relevant file within 1 step"}, wantFail: true, want: []string{"did you mean cwd: /root?"}},
 		{name: "a step no definition matches fails under Strict", steps: []string{coupon, "Then the agent is brilliant"}, wantFail: true, want: []string{"undefined"}},
@@ -120,11 +120,11 @@ func TestSteps(t *testing.T) {
 func TestAFailingStepIsPrintedOnce(t *testing.T) {
 	t.Parallel()
 	feature := "Feature: once\n  Scenario: fishing\n" +
-		"    Given the trace \"../testdata/index/fishing-five-file-level-calls.claude.jsonl\"\n" +
+		"    Given the trace \"../../testdata/index/fishing-five-file-level-calls.claude.jsonl\"\n" +
 		"    Then the semantic tool ratio is at least 60%\n"
 	var out bytes.Buffer
 	suite := godog.TestSuite{
-		ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc) },
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { steps.Register(sc) },
 		Options: &godog.Options{Format: "progress", NoColors: true, Strict: true, Output: &out,
 			FeatureContents: []godog.Feature{{Name: "once.feature", Contents: []byte(feature)}}},
 	}
@@ -135,7 +135,7 @@ func TestAFailingStepIsPrintedOnce(t *testing.T) {
 
 func TestStepsBaseDir(t *testing.T) {
 	t.Parallel()
-	status, out := runFeature(t, []retrievaltest.StepOptions{{BaseDir: "../testdata/index"}},
+	status, out := runFeature(t, []steps.Options{{BaseDir: "../../testdata/index"}},
 		`Given the trace "direct-search-then-edit.claude.jsonl"`, "Then the agent works directly")
 	assert.Zero(t, status, out)
 }
@@ -146,14 +146,14 @@ func TestStepsKeepStatePerScenario(t *testing.T) {
 	// first one's.
 	feature := `Feature: state
   Scenario: with a trace
-    Given the trace "../testdata/index/direct-search-then-edit.claude.jsonl"
+    Given the trace "../../testdata/index/direct-search-then-edit.claude.jsonl"
     Then the agent works directly
   Scenario: without
     Then the agent works directly
 `
 	var out bytes.Buffer
 	suite := godog.TestSuite{
-		ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc) },
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { steps.Register(sc) },
 		Options: &godog.Options{
 			Format: "progress", Strict: true, Output: &out, Concurrency: 2,
 			FeatureContents: []godog.Feature{{Name: "state.feature", Contents: []byte(feature)}},
@@ -177,15 +177,15 @@ func (r *registrar) Before(godog.BeforeScenarioHook) { r.before++ }
 func TestRegisterStepsRegistersTheCatalogue(t *testing.T) {
 	t.Parallel()
 	var r registrar
-	retrievaltest.RegisterSteps(&r)
+	steps.Register(&r)
 	assert.Equal(t, 1, r.before)
 	var want []string
-	for _, c := range retrievaltest.StepCatalogue() {
+	for _, c := range steps.Catalogue() {
 		pattern, _, _ := strings.Cut(c, "\t")
 		want = append(want, pattern)
 	}
 	assert.Equal(t, want, r.steps)
-	assert.Panics(t, func() { retrievaltest.RegisterSteps(&r, retrievaltest.StepOptions{}, retrievaltest.StepOptions{}) })
+	assert.Panics(t, func() { steps.Register(&r, steps.Options{}, steps.Options{}) })
 }
 
 func TestStepsWorkWithoutTheBeforeHook(t *testing.T) {
@@ -194,7 +194,7 @@ func TestStepsWorkWithoutTheBeforeHook(t *testing.T) {
 	// creates the scenario state when it finds none.
 	var fns = map[string]any{}
 	reg := hooklessRegistrar(fns)
-	retrievaltest.RegisterSteps(reg, retrievaltest.StepOptions{BaseDir: "../testdata/index"})
+	steps.Register(reg, steps.Options{BaseDir: "../../testdata/index"})
 	given := fns[`^the trace "([^"]*)"$`].(func(context.Context, string) (context.Context, error))
 	then := fns[`^the agent works directly$`].(func(context.Context) (context.Context, error))
 	ctx, err := given(context.Background(), "direct-search-then-edit.claude.jsonl")

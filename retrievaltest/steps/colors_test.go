@@ -1,4 +1,4 @@
-package retrievaltest
+package steps
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package retrievaltest
+package steps
 
 import (
 	"context"
@@ -17,12 +17,13 @@ import (
 	"github.com/agentretrieval/agentretrieval/groundtruth"
 	"github.com/agentretrieval/agentretrieval/internal/suggest"
 	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/retrievaltest/internal/judge"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// StepRegistrar is where RegisterSteps registers its steps: the Step and
+// Registrar is where Register registers its steps: the Step and
 // Before methods of *godog.ScenarioContext.
-type StepRegistrar interface {
+type Registrar interface {
 	// Step registers a step: expr is an anchored regular expression,
 	// stepFunc a function godog can call with the expression's groups.
 	Step(expr, stepFunc any)
@@ -31,12 +32,12 @@ type StepRegistrar interface {
 	Before(h godog.BeforeScenarioHook)
 }
 
-var _ StepRegistrar = (*godog.ScenarioContext)(nil)
+var _ Registrar = (*godog.ScenarioContext)(nil)
 
-// StepOptions configure RegisterSteps. The zero value resolves paths
+// Options configure Register. The zero value resolves paths
 // against each feature file's folder and uses the built-in expectation
 // types.
-type StepOptions struct {
+type Options struct {
 	// BaseDir resolves the relative paths in steps (traces, ground truth,
 	// scenario files); "" means the folder of the feature file.
 	BaseDir string
@@ -44,29 +45,30 @@ type StepOptions struct {
 	// expectations.DefaultRegistry().
 	Registry *expectations.Registry
 	// MaxInputSize, when positive, bounds in bytes every trace and
-	// scenario file the steps read (as Options.MaxInputSize does).
+	// scenario file the steps read (as retrievaltest.Options.MaxInputSize
+	// does).
 	MaxInputSize int64
 }
 
-// RegisterSteps registers the retrieval steps of StepCatalogue on sc,
+// Register registers the retrieval steps of Catalogue on sc,
 // typically from a godog.TestSuite's ScenarioInitializer:
 //
-//	ScenarioInitializer: func(sc *godog.ScenarioContext) { retrievaltest.RegisterSteps(sc) },
+//	ScenarioInitializer: func(sc *godog.ScenarioContext) { steps.Register(sc) },
 //
 // Each scenario keeps its own state (the trace, its ground truth, the
 // measured run) in its context.Context, so suites may run scenarios
 // concurrently. The trace is measured by "When the trace is measured" or,
 // without that step, by the first step that needs it. A failing step
 // returns an error that shows the measured value, the threshold and the
-// evidence. opts may hold at most one StepOptions.
-func RegisterSteps(sc StepRegistrar, opts ...StepOptions) {
-	var o StepOptions
+// evidence. opts may hold at most one Options.
+func Register(sc Registrar, opts ...Options) {
+	var o Options
 	switch len(opts) {
 	case 0:
 	case 1:
 		o = opts[0]
 	default:
-		panic("retrievaltest: RegisterSteps takes at most one StepOptions")
+		panic("steps: Register takes at most one Options")
 	}
 	sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 		return context.WithValue(ctx, stateKey{}, &stepState{dir: featureDir(s.Uri)}), nil
@@ -127,9 +129,9 @@ func closestStep(text string) string {
 	return best
 }
 
-// StepCatalogue lists the steps RegisterSteps registers, one string each:
+// Catalogue lists the steps Register registers, one string each:
 // the step's regular expression, a tab, and what it means.
-func StepCatalogue() []string {
+func Catalogue() []string {
 	var r stepRunner
 	var out []string
 	for _, d := range r.defs() {
@@ -189,7 +191,7 @@ func featureDir(uri string) string {
 	return filepath.Dir(uri)
 }
 
-type stepRunner struct{ opts StepOptions }
+type stepRunner struct{ opts Options }
 
 // path resolves a path written in a step.
 func (r *stepRunner) path(st *stepState, p string) string {
@@ -285,7 +287,7 @@ func parseFraction(s string) (float64, error) {
 
 func (r *stepRunner) defs() []stepDef {
 	check := func(e *expectations.Expectation) func(*expectations.Run) error {
-		return func(run *expectations.Run) error { return checkExpectation(r.opts.Registry, run, e) }
+		return func(run *expectations.Run) error { return judge.Check(r.opts.Registry, run, e) }
 	}
 	patternStep := func(forbid bool) func(*expectations.Run, string) error {
 		return func(run *expectations.Run, name string) error {
@@ -293,9 +295,9 @@ func (r *stepRunner) defs() []stepDef {
 				return fmt.Errorf("unknown pattern %q (known: %s)", name, strings.Join(metrics.PatternNames, ", "))
 			}
 			if forbid {
-				return checkExpectation(r.opts.Registry, run, patterns([]string{name}, nil))
+				return judge.Check(r.opts.Registry, run, judge.Patterns([]string{name}, nil))
 			}
-			return checkExpectation(r.opts.Registry, run, patterns(nil, []string{name}))
+			return judge.Check(r.opts.Registry, run, judge.Patterns(nil, []string{name}))
 		}
 	}
 	bound := func(atMost bool) func(context.Context, string, string) (context.Context, error) {
@@ -313,15 +315,15 @@ func (r *stepRunner) defs() []stepDef {
 				return ctx, err
 			}
 			if atMost {
-				return ctx, checkExpectation(r.opts.Registry, run, metricBound(name, nil, &v))
+				return ctx, judge.Check(r.opts.Registry, run, judge.MetricBound(name, nil, &v))
 			}
-			return ctx, checkExpectation(r.opts.Registry, run, metricBound(name, &v, nil))
+			return ctx, judge.Check(r.opts.Registry, run, judge.MetricBound(name, &v, nil))
 		}
 	}
 	return []stepDef{
 		{
 			pattern: `^the trace "([^"]*)"$`,
-			doc:     "the trace to measure, relative to the feature file's folder (or StepOptions.BaseDir)",
+			doc:     "the trace to measure, relative to the feature file's folder (or steps.Options.BaseDir)",
 			example: `Given the trace "../testdata/examples/fix-token-expiry.claude.jsonl"`,
 			fn: given(func(st *stepState, p string) error {
 				st.trace, st.traceID = r.path(st, p), ""
@@ -421,7 +423,7 @@ func (r *stepRunner) defs() []stepDef {
 				if v > 1 {
 					return fmt.Errorf("a ratio of %s: write 60%% or 0.6", value)
 				}
-				return checkExpectation(r.opts.Registry, run, semanticRatio(v))
+				return judge.Check(r.opts.Registry, run, judge.SemanticRatio(v))
 			}),
 		},
 		{
@@ -429,7 +431,7 @@ func (r *stepRunner) defs() []stepDef {
 			doc:     "the first tool call that touches a ground-truth file (the first edit without ground truth) is call N or earlier",
 			example: "Then the agent reaches a relevant file within 3 steps",
 			fn: thenArg(r, func(run *expectations.Run, n int) error {
-				return checkExpectation(r.opts.Registry, run, stepsToTarget(n))
+				return judge.Check(r.opts.Registry, run, judge.StepsToTarget(n))
 			}),
 		},
 		{
@@ -460,7 +462,7 @@ func (r *stepRunner) defs() []stepDef {
 			pattern: `^the agent works directly$`,
 			doc:     "the direct pattern occurred: a semantic call immediately followed by an edit of a file it returned",
 			example: "Then the agent works directly",
-			fn:      r.then(check(patterns(nil, []string{metrics.PatternDirect}))),
+			fn:      r.then(check(judge.Patterns(nil, []string{metrics.PatternDirect}))),
 		},
 		{
 			pattern: `^the pattern "([^"]*)" is detected$`,
@@ -479,7 +481,7 @@ func (r *stepRunner) defs() []stepDef {
 			doc:     "a tool the name or glob matches was called at least once",
 			example: `Then the agent calls "mcp__sourcegraph__*"`,
 			fn: thenArg(r, func(run *expectations.Run, tool string) error {
-				return checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{MustCall: []string{tool}}})
+				return judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{MustCall: []string{tool}}})
 			}),
 		},
 		{
@@ -487,7 +489,7 @@ func (r *stepRunner) defs() []stepDef {
 			doc:     "no tool the name or glob matches was called",
 			example: `Then the agent never calls "Grep"`,
 			fn: thenArg(r, func(run *expectations.Run, tool string) error {
-				return checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{MustNotCall: []string{tool}}})
+				return judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{MustNotCall: []string{tool}}})
 			}),
 		},
 		{
@@ -501,7 +503,7 @@ func (r *stepRunner) defs() []stepDef {
 					return ctx, err
 				}
 				max := float64(n)
-				return ctx, checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{
+				return ctx, judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "tools", Params: &expectations.Tools{
 					Calls: map[string]expectations.Bound{tool: {Max: &max}},
 				}})
 			},
@@ -546,7 +548,7 @@ func (r *stepRunner) defs() []stepDef {
 				if err != nil {
 					return ctx, err
 				}
-				return ctx, checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "sequence", Params: seq})
+				return ctx, judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "sequence", Params: seq})
 			},
 		},
 		{
@@ -554,7 +556,7 @@ func (r *stepRunner) defs() []stepDef {
 			doc:     "no more than N tool calls failed",
 			example: `Then at most 0 calls fail`,
 			fn: thenArg(r, func(run *expectations.Run, n int) error {
-				return checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "errors", Params: &expectations.CallErrors{MaxFailed: &n}})
+				return judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "errors", Params: &expectations.CallErrors{MaxFailed: &n}})
 			}),
 		},
 		{
@@ -562,7 +564,7 @@ func (r *stepRunner) defs() []stepDef {
 			doc:     "the same failing call (same tool, same arguments) is not repeated more than N times right after itself",
 			example: `Then no failing call is retried more than 1 time in a row`,
 			fn: thenArg(r, func(run *expectations.Run, n int) error {
-				return checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "errors", Params: &expectations.CallErrors{MaxRetries: &n}})
+				return judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "errors", Params: &expectations.CallErrors{MaxRetries: &n}})
 			}),
 		},
 		{
@@ -601,7 +603,7 @@ func (r *stepRunner) before(ctx context.Context, first, then, mode string) (cont
 	if err != nil {
 		return ctx, err
 	}
-	return ctx, checkExpectation(r.opts.Registry, run, &expectations.Expectation{Type: "before", Params: &expectations.Before{First: a, Then: b, Mode: mode}})
+	return ctx, judge.Check(r.opts.Registry, run, &expectations.Expectation{Type: "before", Params: &expectations.Before{First: a, Then: b, Mode: mode}})
 }
 
 // scenarioPasses loads and evaluates a scenario file and checks its
@@ -624,9 +626,9 @@ func (r *stepRunner) scenarioPasses(ctx context.Context, file, typ string) error
 		n++
 		switch {
 		case res.Failed():
-			failed = append(failed, formatResult(res))
+			failed = append(failed, judge.Result(res))
 		case res.Status != expectations.Pass:
-			godog.Logf(ctx, "not failing (%s, flaky %t):\n%s", res.Status, res.Flaky, formatResult(res))
+			godog.Logf(ctx, "not failing (%s, flaky %t):\n%s", res.Status, res.Flaky, judge.Result(res))
 		}
 	}
 	if n == 0 && typ != "" {
