@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	// Reads http(s) traces, as the command does.
+	_ "github.com/agentretrieval/agentretrieval/trace/httpsource"
 )
 
 // A scenario's trace may be a URL (a harness's /trace endpoint); the

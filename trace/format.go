@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -93,10 +92,11 @@ type Options struct {
 	// folder, in all. A larger input is an error, not read past the
 	// limit. Zero means DefaultMaxInputSize.
 	MaxInputSize int64
-	// HTTPHeader holds the headers sent when ReadFile reads a URL; nil
-	// means those the RETRIEVALTEST_HTTP_HEADER_* environment variables
-	// name (see HTTPHeaderFromEnv).
-	HTTPHeader http.Header
+	// HTTPHeader holds the headers sent when ReadFile reads a URL (an
+	// http.Header converts to it); nil means those the
+	// RETRIEVALTEST_HTTP_HEADER_* environment variables name (see
+	// HTTPHeaderEnvPrefix). A URL is read by the registered URLOpener.
+	HTTPHeader map[string][]string
 	// HTTPTimeout bounds the whole GET of a URL, body included; zero means
 	// DefaultHTTPTimeout.
 	HTTPTimeout time.Duration
@@ -349,9 +349,9 @@ func ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 }
 
 // ReadFile reads the trace in the named file or folder; "-" reads standard
-// input, and an http:// or https:// URL is read with one GET (a status
-// other than 200 is an *HTTPStatusError; Options.HTTPHeader and
-// HTTPTimeout apply). See Read. Only regular files are read: a named pipe, a device or
+// input, and an http:// or https:// URL is read with one GET once package
+// trace/httpsource is imported (see RegisterURLOpener; a status other than
+// 200 is an *HTTPStatusError; Options.HTTPHeader and HTTPTimeout apply). See Read. Only regular files are read: a named pipe, a device or
 // a socket is refused (a symbolic link is judged by its target), and so is
 // an input larger than opts.MaxInputSize.
 func ReadFile(name string, opts Options) (*Session, error) {

@@ -18,6 +18,8 @@ import (
 	"os/signal"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	// Every TRACE argument and scenario trace may be an http(s) URL.
+	_ "github.com/agentretrieval/agentretrieval/trace/httpsource"
 )
 
 var commands = map[string]cli.Command{
