@@ -53,9 +53,42 @@ func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 	if len(c.Args) == 0 {
 		return Result{}, errors.New("no command given")
 	}
+	cmd := exec.Command(c.Args[0], c.Args[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Env, c.Dir, c.Stdin, c.Stdout, c.Stderr
+	files, err := record(ctx, opts, cmd)
+	return Result{ExitCode: exitCode(cmd.ProcessState), Files: files}, err
+}
+
+// ErrNothingExported is Record's error when the command exported no span
+// and no log record.
+var ErrNothingExported = errors.New("the command exported no span or log record to the receiver; " + NothingExportedHint)
+
+// Record records one run of cmd, which is not started yet, as RunCommand
+// does, the trace files written under dir, with the exporter variables
+// added to cmd.Env (nil means os.Environ()). It returns the files written,
+// sorted, or ErrNothingExported when there are none; the command's own
+// exit status is in cmd.ProcessState. It is an expectations.Recorder, the
+// one the retrievaltest command runs a scenario's run key with:
+//
+//	expectations.EvalOptions{Recorder: collect.Record}
+//	retrievaltest.Options{Recorder: collect.Record}
+func Record(ctx context.Context, dir string, cmd *exec.Cmd) ([]string, error) {
+	files, err := record(ctx, Options{Dir: dir}, cmd)
+	if err == nil && len(files) == 0 {
+		err = ErrNothingExported
+	}
+	return files, err
+}
+
+// record runs cmd under a receiver on a free loopback port and returns
+// the files the receiver wrote.
+func record(ctx context.Context, opts Options, cmd *exec.Cmd) ([]string, error) {
+	if cmd.Process != nil {
+		return nil, errors.New("the command is already started")
+	}
 	srv, err := Listen("127.0.0.1:0", opts)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	serveCtx, stopServe := context.WithCancel(context.Background())
 	served := make(chan error, 1)
@@ -65,16 +98,14 @@ func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 		return <-served
 	}
 
-	cmd := exec.Command(c.Args[0], c.Args[1:]...)
-	env := c.Env
+	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
 	cmd.Env = ExporterEnv(env, srv.Endpoint(), opts.Token)
-	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Dir, c.Stdin, c.Stdout, c.Stderr
 	if err := cmd.Start(); err != nil {
 		stop()
-		return Result{}, fmt.Errorf("starting the command: %w", err)
+		return nil, fmt.Errorf("starting the command: %w", err)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -92,14 +123,13 @@ func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 			werr = <-waited
 		}
 	}
-	res := Result{ExitCode: exitCode(cmd.ProcessState)}
 	serr := stop()
-	res.Files = srv.Files()
+	files := srv.Files()
 	var ee *exec.ExitError
 	if werr != nil && !errors.As(werr, &ee) {
-		return res, fmt.Errorf("waiting for the command: %w", werr)
+		return files, fmt.Errorf("waiting for the command: %w", werr)
 	}
-	return res, serr
+	return files, serr
 }
 
 // exitCode is a process's status as a shell reports it.

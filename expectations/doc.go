@@ -116,10 +116,10 @@
 //	              traces: a command line (run by sh -c; cmd /C on Windows)
 //	              or a list of the program and its arguments. Evaluate runs
 //	              it in the scenario's folder with the exporter variables
-//	              of an OTLP receiver on loopback (collect.RunCommand); each
-//	              trace it exports is a run. A command that exits non-zero
-//	              or exports nothing is an error. Without run, nothing is
-//	              ever executed.
+//	              of an OTLP receiver on loopback (EvalOptions.Recorder,
+//	              collect.Record in the command); each trace it exports is
+//	              a run. A command that exits non-zero or exports nothing
+//	              is an error. Without run, nothing is ever executed.
 //
 // Every path is relative to the scenario file's folder (an absolute path
 // stays as written), and every named file must exist when the file is

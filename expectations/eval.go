@@ -22,6 +22,10 @@ type EvalOptions struct {
 	// Context stops the command of a scenario's run key (it is sent
 	// SIGTERM, then killed); nil means context.Background().
 	Context context.Context
+	// Recorder runs the command of a scenario's run key under an OTLP
+	// receiver (collect.Record); nil makes such a scenario an error
+	// (ErrNoRecorder). A scenario without a run key runs nothing.
+	Recorder Recorder
 	// RecordDir is where the traces of a scenario's run key are written,
 	// a folder for that one scenario (a trace already there is appended
 	// to); "" means a new folder in the temporary folder, kept afterwards
@@ -33,10 +37,10 @@ type EvalOptions struct {
 }
 
 // Evaluate measures every run of the scenario and checks every
-// expectation against them. A scenario with a run key is recorded first:
-// its command runs with an OTLP receiver's address in its environment
-// (see package collect), and the traces it exports are its runs. Without
-// a run key nothing is executed.
+// expectation against them. A scenario with a run key is recorded first,
+// by opts.Recorder: its command runs with an OTLP receiver's address in
+// its environment (see package collect), and the traces it exports are its
+// runs. Without a run key nothing is executed.
 func Evaluate(s *Scenario, opts EvalOptions) (*ScenarioResult, error) {
 	if len(s.Run) > 0 {
 		files, err := record(s, opts)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/collect"
 )
 
 // The harness this package replaces read a documented threshold key
@@ -244,7 +246,7 @@ func TestEveryDocumentedKeyChangesTheOutcome(t *testing.T) {
 			run := func(src string) string {
 				s, err := parseInline(t, src)
 				require.NoError(t, err, "scenario:\n%s", src)
-				res, err := Evaluate(s, EvalOptions{RecordDir: t.TempDir()})
+				res, err := Evaluate(s, EvalOptions{RecordDir: t.TempDir(), Recorder: collect.Record})
 				if err == nil && tc.observe == nil {
 					require.Len(t, res.Results, 1)
 				}

@@ -2,11 +2,13 @@ package expectations
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/collect"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -96,7 +100,7 @@ func TestARunIsRecordedThenJudged(t *testing.T) {
 	s := mustParse(t, runOf("../traces/index-first-then-edit.toolcalls.json")+"ground_truth: [pkg/auth/token.go]\n"+
 		exp("", "index_usage", "min_semantic_ratio: 0.6"))
 	require.Nil(t, s.Traces, "nothing is run when the file is loaded")
-	res, err := Evaluate(s, EvalOptions{RecordDir: dir})
+	res, err := Evaluate(s, EvalOptions{RecordDir: dir, Recorder: collect.Record})
 	require.NoError(t, err)
 	require.Len(t, res.Runs, 1)
 	assert.False(t, res.Failed(), "%+v", res.Results[0])
@@ -115,12 +119,55 @@ func TestARunThatFailsOrExportsNothingIsAnError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := mustParse(t, tc.run+exp("", "tools", "max_calls: 3"))
-			_, err := Evaluate(s, EvalOptions{RecordDir: t.TempDir()})
+			_, err := Evaluate(s, EvalOptions{RecordDir: t.TempDir(), Recorder: collect.Record})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.Contains(t, err.Error(), inlineFile)
 		})
 	}
+}
+
+// The receiver is the caller's: without one, a run key is an error that
+// says where to get it, and nothing is run.
+func TestARunNeedsARecorder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := mustParse(t, runOf("../traces/index-first-then-edit.toolcalls.json")+exp("", "tools", "max_calls: 3"))
+	_, err := Evaluate(s, EvalOptions{RecordDir: dir})
+	require.ErrorIs(t, err, ErrNoRecorder)
+	assert.Contains(t, err.Error(), "collect.Record")
+	assert.NoFileExists(t, filepath.Join(dir, "output.log"), "nothing is run")
+}
+
+// A Recorder is any function that runs the command under a receiver: the
+// scenario's runs are the files it returns, and the command runs in the
+// scenario's folder with its output in output.log.
+func TestARecorderOfYourOwn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	trace, err := filepath.Abs("testdata/traces/index-first-then-edit.toolcalls.json")
+	require.NoError(t, err)
+	s := mustParse(t, `run: "echo recorded"`+"\n"+exp("", "tools", "max_calls: 4"))
+	var gotDir, gotCmdDir string
+	res, err := Evaluate(s, EvalOptions{RecordDir: dir, Recorder: func(ctx context.Context, d string, cmd *exec.Cmd) ([]string, error) {
+		gotDir, gotCmdDir = d, cmd.Dir
+		return []string{trace}, cmd.Run()
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, dir, gotDir)
+	assert.Equal(t, filepath.Dir(s.File), gotCmdDir)
+	require.Len(t, res.Runs, 1)
+	assert.Equal(t, trace, res.Runs[0].Trace)
+	assert.False(t, res.Failed(), "%+v", res.Results)
+	log, err := os.ReadFile(filepath.Join(dir, "output.log"))
+	require.NoError(t, err)
+	assert.Equal(t, "recorded\n", string(log))
+
+	s = mustParse(t, `run: "exit 0"`+"\n"+exp("", "tools", "max_calls: 4"))
+	_, err = Evaluate(s, EvalOptions{RecordDir: t.TempDir(), Recorder: func(ctx context.Context, d string, cmd *exec.Cmd) ([]string, error) {
+		return nil, cmd.Run()
+	}})
+	assert.ErrorContains(t, err, "the command exported no trace")
 }
 
 func TestTheRunKeyIsChecked(t *testing.T) {

@@ -44,6 +44,13 @@ type Options struct {
 	// CWD is the agent's working directory for the scenarios without a cwd
 	// key (see expectations.Scenario.CWD); "" keeps each trace's own.
 	CWD string
+	// Recorder runs the command of a scenario's run key under an OTLP
+	// receiver: collect.Record, from package collect, as the
+	// retrievaltest command does. nil makes a scenario with a run key fail
+	// with expectations.ErrNoRecorder; the scenarios that name their
+	// traces need none, and a gate without one does not compile the
+	// receiver's HTTP server.
+	Recorder expectations.Recorder
 }
 
 // Check loads the scenario files that patterns name and evaluates them.

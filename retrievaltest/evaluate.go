@@ -55,5 +55,6 @@ func (opts Options) runner() scenariorun.Options {
 		MaxInputSize: opts.MaxInputSize,
 		KeepResults:  opts.KeepResults,
 		CWD:          opts.CWD,
+		Recorder:     opts.Recorder,
 	}
 }

@@ -1,6 +1,8 @@
 package retrievaltest
 
 import (
+	"context"
+	"os/exec"
 	"reflect"
 	"testing"
 
@@ -21,6 +23,7 @@ func TestOptionsHandEveryRunnerOptionOn(t *testing.T) {
 		MaxInputSize: 42,
 		KeepResults:  func(string) string { return "" },
 		CWD:          "/root",
+		Recorder:     func(context.Context, string, *exec.Cmd) ([]string, error) { return nil, nil },
 	}
 	// Every field of Options is set above.
 	v := reflect.ValueOf(opts)

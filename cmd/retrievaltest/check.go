@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/progress"
+	"github.com/agentretrieval/agentretrieval/collect"
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/internal/scenariorun"
 	"github.com/agentretrieval/agentretrieval/metrics"
@@ -96,7 +97,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 
 	prog := progress.New(stderr, "check", len(files))
-	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal,
+	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal, Recorder: collect.Record,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := "pass"
 			switch {

@@ -34,13 +34,16 @@ type Options struct {
 	// CWD is the working directory of the scenarios that set none (check
 	// -cwd).
 	CWD string
+	// Recorder records the scenarios with a run key (see
+	// expectations.EvalOptions.Recorder).
+	Recorder expectations.Recorder
 }
 
 // Evaluate evaluates one loaded scenario, naming its file in errors; a
 // scenario without cwd takes opts.CWD.
 func Evaluate(ctx context.Context, opts Options, s *expectations.Scenario) (*expectations.ScenarioResult, error) {
 	s = withDefaultCWD(s, opts)
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults})
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults, Recorder: opts.Recorder})
 	if err != nil {
 		return nil, named(s, err)
 	}
@@ -204,7 +207,7 @@ func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 	}
 	e := &evaluation{
 		opts:     opts,
-		eopts:    expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults},
+		eopts:    expectations.EvalOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize, Context: ctx, KeepResults: opts.KeepResults, Recorder: opts.Recorder},
 		results:  make([]*expectations.ScenarioResult, len(scenarios)),
 		errs:     make([]error, len(scenarios)),
 		runs:     make([][]*expectations.Run, len(scenarios)),

@@ -48,6 +48,10 @@ type Options struct {
 	// scenario file the steps read (as retrievaltest.Options.MaxInputSize
 	// does).
 	MaxInputSize int64
+	// Recorder records the scenario files with a run key that the
+	// scenario steps evaluate (collect.Record; see
+	// retrievaltest.Options.Recorder); nil makes such a file an error.
+	Recorder expectations.Recorder
 }
 
 // Register registers the retrieval steps of Catalogue on sc,
@@ -613,7 +617,7 @@ func (r *stepRunner) scenarioPasses(ctx context.Context, file, typ string) error
 	if err != nil {
 		return err
 	}
-	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: r.opts.Registry, MaxInputSize: r.opts.MaxInputSize})
+	res, err := expectations.Evaluate(s, expectations.EvalOptions{Registry: r.opts.Registry, MaxInputSize: r.opts.MaxInputSize, Recorder: r.opts.Recorder})
 	if err != nil {
 		return err
 	}

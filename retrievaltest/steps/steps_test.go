@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -207,3 +210,26 @@ type hooklessRegistrar map[string]any
 
 func (h hooklessRegistrar) Step(expr, fn any)               { h[fmt.Sprint(expr)] = fn }
 func (h hooklessRegistrar) Before(godog.BeforeScenarioHook) {}
+
+// The scenario steps record a scenario with a run key with
+// Options.Recorder, and without one say which to set.
+func TestScenarioStepsRecordWithTheRecorder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "recorded.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("name: recorded\nrun: echo agent\n"+
+		"expectations:\n  - type: tools\n    max_calls: 4\n"), 0o644))
+	trace, err := filepath.Abs("../../expectations/testdata/traces/index-first-then-edit.toolcalls.json")
+	require.NoError(t, err)
+	step := `Then the scenario "` + file + `" passes`
+
+	status, out := runFeature(t, nil, step)
+	assert.Equal(t, 1, status, out)
+	assert.Contains(t, out, "Recorder")
+
+	fake := func(ctx context.Context, _ string, cmd *exec.Cmd) ([]string, error) {
+		return []string{trace}, cmd.Run()
+	}
+	status, out = runFeature(t, []steps.Options{{Recorder: fake}}, step)
+	assert.Equal(t, 0, status, out)
+}
