@@ -2,18 +2,20 @@
 # build-cost.sh: what the library and the command cost to build and to
 # start, measured in one run.
 #
-# Usage: scripts/build-cost.sh [-n RUNS] [-b REF] [-s]
+# Usage: scripts/build-cost.sh [-n RUNS] [-b REF] [-s] [-l]
 #
 #   -n RUNS  runs of each start-up measure; the median is reported (default 20)
 #   -b REF   also measure the git REF (e.g. main), built from a copy of its
 #            tree, before the working tree
 #   -s       skip the cold builds (package counts, sizes and start-up only)
+#   -l       cold-build the library only, not the command (minutes less)
 #
 # For each tree it reports:
 #
 #   - packages: go list -deps of ./retrievaltest (the library a user's
-#     go test gate imports) and of ./cmd/retrievaltest, without and with
-#     the allclouds tag (the bucket drivers);
+#     go test gate imports), of ./retrievaltest/steps (with the Gherkin
+#     steps) and of ./cmd/retrievaltest, without and with the allclouds
+#     tag (the bucket drivers);
 #   - cold builds: wall and CPU time (user + sys, steadier than wall time
 #     on a shared machine) of go build with an empty GOCACHE, so that the
 #     standard library is compiled too, as on a fresh machine. The library
@@ -30,13 +32,14 @@
 # Needs Go and /usr/bin/time (GNU time, for the peak memory).
 set -euo pipefail
 
-runs=20 ref= skipcold=
-while getopts "n:b:s" opt; do
+runs=20 ref= skipcold= libonly=
+while getopts "n:b:sl" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
 	s) skipcold=1 ;;
-	*) sed -n '2,27p' "$0" >&2; exit 2 ;;
+	l) libonly=1 ;;
+	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "build-cost.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -104,6 +107,9 @@ measure() {
 	(
 		cd "$src"
 		printf "  %-38s %4d\n" "packages ./retrievaltest" "$(go list -deps ./retrievaltest | wc -l)"
+		if [ -d retrievaltest/steps ]; then
+			printf "  %-38s %4d\n" "packages ./retrievaltest/steps" "$(go list -deps ./retrievaltest/steps | wc -l)"
+		fi
 		printf "  %-38s %4d\n" "packages ./cmd/retrievaltest" "$(go list -deps ./cmd/retrievaltest | wc -l)"
 		printf "  %-38s %4d\n" "packages ... -tags allclouds" "$(go list -tags allclouds -deps ./cmd/retrievaltest | wc -l)"
 		go build -o "$tmp/$tag-bin" ./cmd/retrievaltest
@@ -131,8 +137,10 @@ measure() {
 		(cd "$user" && cp "$src/go.sum" . && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>"$tmp/stderr") ||
 			{ cat "$tmp/stderr" >&2; exit 1; }
 		cold "cold build, user module (library)" "$user" go build ./...
-		cold "cold build, command" "$src" go build -o "$tmp/cold-bin" ./cmd/retrievaltest
-		cold "cold build, command allclouds" "$src" go build -tags allclouds -o "$tmp/cold-bin" ./cmd/retrievaltest
+		if [ -z "$libonly" ]; then
+			cold "cold build, command" "$src" go build -o "$tmp/cold-bin" ./cmd/retrievaltest
+			cold "cold build, command allclouds" "$src" go build -tags allclouds -o "$tmp/cold-bin" ./cmd/retrievaltest
+		fi
 	fi
 	for b in bin bin-clouds rel rel-clouds; do
 		startup "version $(label $b)" "$tmp/$tag-$b" version
