@@ -195,6 +195,32 @@ func TestTablesAreNotPadded(t *testing.T) {
 	assert.Equal(t, "| A | B |\n|:--|:--|\n| x | "+strings.Repeat("y", 300)+" |\n| z | w |\n", b.String())
 }
 
+func TestTableRows(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		header []string
+		rows   [][]string
+		want   string
+	}{
+		{"an empty cell is one space, so that it does not close on its bar", []string{"A", "B"}, [][]string{{"", "b"}},
+			"| A | B |\n|:--|:--|\n|   | b |\n"},
+		{"a short row gets empty cells", []string{"A", "B", "C"}, [][]string{{"a"}},
+			"| A | B | C |\n|:--|:--|:--|\n| a |   |   |\n"},
+		{"cells keep their spaces and markup", []string{"A"}, [][]string{{"  x  "}, {"**ERROR**"}, {`a\|b<br>c`}},
+			"| A |\n|:--|\n|   x   |\n| **ERROR** |\n| a\\|b<br>c |\n"},
+		{"a table without rows is its header", []string{"Δ", "≥"}, nil, "| Δ | ≥ |\n|:--|:--|\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var b strings.Builder
+			require.NoError(t, writeTable(&b, tt.header, tt.rows))
+			assert.Equal(t, tt.want, b.String())
+		})
+	}
+}
+
 func TestGitHubAnnotationsPointAtTheExpectation(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder

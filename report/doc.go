@@ -10,7 +10,7 @@
 //
 // # Markdown
 //
-// Every table is rendered by tablewriter in GFM form, left-aligned, never
+// Every table is written in GFM form (writeTable), left-aligned, never
 // wrapped and not padded (padding does not render, and only lengthens a
 // pull-request comment), with rows sorted so that the same input gives the
 // same bytes.

@@ -9,10 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/agentretrieval/agentretrieval/internal/printable"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
@@ -134,34 +130,40 @@ func codeSpan(s string) string {
 	return fence + body + fence
 }
 
-// writeTable renders a GFM table with tablewriter. Cells must already be
-// escaped (Escape, Code, or markup this package writes): the table only
-// lays them out. Columns are left-aligned, headers kept as written, and no
-// cell is wrapped, since a wrapped cell would become two rows.
+// writeTable renders a GFM table. Cells must already be escaped (Escape,
+// Code, or markup this package writes): the table only lays them out. Each
+// row is written as it is, a cell between "| " and " |", under a header
+// row and a delimiter row that left-aligns every column (":--"); an empty
+// cell is one space, so that a cell never closes on its opening bar. No
+// cell is wrapped, since a wrapped cell would become two rows, and a row
+// with fewer cells than the header gets empty ones.
 //
 // Cells are not padded to their column's width: the padding does not
 // render, and a table with one long cell would otherwise carry hundreds of
-// spaces on every row into a pull-request comment. A column width of 1 is
-// narrower than every cell, and with wrapping off tablewriter then writes
-// each cell as it is, with one space either side.
+// spaces on every row into a pull-request comment.
 func writeTable(w io.Writer, header []string, rows [][]string) error {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithTrimSpace(tw.Off),
-		tablewriter.WithWidths(tw.CellWidth{Global: 1}),
-	)
-	t.Header(header)
-	for _, r := range rows {
-		if err := t.Append(r); err != nil {
-			return err
+	var b strings.Builder
+	writeRow := func(cells []string) {
+		b.WriteString("|")
+		for i := range max(len(header), len(cells)) {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			if c == "" {
+				c = " "
+			}
+			b.WriteString(" " + c + " |")
 		}
+		b.WriteString("\n")
 	}
-	return t.Render()
+	writeRow(header)
+	b.WriteString("|" + strings.Repeat(":--|", len(header)) + "\n")
+	for _, r := range rows {
+		writeRow(r)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // FormatValue formats the figure named name for a report: figures that lie
