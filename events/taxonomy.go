@@ -19,7 +19,7 @@ import (
 
 // ProfileNames lists the built-in taxonomy profiles.
 func ProfileNames() []string {
-	names := slices.Collect(maps.Keys(compiledProfiles))
+	names := slices.Collect(maps.Keys(compiledProfiles()))
 	// Claude Code first: it is the default agent, and its rules are the most
 	// specific; the rest in name order.
 	slices.SortFunc(names, func(a, b string) int {
@@ -40,7 +40,7 @@ func ProfileNames() []string {
 // written in profiles/*.yaml and compiled into the package
 // (profiles_compiled.go), so that no run parses them.
 func Profile(name string) ([]Rule, error) {
-	rules, ok := compiledProfiles[name]
+	rules, ok := compiledProfiles()[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown taxonomy profile %q (built-in: %s)", name, strings.Join(ProfileNames(), ", "))
 	}
