@@ -167,8 +167,8 @@ func TestStepsKeepStatePerScenario(t *testing.T) {
 	assert.Contains(t, out.String(), "no trace")
 }
 
-// registrar records registrations, to check RegisterSteps against a
-// StepRegistrar that is not godog's.
+// registrar records registrations, to check Register against a
+// Registrar that is not godog's.
 type registrar struct {
 	steps  []string
 	before int
@@ -177,7 +177,7 @@ type registrar struct {
 func (r *registrar) Step(expr, _ any)                { r.steps = append(r.steps, fmt.Sprint(expr)) }
 func (r *registrar) Before(godog.BeforeScenarioHook) { r.before++ }
 
-func TestRegisterStepsRegistersTheCatalogue(t *testing.T) {
+func TestRegisterRegistersTheCatalogue(t *testing.T) {
 	t.Parallel()
 	var r registrar
 	steps.Register(&r)
