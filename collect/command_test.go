@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -207,4 +208,33 @@ func TestRunCommandThroughAShell(t *testing.T) {
 	assert.Equal(t, 6, res.ExitCode)
 	require.Len(t, res.Files, 1)
 	assert.Len(t, readSessions(t, res.Files[0])[0].Calls, 2)
+}
+
+// Record is RunCommand for an exec.Cmd made by its caller (an
+// expectations.Recorder): the exporter variables are added to the
+// command's environment, its exit status stays in its ProcessState, and a
+// command that exports nothing is ErrNothingExported.
+func TestRecordRecordsACommandOfTheCaller(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(childEnv("spans"), "COLLECT_TEST_EXIT=4")
+	var out strings.Builder
+	cmd.Stdout = &out
+	files, err := Record(context.Background(), dir, cmd)
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	assert.Equal(t, dir, filepath.Dir(files[0]))
+	assert.Len(t, readSessions(t, files[0])[0].Calls, 2)
+	assert.Equal(t, 4, cmd.ProcessState.ExitCode())
+	assert.Contains(t, out.String(), "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf")
+
+	quiet := exec.Command(os.Args[0], "-test.run=^$")
+	files, err = Record(context.Background(), t.TempDir(), quiet)
+	require.ErrorIs(t, err, ErrNothingExported)
+	assert.Empty(t, files)
+	assert.True(t, quiet.ProcessState.Success())
+
+	_, err = Record(context.Background(), t.TempDir(), quiet)
+	assert.ErrorContains(t, err, "already started")
 }
