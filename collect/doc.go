@@ -130,4 +130,9 @@
 // OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, OTEL_TRACES_EXPORTER and
 // OTEL_LOGS_EXPORTER=otlp), stops when the command exits (after the
 // requests it sent have been written) and returns the files written.
+// Record does the same for an exec.Cmd of the caller's: it is the
+// expectations.Recorder that records a scenario's run key (the command
+// passes it as expectations.EvalOptions.Recorder; a go test gate as
+// retrievaltest.Options.Recorder), so that expectations itself links no
+// receiver.
 package collect
