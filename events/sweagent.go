@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -198,23 +197,42 @@ func sweWords(script string) ([]string, bool) {
 	return words, true
 }
 
-// sweWordText returns a word with its quotes removed, or as written when its
-// value would depend on the environment.
+// sweWordText returns a word with its quotes removed and its escapes
+// resolved, or as written when its value would depend on the environment.
 func sweWordText(script string, w *syntax.Word) string {
-	if sweLiteral(w) {
-		if s, err := expand.Literal(nil, w); err == nil {
-			return s
+	if !sweLiteral(w) {
+		return script[w.Pos().Offset():w.End().Offset()]
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			// Outside quotes a backslash is kept, as mvdan.cc/sh's
+			// expand.Literal kept it when this used it.
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				unescapeLit(&b, q.(*syntax.Lit).Value, true)
+			}
 		}
 	}
-	return script[w.Pos().Offset():w.End().Offset()]
+	return b.String()
 }
 
 // sweLiteral reports a word made only of literal text and quotes, whose
-// value does not depend on the environment.
+// value does not depend on the environment. A $'…' string is left as
+// written, escapes and all. A ~ stays a ~: it names a folder of the machine
+// that ran the agent.
 func sweLiteral(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
-		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.Lit:
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				if _, ok := q.(*syntax.Lit); !ok {
