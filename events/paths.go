@@ -1,9 +1,10 @@
 package events
 
 import (
-	"net/url"
 	"path"
 	"strings"
+
+	"github.com/agentretrieval/agentretrieval/internal/percent"
 )
 
 // DefaultWorkspacePrefixes are the directories agent harnesses mount the
@@ -248,7 +249,7 @@ func stripScheme(p string) (string, bool) {
 			rest = rest[i:]
 		}
 		rest = cutAny(rest, "?#")
-		if u, err := url.PathUnescape(rest); err == nil {
+		if u, err := percent.Decode(rest); err == nil {
 			rest = u
 		}
 		return rest, rest != ""

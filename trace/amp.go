@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
+	"github.com/agentretrieval/agentretrieval/internal/percent"
 )
 
 // Amp reads the thread documents of Amp, Sourcegraph's coding agent: one
@@ -413,7 +413,7 @@ func fileURIPath(uri string) string {
 	if !ok {
 		return uri
 	}
-	if u, err := url.PathUnescape(p); err == nil {
+	if u, err := percent.Decode(p); err == nil {
 		p = u
 	}
 	// file:///c%3A/work is a Windows drive path.
