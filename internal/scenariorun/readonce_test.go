@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentretrieval/agentretrieval/collect"
 	"github.com/agentretrieval/agentretrieval/expectations"
 )
 
@@ -141,7 +142,7 @@ func TestScenariosThatReadNoNamedTraceAreEvaluatedAlone(t *testing.T) {
 	}
 	require.NoError(t, os.Remove(symbols))
 	reads, _ := countReads(t)
-	results, errs := evaluateAll(context.Background(), scenarios, Options{Jobs: 2})
+	results, errs := evaluateAll(context.Background(), scenarios, Options{Jobs: 2, Recorder: collect.Record})
 	assert.Nil(t, results[0])
 	require.Error(t, errs[0])
 	assert.Contains(t, errs[0].Error(), "exported no span or log record")
