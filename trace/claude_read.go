@@ -79,7 +79,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		cr.sess.dropReleased()
 	}
 	lr := newLineReader(r)
-	lr.compact = newClaudeCompactor(opts.MaxResultBytes)
+	lr.compact, lr.compactAt = newClaudeCompactor(opts.MaxResultBytes), claudeLongLine
 	lr.skip = func(n int, msg string) { cr.sess.Warnf(n, "%s", msg) }
 	cr.offsets = func(off int) int {
 		if lr.compacted {

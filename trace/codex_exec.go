@@ -62,7 +62,7 @@ func codexReadExec(r io.Reader, opts Options) (*Session, error) {
 		plans: map[string][]int{},
 		names: map[string]string{},
 	}
-	objects, err := codexLines(r, er.sess, name, &er.s, er)
+	objects, err := codexLines(r, er.sess, name, &er.s, er, er.opts.MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}

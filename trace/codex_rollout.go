@@ -81,7 +81,7 @@ func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
 		calls: map[string]int{},
 		names: map[string]string{},
 	}
-	objects, err := codexLines(r, cr.sess, name, &cr.s, cr)
+	objects, err := codexLines(r, cr.sess, name, &cr.s, cr, cr.opts.MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -195,6 +195,7 @@ func geminiOpensObject(line []byte) bool {
 func (gr *geminiReader) readLines(br *bufio.Reader) error {
 	lr := newLineReader(br)
 	lr.skip = func(n int, msg string) { gr.s.Warnf(n, "%s", msg) }
+	lr.cutLongLines(gr.max, lr.skip)
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {

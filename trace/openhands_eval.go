@@ -89,6 +89,7 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 	rd := ohEvalReader{src: src, max: opts.MaxResultBytes}
 	lr := newLineReader(r)
 	lr.skip = func(n int, msg string) { file.Warn(Warning{Source: src, Line: n, Message: msg}) }
+	lr.cutLongLines(opts.MaxResultBytes, lr.skip)
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {

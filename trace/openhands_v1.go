@@ -148,6 +148,7 @@ func (OpenHandsV1) Read(r io.Reader, opts Options) (*Session, error) {
 	} else {
 		lr := newLineReader(br)
 		lr.skip = func(n int, msg string) { s.Warnf(n, "%s", msg) }
+		lr.cutLongLines(opts.MaxResultBytes, lr.skip)
 		for {
 			line, n, err := lr.next()
 			if err == io.EOF {
