@@ -144,7 +144,9 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("%s: %w", opts.Source, err)
 	}
 	if document {
-		err = gr.readDocument(newJSONDoc(br))
+		cut, summary := cutDocument(br, opts)
+		err = gr.readDocument(newJSONDoc(cut))
+		warnCut(gr.s, summary)
 	} else {
 		err = gr.readLines(br)
 	}

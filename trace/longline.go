@@ -3,6 +3,9 @@ package trace
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"math"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -53,9 +56,11 @@ type stringCutter struct {
 	full bool // out passed max: the line is not read
 
 	inString bool
-	esc      int // bytes left of an escape in a kept string
-	start    int // offset in out where the current string's content starts
-	n        int // raw bytes of the current string read so far
+	raw      bool // the string is counted in raw bytes, n of them so far
+	bs       int  // backslashes ending the raw bytes of the string so far
+	esc      int  // bytes left of an escape in a kept string
+	start    int  // offset in out where the current string's content starts
+	n        int  // raw bytes of the current string read so far
 	dropping bool
 	escBuf   []byte // an escape being checked while dropping
 	given    bool   // a byte that is not valid JSON was met: the rest is kept
@@ -69,6 +74,11 @@ type stringCutter struct {
 
 	cutN, nestedN int // strings cut, strings read as JSON, this line
 	longest       int // raw length of the longest string cut
+
+	// newlines counts the line breaks met outside strings (a string
+	// holds none), and firstCut is the 1-based line of the first string
+	// cut or read as JSON, for a whole document's warning.
+	newlines, firstCut int
 }
 
 func newStringCutter(maxResult int) *stringCutter {
@@ -114,6 +124,102 @@ func (c *stringCutter) summary(length int) string {
 	return msg
 }
 
+// documentCutting, when false, turns cutDocument off (tests compare).
+var documentCutting = true
+
+// A cuttingReader passes a whole JSON document through a stringCutter,
+// for the readers that take a document rather than lines: a record of
+// it then takes what is kept of its strings, not their length. No line
+// break is dropped, so lines are those of the document.
+type cuttingReader struct {
+	r   io.Reader
+	c   *stringCutter
+	buf []byte
+	pos int // bytes of c.out already read
+	err error
+}
+
+// cutDocument returns r with the long strings of its document cut as a
+// reader keeping opts.MaxResultBytes of a result uses them; without a
+// result budget it keeps everything, and a file known to be no longer
+// than longLine is read as it is too (as a line that long would be).
+// summary then says what was cut, and where.
+func cutDocument(r io.Reader, opts Options) (cut io.Reader, summary func() (msg string, line int)) {
+	maxResult := opts.MaxResultBytes
+	if maxResult <= 0 || !documentCutting || opts.fileSize > 0 && opts.fileSize <= int64(longLine) {
+		return r, func() (string, int) { return "", 0 }
+	}
+	c := newStringCutter(maxResult)
+	c.max = math.MaxInt // the document is read as it is cut, not held
+	cr := &cuttingReader{r: r, c: c, buf: make([]byte, 64<<10)}
+	return cr, func() (string, int) {
+		if c.cutN == 0 && c.nestedN == 0 {
+			return "", 0
+		}
+		msg := c.summary(0)
+		_, rest, _ := strings.Cut(msg, ":")
+		return "the document was read with its long strings cut:" + rest, c.firstCut
+	}
+}
+
+func (cr *cuttingReader) Read(p []byte) (int, error) {
+	c := cr.c
+	for {
+		if end := cr.settled(); cr.pos < end {
+			n := copy(p, c.out[cr.pos:end])
+			cr.pos += n
+			return n, nil
+		}
+		if cr.err != nil {
+			return 0, cr.err
+		}
+		if cr.pos > 0 && cr.pos >= len(c.out)/2 {
+			// Drop what was read, keeping an open string's kept part.
+			n := copy(c.out, c.out[cr.pos:])
+			c.out = c.out[:n]
+			c.start -= cr.pos
+			if len(c.cuts) > 1 {
+				// Offsets are not mapped in a document; the last cut is
+				// kept only for a string still being dropped.
+				c.cuts[0] = c.cuts[len(c.cuts)-1]
+				c.cuts = c.cuts[:1]
+			}
+			cr.pos = 0
+		}
+		n, err := cr.r.Read(cr.buf)
+		c.write(cr.buf[:n])
+		cr.err = err
+	}
+}
+
+// settled is how much of the cut document is final: all of it, but the
+// kept part of a string still open that may yet be read as JSON.
+func (cr *cuttingReader) settled() int {
+	c := cr.c
+	if cr.err == nil && (c.inString && !c.dropping && !c.given || c.nesting) {
+		return c.start
+	}
+	return len(c.out)
+}
+
+// readCut reads a document with read, its long strings cut (see
+// cutDocument), and warns in the session it returns of what was cut.
+func readCut(r io.Reader, opts Options, read func(io.Reader) (*Session, error)) (*Session, error) {
+	cut, summary := cutDocument(r, opts)
+	s, err := read(cut)
+	if s != nil {
+		warnCut(s, summary)
+	}
+	return s, err
+}
+
+// warnCut warns in s of what a cutDocument reader cut.
+func warnCut(s *Session, summary func() (string, int)) {
+	if msg, line := summary(); msg != "" {
+		s.Warnf(line, "%s", msg)
+	}
+}
+
 // byteSize writes n bytes for a person.
 func byteSize(n int) string {
 	switch {
@@ -135,14 +241,7 @@ func (c *stringCutter) write(p []byte) {
 			c.emit(p)
 			return
 		case !c.inString:
-			i := bytes.IndexByte(p, '"')
-			if i < 0 {
-				c.emit(p)
-				return
-			}
-			c.emit(p[:i+1])
-			p = p[i+1:]
-			c.inString, c.esc, c.n, c.start = true, 0, 0, len(c.out)
+			p = p[c.passShort(p):]
 		case c.nesting:
 			p = p[c.nestWrite(p):]
 		case c.dropping:
@@ -151,6 +250,84 @@ func (c *stringCutter) write(p []byte) {
 			p = p[c.keptWrite(p):]
 		}
 	}
+}
+
+// passShort passes, outside strings, the bytes up to the first string
+// that does not end within p or may be long, and enters that string; it
+// returns how many bytes it used. Strings that end within keep bytes,
+// nearly all of them, are passed here in bulk: only quotes are looked for.
+func (c *stringCutter) passShort(p []byte) int {
+	j := 0 // p[:j] is passed
+	for {
+		k := bytes.IndexByte(p[j:], '"')
+		if k < 0 {
+			c.newlines += bytes.Count(p[j:], newline)
+			c.emit(p)
+			return len(p)
+		}
+		c.newlines += bytes.Count(p[j:j+k], newline)
+		s := j + k + 1 // the string's first byte
+		m := closingQuote(p, s, 0)
+		if m < 0 || m-s > c.keep {
+			// Open past p, or long: read by keptWrite.
+			c.emit(p[:s])
+			c.inString, c.esc, c.n, c.start = true, 0, 0, len(c.out)
+			c.raw, c.bs = true, 0
+			return s
+		}
+		j = m + 1
+	}
+}
+
+// closingQuote returns the offset of the first quote in p from s on that
+// no escape takes, or -1; carry is the number of backslashes that end the
+// string's bytes before p.
+func closingQuote(p []byte, s, carry int) int {
+	for m := s; ; m++ {
+		q := bytes.IndexByte(p[m:], '"')
+		if q < 0 {
+			return -1
+		}
+		m += q
+		bs := 0
+		for t := m - 1; t >= s && p[t] == '\\'; t-- {
+			bs++
+		}
+		if bs == m-s {
+			bs += carry
+		}
+		if bs%2 == 0 {
+			return m
+		}
+	}
+}
+
+// trailingBackslashes counts the backslashes that end p.
+func trailingBackslashes(p []byte) int {
+	n := 0
+	for t := len(p) - 1; t >= 0 && p[t] == '\\'; t-- {
+		n++
+	}
+	return n
+}
+
+// scanUnits counts raw string content as keptWrite does (an escape once),
+// and returns the state of an escape it ends inside.
+func scanUnits(raw []byte) (n, esc int) {
+	for i := 0; i < len(raw); i++ {
+		switch {
+		case esc == 5 && raw[i] != 'u':
+			esc = 0
+		case esc > 0:
+			esc--
+		case raw[i] == '\\':
+			n++
+			esc = 5
+		default:
+			n++
+		}
+	}
+	return n, esc
 }
 
 // emit appends to the cut line, and marks it full past max.
@@ -163,48 +340,98 @@ func (c *stringCutter) emit(p []byte) {
 }
 
 // keptWrite reads bytes of a string that is kept so far, and returns how
-// many it consumed.
+// many it consumed. An escape counts once, at its backslash: it reads to
+// at least one byte, so keep counts bytes of the string read.
 func (c *stringCutter) keptWrite(p []byte) int {
-	if c.esc > 0 {
-		// An escape counts once, at its backslash: it reads to at least
-		// one byte, so keep counts bytes of the string read.
-		b := p[0]
-		c.esc--
-		if c.esc == 4 && b != 'u' {
-			c.esc = 0 // a one-byte escape
+	if c.raw {
+		// Counted in raw bytes while that stays within keep: only the
+		// closing quote is looked for.
+		m := closingQuote(p, 0, c.bs)
+		end := m
+		if m < 0 {
+			end = len(p)
 		}
-		c.emit(p[:1])
-		return 1
+		if c.n+end <= c.keep {
+			if m >= 0 {
+				c.inString, c.raw = false, false
+				c.emit(p[:m+1])
+				return m + 1
+			}
+			if run := trailingBackslashes(p); run == len(p) {
+				c.bs += run
+			} else {
+				c.bs = run
+			}
+			c.n += len(p)
+			c.emit(p)
+			return len(p)
+		}
+		// Near keep: count what is kept exactly from here on.
+		c.n, c.esc = scanUnits(c.out[c.start:])
+		c.raw = false
 	}
-	b := p[0]
-	switch {
-	case b == '"':
-		c.inString = false
-		c.emit(p[:1])
-		return 1
-	case c.n >= c.keep && (b < 0x80 || b >= 0xc0) && (b != '\\' || !endsInHighSurrogate(c.out[c.start:])):
-		// The budget is spent and b starts a character (not the low
-		// half of a surrogate pair).
-		c.overBudget()
-		return 0
-	case b == '\\':
-		c.esc = 5 // one more for 'u' and four hex digits, or less
-		c.n++
-		c.emit(p[:1])
-		return 1
+	i, from := 0, 0 // p[from:i] is kept but not yet written out
+	for i < len(p) {
+		if c.esc > 0 {
+			// The rest of an escape begun in an earlier piece.
+			if c.esc == 5 && p[i] != 'u' {
+				c.esc = 0 // a one-byte escape
+			} else {
+				c.esc--
+			}
+			i++
+			continue
+		}
+		b := p[i]
+		switch {
+		case b == '"':
+			c.inString = false
+			c.emit(p[from : i+1])
+			return i + 1
+		case c.n >= c.keep && (b < 0x80 || b >= 0xc0):
+			// The budget is spent and b starts a character (unless it
+			// is the low half of a surrogate pair).
+			c.emit(p[from:i])
+			from = i
+			if b == '\\' && endsInHighSurrogate(c.out[c.start:]) {
+				c.n-- // the pair counts once
+				break
+			}
+			c.overBudget()
+			return i
+		}
+		if b == '\\' {
+			c.n++
+			switch {
+			case i+1 < len(p) && p[i+1] != 'u':
+				i += 2
+			case i+5 < len(p):
+				i += 6
+			default:
+				c.esc = 5 // one more for 'u' and four hex digits, or less
+				i++
+			}
+			continue
+		}
+		run := max(jsonscan.PlainLen(p[i:]), 1) // a control character is left to the parser
+		if room := c.keep - c.n; run > room {
+			run = max(room, 1)
+		}
+		c.n += run
+		i += run
 	}
-	run := max(jsonscan.PlainLen(p), 1) // a control character is left to the parser
-	if room := c.keep - c.n; run > room {
-		run = max(room, 1)
-	}
-	c.n += run
-	c.emit(p[:run])
-	return run
+	c.emit(p[from:])
+	return i
 }
+
+var newline = []byte{'\n'}
 
 // overBudget starts reading the rest of a string that passed keep: as JSON
 // when its text is JSON, else by dropping it.
 func (c *stringCutter) overBudget() {
+	if c.firstCut == 0 {
+		c.firstCut = c.newlines + 1
+	}
 	if c.nests && startsJSON(c.out[c.start:]) {
 		if c.inner == nil {
 			c.inner = &stringCutter{}

@@ -57,6 +57,19 @@ var validLongLines = map[string]validLongLine{
 			return resultCut(c)
 		},
 	},
+	"gemini-cli session document": {
+		format: "gemini-cli",
+		head: `{"sessionId":"s1","projectHash":"p","startTime":"2026-02-01T09:00:00.000Z","messages":[{"id":"g9","timestamp":"2026-02-01T09:00:06.000Z","type":"gemini","content":"","toolCalls":[` +
+			`{"id":"read_file-9","name":"read_file","args":{"file_path":"/work/app/big.go"},"status":"success","timestamp":"2026-02-01T09:00:07.000Z","result":[{"functionResponse":{"id":"read_file-9","name":"read_file","response":{"output":"`,
+		size: 300 << 20, pattern: plainText, tail: `"}}}]}]}]}`,
+		check: func(all []*Session) error {
+			c, err := callNamed(all, "read_file-9")
+			if err != nil {
+				return err
+			}
+			return resultCut(c)
+		},
+	},
 	"gemini-cli result": {
 		format: "gemini-cli", fixture: "testdata/gemini-cli/minimal.session.jsonl", after: 3,
 		head: `{"id":"g9","timestamp":"2026-02-01T09:00:06.000Z","type":"gemini","content":"","toolCalls":[{"id":"read_file-9","name":"read_file","args":{"file_path":"/work/app/big.go"},"status":"success","timestamp":"2026-02-01T09:00:07.000Z","result":[{"functionResponse":{"id":"read_file-9","name":"read_file","response":{"output":"`,
@@ -130,8 +143,12 @@ func resultCut(c *ToolCall) error {
 
 // input returns the case's trace as a stream, and the fixture alone.
 func (c validLongLine) input(t testing.TB) (io.Reader, []byte) {
-	data, err := os.ReadFile(c.fixture)
-	require.NoError(t, err)
+	var data []byte
+	if c.fixture != "" {
+		var err error
+		data, err = os.ReadFile(c.fixture)
+		require.NoError(t, err)
+	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	before := bytes.Join(lines[:c.after], nil)
 	after := bytes.Join(lines[c.after:], nil)
@@ -159,8 +176,12 @@ func TestAValidLineOfHundredsOfMegabytesIsReadInBoundedMemory(t *testing.T) {
 	for name, c := range validLongLines {
 		t.Run(name, func(t *testing.T) {
 			_, fixture := c.input(t)
-			want, err := ReadAll(bytes.NewReader(fixture), Options{Format: c.format, Source: "in", MaxResultBytes: cliResultBytes})
-			require.NoError(t, err)
+			var want []*Session
+			if len(fixture) > 0 {
+				var err error
+				want, err = ReadAll(bytes.NewReader(fixture), Options{Format: c.format, Source: "in", MaxResultBytes: cliResultBytes})
+				require.NoError(t, err)
+			}
 			wantCalls := 0
 			for _, s := range want {
 				wantCalls += len(s.Calls)

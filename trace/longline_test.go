@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -297,4 +300,103 @@ func TestAReaderSaysWhatItCutOfALongLine(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, got.Warnings)
 	})
+}
+
+func TestCuttingADocumentChangesNothingWhenNoStringIsLong(t *testing.T) {
+	cases := map[string][]string{
+		"gemini-cli":     {"testdata/gemini-cli/*.json", "../../shared/samples/gemini-cli/*.json"},
+		"openhands":      {"testdata/openhands/*.json", "../../shared/samples/openhands/*.json"},
+		"openhands-v1":   {"testdata/openhands/v1-conversation/events/*.json"},
+		"swe-agent":      {"testdata/swe-agent/*", "../../shared/samples/swe-agent/*.traj"},
+		"mini-swe-agent": {"testdata/mini-swe-agent/*", "../../shared/samples/mini-swe-agent/*.json"},
+		"amp":            {"testdata/amp/*", "../../shared/samples/amp/*.json"},
+		"copilot-chat":   {"testdata/copilot-chat/*.json", "../../shared/samples/copilot-chat/*.json"},
+	}
+	files := 0
+	for format, globs := range cases {
+		for _, g := range globs {
+			names, _ := filepath.Glob(g)
+			for _, name := range names {
+				data, err := os.ReadFile(name)
+				require.NoError(t, err)
+				files++
+				opts := Options{Format: format, Source: "in", MaxResultBytes: 1 << 20}
+				got, gotErr := ReadAll(bytes.NewReader(data), opts)
+				documentCutting = false
+				want, wantErr := ReadAll(bytes.NewReader(data), opts)
+				documentCutting = true
+				if wantErr != nil {
+					require.Error(t, gotErr, name)
+					assert.Equal(t, wantErr.Error(), gotErr.Error(), name)
+					continue
+				}
+				require.NoError(t, gotErr, name)
+				assert.Equal(t, want, got, name)
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, files, 15, "the fixtures are found")
+}
+
+func TestACutDocumentReadsTheSameInPiecesOfAnySize(t *testing.T) {
+	doc := "{\n  \"a\": \"" + strings.Repeat("0123456789", 30) + "\",\n  \"m\": \"[{\\\"k\\\": \\\"" + strings.Repeat("é", 200) + "\\\"}, 7]\",\n  \"b\": [1, \"ok\"]\n}\n"
+	whole, _ := cutLine(t, doc, 64, 1<<20, 1<<20, len(doc))
+	for _, size := range []int{1, 2, 7, 64, 1 << 16} {
+		withCutLimits(t, longLine, 64, lineMax, func() {
+			r, summary := cutDocument(strings.NewReader(doc), Options{MaxResultBytes: 1})
+			r.(*cuttingReader).buf = make([]byte, size)
+			got, err := io.ReadAll(r)
+			require.NoError(t, err)
+			assert.Equal(t, string(whole.line()), string(got), "pieces of %d", size)
+			msg, line := summary()
+			assert.Equal(t, 2, line, "the first cut is on line 2")
+			assert.Equal(t, "the document was read with its long strings cut: 1 kept only their first 64 bytes (the longest was 300 bytes); 1 holding JSON were read as JSON with their own long strings cut", msg)
+		})
+	}
+	// Without a result budget the document is read as it is.
+	r, summary := cutDocument(strings.NewReader(doc), Options{})
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, doc, string(got))
+	msg, _ := summary()
+	assert.Empty(t, msg)
+}
+
+// BenchmarkCutDocument passes a session document with no long string
+// through the cutter: its cost on what it leaves as it is.
+func BenchmarkCutDocument(b *testing.B) {
+	lines, _ := geminiBench()
+	doc := geminiDocument(b, lines)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	defer benchcpu.Throughput(b, int64(len(doc)))()
+	for b.Loop() {
+		r, _ := cutDocument(bytes.NewReader(doc), Options{MaxResultBytes: 8<<20 + 1})
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestADocumentFileIsCutOnlyWhenLongerThanALongLine(t *testing.T) {
+	doc := "{\n" + `"sessionId":"s1","projectHash":"p","startTime":"2026-02-01T09:00:00.000Z",` + "\n" + `"messages":[{"id":"g9","timestamp":"2026-02-01T09:00:06.000Z","type":"gemini","content":"","toolCalls":[` +
+		`{"id":"read_file-9","name":"read_file","args":{"file_path":"/work/app/big.go"},"status":"success","result":[{"functionResponse":{"id":"read_file-9","name":"read_file","response":{"output":"` +
+		strings.Repeat("x", 5000) + `"}}}]}]}]` + "\n}\n"
+	name := filepath.Join(t.TempDir(), "s.json")
+	require.NoError(t, os.WriteFile(name, []byte(doc), 0o644))
+	read := func(longAt int) *Session {
+		var s *Session
+		withCutLimits(t, longAt, 100, lineMax, func() {
+			var err error
+			s, err = ReadFile(name, Options{Format: "gemini-cli", MaxResultBytes: 1})
+			require.NoError(t, err)
+		})
+		return s
+	}
+	s := read(1024)
+	require.Len(t, s.Warnings, 1)
+	assert.Equal(t, 3, s.Warnings[0].Line)
+	assert.Equal(t, "the document was read with its long strings cut: 1 kept only their first 100 bytes (the longest was 4.9 KiB)", s.Warnings[0].Message)
+	assert.Empty(t, read(len(doc)).Warnings, "a file no longer than a long line is read as it is")
+	assert.NotEmpty(t, read(len(doc)-1).Warnings)
 }

@@ -118,7 +118,7 @@ func (MiniSWEAgent) Detect(prefix []byte) bool {
 // line. It returns an error when the input is not a mini-swe-agent
 // trajectory, or when no message could be read from a broken one.
 func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
-	return miniSWEReadDoc(newJSONDoc(r), opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return miniSWEReadDoc(newJSONDoc(r), opts) })
 }
 
 func miniSWEReadDoc(d *jsonDoc, opts Options) (*Session, error) {

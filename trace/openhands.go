@@ -110,7 +110,7 @@ func ohLooksLikeV0Event(dec *json.Decoder) bool {
 
 // Read reads an OpenHands event list.
 func (OpenHands) Read(r io.Reader, opts Options) (*Session, error) {
-	return openHandsReadList(newJSONDoc(r), opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return openHandsReadList(newJSONDoc(r), opts) })
 }
 
 func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {

@@ -133,7 +133,9 @@ func (OpenHandsV1) Read(r io.Reader, opts Options) (*Session, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	first, _ := br.Peek(1 << 10)
 	if t := trimLeading(first); len(t) > 0 && t[0] == '[' {
-		d := newJSONDoc(br)
+		cut, summary := cutDocument(br, opts)
+		defer warnCut(s, summary)
+		d := newJSONDoc(cut)
 		if _, err := d.Open(); err != nil {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}

@@ -162,7 +162,7 @@ func sweFirstHas(dec *json.Decoder, ok func(keys map[string]bool) bool) bool {
 // types is skipped with a warning; a file cut short keeps the steps read
 // before the cut, with a warning.
 func (SWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
-	return sweAgentReadDoc(newJSONDoc(r), opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return sweAgentReadDoc(newJSONDoc(r), opts) })
 }
 
 func sweAgentReadDoc(d *jsonDoc, opts Options) (*Session, error) {
