@@ -142,6 +142,10 @@ func atifSkipDecoder(dec *json.Decoder) error {
 // when no step could be read from a broken document, or when the input is
 // not a JSON object.
 func (ATIF) Read(r io.Reader, opts Options) (*Session, error) {
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return readATIF(r, opts) })
+}
+
+func readATIF(r io.Reader, opts Options) (*Session, error) {
 	src := opts.Source
 	if src == "" {
 		src = "-"
