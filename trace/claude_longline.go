@@ -70,8 +70,11 @@ func newClaudeCompactor(maxResult int) *claudeCompactor {
 	return &claudeCompactor{keep: keep}
 }
 
-func (c *claudeCompactor) line() []byte       { return c.out }
-func (c *claudeCompactor) tooLong() bool      { return false }
+func (c *claudeCompactor) line() []byte { return c.out }
+
+// tooLong reports a line over lineMax even compacted; without a result
+// budget ("keep everything") no line is.
+func (c *claudeCompactor) tooLong() bool      { return c.keep >= 0 && len(c.out) > lineMax }
 func (c *claudeCompactor) summary(int) string { return "" }
 
 // reset starts a new line.

@@ -81,6 +81,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 	lr := newLineReader(r)
 	lr.compact, lr.compactAt = newClaudeCompactor(opts.MaxResultBytes), claudeLongLine
 	lr.skip = func(n int, msg string) { cr.sess.Warnf(n, "%s", msg) }
+	lr.warn = lr.skip
 	cr.offsets = func(off int) int {
 		if lr.compacted {
 			// Cuts are placed in the line as read, byte order mark and all.

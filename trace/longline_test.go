@@ -400,3 +400,19 @@ func TestADocumentFileIsCutOnlyWhenLongerThanALongLine(t *testing.T) {
 	assert.Empty(t, read(len(doc)).Warnings, "a file no longer than a long line is read as it is")
 	assert.NotEmpty(t, read(len(doc)-1).Warnings)
 }
+
+func TestAClaudeLineTooLongEvenCompactedIsSkippedWithAWarning(t *testing.T) {
+	call := `{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/a"}}]}}` + "\n"
+	huge := `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[` + strings.Repeat(`{"type":"text","text":"x"},`, 100) + `{"type":"text","text":"x"}]}]}}` + "\n"
+	savedLong := claudeLongLine
+	claudeLongLine = 64
+	defer func() { claudeLongLine = savedLong }()
+	withCutLimits(t, longLine, minKeepBytes, 1000, func() {
+		s, err := Read(strings.NewReader(call+huge+call), Options{Format: "claude-code", Source: "in", MaxResultBytes: 8})
+		require.NoError(t, err)
+		require.NotEmpty(t, s.Warnings)
+		assert.Equal(t, 2, s.Warnings[0].Line)
+		assert.Contains(t, s.Warnings[0].Message, "takes over 1000 bytes even with its long strings cut; line skipped")
+		assert.False(t, s.Calls[0].HasResult, "the result line was skipped")
+	})
+}
