@@ -67,7 +67,11 @@ type codexRolloutReader struct {
 	tokens   []int64
 	answer   string
 	eventAns string
-	scratch  []byte // a decoded shell output, reused from call to call
+	// done are the calls whose output was read, to hand to
+	// Options.CallDone at the next call (an event after an output may
+	// still mark it failed).
+	done    []int
+	scratch []byte // a decoded shell output, reused from call to call
 }
 
 func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
@@ -80,6 +84,9 @@ func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
 		opts:  opts,
 		calls: map[string]int{},
 		names: map[string]string{},
+	}
+	if opts.CallDone != nil && opts.DropReleased {
+		cr.sess.dropReleased()
 	}
 	objects, err := codexLines(r, cr.sess, name, &cr.s, cr, cr.opts.MaxResultBytes)
 	if err != nil {
@@ -462,9 +469,11 @@ func (r *codexRolloutReader) event(it *codexItem) {
 			break
 		}
 		id := s.text(it.callID)
-		if i, ok := r.calls[id]; ok && r.sess.Calls[i].HasResult {
-			r.sess.Calls[i].IsError = true
-			break
+		if i, ok := r.calls[id]; ok {
+			if c := r.sess.Call(i); c != nil && c.HasResult {
+				c.IsError = true
+				break
+			}
 		}
 		if r.mcpFailed == nil {
 			r.mcpFailed = map[string]bool{}
@@ -495,7 +504,8 @@ func (r *codexRolloutReader) item(n int, it *codexItem, t time.Time) {
 	case "web_search_call":
 		i := r.call(n, s.text(it.id), "web_search", bytes.Clone(it.action), t)
 		if i >= 0 && s.is(it.status, "completed") {
-			r.sess.Calls[i].HasResult = true
+			r.sess.Call(i).HasResult = true
+			r.done = append(r.done, i)
 		}
 	case "tool_search_call":
 		r.call(n, s.text(it.callID), "tool_search", codexObjectArgs(it.args), t)
@@ -540,6 +550,7 @@ func (r *codexRolloutReader) call(n int, id, name string, args []byte, t time.Ti
 	if len(args) == 0 {
 		args = nil
 	}
+	r.handOverDone()
 	i := r.sess.AddCall(ToolCall{ID: id, Name: name, Arguments: args, Time: t})
 	if id != "" {
 		r.calls[id] = i
@@ -562,8 +573,8 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 		r.sess.Warnf(n, "%s for unknown call_id %q; output dropped", s.text(it.typ), id)
 		return
 	}
-	c := &r.sess.Calls[i]
-	if c.HasResult {
+	c := r.sess.Call(i)
+	if c == nil || c.HasResult {
 		r.sess.Warnf(n, "second output for call_id %q; ignored", id)
 		return
 	}
@@ -590,6 +601,19 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 	c.Result = string(cutUTF8(out, max))
 	c.HasResult = true
 	c.IsError = failed
+	r.done = append(r.done, i)
+}
+
+// handOverDone hands the calls whose output was read to Options.CallDone.
+func (r *codexRolloutReader) handOverDone() {
+	if r.opts.CallDone == nil {
+		r.done = r.done[:0]
+		return
+	}
+	for _, i := range r.done {
+		handOver(r.sess, i, r.opts.CallDone)
+	}
+	r.done = r.done[:0]
 }
 
 // input notes that the model received input (a tool output, a user
@@ -610,7 +634,30 @@ func (r *codexRolloutReader) input() {
 // finish settles the calls still pending and the session's totals.
 func (r *codexRolloutReader) finish() {
 	r.input()
-	codexSetTokens(r.sess, r.tokens)
+	r.handOverDone()
+	if l := r.sess.ledger; l != nil {
+		ptrs := make([]*int64, len(r.tokens))
+		for i := range r.tokens {
+			if r.tokens[i] >= 0 {
+				ptrs[i] = &r.tokens[i]
+			}
+		}
+		l.setTokens(ptrs)
+	} else {
+		codexSetTokens(r.sess, r.tokens)
+	}
+	if r.opts.CallDone != nil {
+		// The calls whose output never came are done too.
+		for i := range r.sess.NumCalls() {
+			if c := r.sess.Call(i); c != nil && !c.HasResult {
+				handOver(r.sess, i, r.opts.CallDone)
+			}
+		}
+		r.sess.streamed = true
+		if r.sess.ledger != nil {
+			r.sess.closeLedger()
+		}
+	}
 	r.sess.Answer = r.answer
 	if r.answer == "" {
 		r.sess.Answer = r.eventAns
