@@ -14,8 +14,9 @@ type Message struct {
 	Role string `json:"role"`
 	// Kind is KindText, or KindReasoning for the model's thinking or its
 	// summary (Claude's thinking blocks, Codex's reasoning summaries,
-	// Gemini's thoughts, an ATIF step's reasoning_content, a SWE-agent
-	// step's thought).
+	// Gemini CLI's thoughts, reasoning_content in ATIF and OpenHands V1).
+	// What an agent writes beside its action (a SWE-agent step's thought,
+	// an OpenHands action's thought) is text: the model said it.
 	Kind string `json:"kind"`
 	// Text is the message's text, white space trimmed at both ends and
 	// cut to MaxMessageBytes at a character boundary.
