@@ -57,27 +57,24 @@ const MaxMessageBytes = 4096
 // Its text is trimmed of spaces, tabs and line breaks and cut to
 // MaxMessageBytes; a message with no text is not kept.
 func (s *Session) AddMessage(role, kind, text string, t time.Time, subagent bool) {
-	s.addMessageAt(role, kind, text, t, subagent, s.NumCalls())
-}
-
-// addMessageAt appends a message placed before call before, for readers
-// that add calls and messages in separate passes.
-func (s *Session) addMessageAt(role, kind, text string, t time.Time, subagent bool, before int) {
-	addMessage(s, role, kind, text, t, subagent, before)
+	s.Messages = appendMessage(s.Messages, role, kind, text, t, subagent, s.NumCalls())
 }
 
 // addMessageBytes is AddMessage for a text still in a reader's buffer: only
 // the part kept is copied.
 func (s *Session) addMessageBytes(role, kind string, text []byte, t time.Time, subagent bool) {
-	addMessage(s, role, kind, text, t, subagent, s.NumCalls())
+	s.Messages = appendMessage(s.Messages, role, kind, text, t, subagent, s.NumCalls())
 }
 
-func addMessage[T ~string | ~[]byte](s *Session, role, kind string, text T, t time.Time, subagent bool, before int) {
+// appendMessage appends to msgs a message placed before call before, its
+// text trimmed and cut (see AddMessage), for readers that place messages
+// themselves (they add calls and messages in separate passes).
+func appendMessage[T ~string | ~[]byte](msgs []Message, role, kind string, text T, t time.Time, subagent bool, before int) []Message {
 	kept, cut := cutMessage(text)
 	if len(kept) == 0 {
-		return
+		return msgs
 	}
-	s.Messages = append(s.Messages, Message{
+	return append(msgs, Message{
 		Role: role, Kind: kind, Text: string(kept), Cut: cut,
 		Time: t, Before: before, Subagent: subagent,
 	})

@@ -237,9 +237,9 @@ type sweReader struct {
 	hasStats                   bool
 	// The conversation: the task (the first user message of the
 	// history), the steps' thoughts, and the history's messages, which
-	// are used when there is no trajectory. Each is a Session only for
-	// its Messages, placed by the calls of steps or of histCalls.
-	prompt, stepMsgs, histMsgs Session
+	// are used when there is no trajectory. Each is
+	// placed by the calls of steps or of histCalls.
+	prompt, stepMsgs, histMsgs []Message
 	havePrompt                 bool
 }
 
@@ -354,7 +354,7 @@ func (rd *sweReader) applyStep(err error, line int) {
 	if rd.cwd == "" {
 		rd.cwd = st.cwd
 	}
-	rd.stepMsgs.addMessageAt(RoleAssistant, KindText, st.thought, time.Time{}, false, len(rd.steps))
+	rd.stepMsgs = appendMessage(rd.stepMsgs, RoleAssistant, KindText, st.thought, time.Time{}, false, len(rd.steps))
 	if strings.TrimSpace(st.action) == "" {
 		return
 	}
@@ -475,7 +475,7 @@ func (rd *sweReader) applyMessage(err error, line int) {
 		// The first user message that is not a demonstration states the
 		// task; it comes before any call.
 		rd.havePrompt = true
-		rd.prompt.addMessageAt(RoleUser, KindText, content, time.Time{}, false, 0)
+		rd.prompt = appendMessage(rd.prompt, RoleUser, KindText, content, time.Time{}, false, 0)
 		if keepContent {
 			return
 		}
@@ -483,7 +483,7 @@ func (rd *sweReader) applyMessage(err error, line int) {
 	switch role {
 	case "assistant":
 		if keepContent {
-			rd.histMsgs.addMessageAt(RoleAssistant, KindText, m.thought, time.Time{}, false, len(rd.histCalls))
+			rd.histMsgs = appendMessage(rd.histMsgs, RoleAssistant, KindText, m.thought, time.Time{}, false, len(rd.histCalls))
 		}
 		if len(calls) > 0 || strings.TrimSpace(action) != "" {
 			rd.hist = append(rd.hist, sweHistAction{action: action, calls: calls})
@@ -515,7 +515,7 @@ func (rd *sweReader) applyMessage(err error, line int) {
 			rd.await = -1
 		} else if len(ids) == 0 && role == "user" {
 			// Not an observation: what the harness told the model.
-			rd.histMsgs.addMessageAt(RoleUser, KindText, content, time.Time{}, false, len(rd.histCalls))
+			rd.histMsgs = appendMessage(rd.histMsgs, RoleUser, KindText, content, time.Time{}, false, len(rd.histCalls))
 		}
 	}
 }
@@ -640,15 +640,15 @@ func (rd *sweReader) finish() {
 	if rd.hasStats && rd.tokensSent+rd.tokensReceived > 0 {
 		s.Usage = &Usage{InputTokens: rd.tokensSent, OutputTokens: rd.tokensReceived}
 	}
-	s.Messages = rd.prompt.Messages
+	s.Messages = rd.prompt
 	if !rd.sawTrajectory {
 		for _, c := range rd.histCalls {
 			s.AddCall(c)
 		}
-		s.Messages = append(s.Messages, rd.histMsgs.Messages...)
+		s.Messages = append(s.Messages, rd.histMsgs...)
 		return
 	}
-	s.Messages = append(s.Messages, rd.stepMsgs.Messages...)
+	s.Messages = append(s.Messages, rd.stepMsgs...)
 	j := 0
 	for i, c := range rd.steps {
 		want := rd.actions[i]
