@@ -66,7 +66,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		name = ClaudeStreamJSON{}.Name()
 	}
 	cr := &claudeReader{
-		sess:       &Session{Format: name, Source: opts.Source, Agent: "claude-code", Calls: []ToolCall{}},
+		sess:       &Session{Format: name, Source: opts.Source, Agent: "claude-code", Calls: []ToolCall{}, skipMessages: opts.SkipMessages},
 		opts:       opts,
 		calls:      map[string]int{},
 		names:      map[string]string{},

@@ -77,7 +77,7 @@ func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
 	}
 	name := Codex{}.Name()
 	cr := &codexRolloutReader{
-		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}},
+		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}, skipMessages: opts.SkipMessages},
 		opts:  opts,
 		calls: map[string]int{},
 		names: map[string]string{},

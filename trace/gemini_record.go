@@ -87,7 +87,7 @@ type geminiRec struct {
 
 func newGeminiReader(opts Options) *geminiReader {
 	return &geminiReader{
-		s:    &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli"},
+		s:    &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages},
 		max:  opts.MaxResultBytes,
 		byID: map[string]int{},
 	}

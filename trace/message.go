@@ -57,12 +57,18 @@ const MaxMessageBytes = 4096
 // Its text is trimmed of spaces, tabs and line breaks and cut to
 // MaxMessageBytes; a message with no text is not kept.
 func (s *Session) AddMessage(role, kind, text string, t time.Time, subagent bool) {
+	if s.skipMessages {
+		return
+	}
 	s.Messages = appendMessage(s.Messages, role, kind, text, t, subagent, s.NumCalls())
 }
 
 // addMessageBytes is AddMessage for a text still in a reader's buffer: only
 // the part kept is copied.
 func (s *Session) addMessageBytes(role, kind string, text []byte, t time.Time, subagent bool) {
+	if s.skipMessages {
+		return
+	}
 	s.Messages = appendMessage(s.Messages, role, kind, text, t, subagent, s.NumCalls())
 }
 

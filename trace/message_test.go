@@ -269,3 +269,28 @@ func TestSamplesKeepTheirConversation(t *testing.T) {
 		})
 	}
 }
+
+func TestSkipMessagesKeepsNone(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{
+		"testdata/claude-code/conversation.jsonl",
+		"testdata/codex/conversation.rollout.jsonl",
+		"testdata/gemini-cli/conversation.session.jsonl",
+		"testdata/openhands/conversation.json",
+		"testdata/mini-swe-agent/conversation.traj.json",
+		"testdata/swe-agent/conversation.traj",
+		"../testdata/traces/atif/embedded-subagent-v1.7.trajectory.json",
+		"testdata/otel/message-parts.otlp.json",
+	} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			all, err := ReadFile(file, Options{})
+			require.NoError(t, err)
+			require.NotEmpty(t, all.Messages)
+			s, err := ReadFile(file, Options{SkipMessages: true})
+			require.NoError(t, err)
+			assert.Nil(t, s.Messages)
+			assert.Len(t, s.Calls, len(all.Calls), "the calls are the same")
+		})
+	}
+}

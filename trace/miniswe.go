@@ -128,7 +128,7 @@ func miniSWEReadDoc(d *jsonDoc, opts Options) (*Session, error) {
 		src = "-"
 	}
 	mr := &miniReader{
-		s:       &Session{Format: MiniSWEAgent{}.Name(), Source: src, Agent: "mini-swe-agent"},
+		s:       &Session{Format: MiniSWEAgent{}.Name(), Source: src, Agent: "mini-swe-agent", skipMessages: opts.SkipMessages},
 		d:       d,
 		max:     opts.MaxResultBytes,
 		pending: map[string]int{},

@@ -119,7 +119,7 @@ func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {
 	if src == "" {
 		src = "-"
 	}
-	s := &Session{Format: "openhands", Source: src, Agent: "openhands"}
+	s := &Session{Format: "openhands", Source: src, Agent: "openhands", skipMessages: opts.SkipMessages}
 	b := newOHV0Builder(s, opts.MaxResultBytes)
 	if obj, err := d.Open(); err != nil || obj {
 		line := d.Line()

@@ -75,6 +75,9 @@ type Session struct {
 	// neither memory nor a message per line. WarningsSummary says it in words.
 	WarningsDropped int `json:"warnings_dropped,omitempty"`
 
+	// skipMessages, set from Options.SkipMessages by the readers that
+	// stream, makes AddMessage keep nothing.
+	skipMessages bool
 	// streamed is set by readers that hand calls to Options.CallDone
 	// themselves, as they read.
 	streamed bool
