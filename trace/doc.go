@@ -277,6 +277,8 @@
 //     instructions and environment Codex sends as user items), assistant
 //     message items, and reasoning items' summaries; the agent_message and
 //     agent_reasoning events repeat these and are not kept again.
+//     codex exec --json: agent_message and reasoning items (its stream has
+//     no user message, nor times).
 //   - Gemini CLI: user messages, and each gemini message's thoughts
 //     ("subject: description") and text, before its calls; info, error and
 //     warning messages are not the conversation.
@@ -296,7 +298,7 @@
 //     parts of gen_ai.input.messages, each distinct text once, at the start
 //     of the first span that holds it.
 //
-// The other formats (codex exec --json, Amp, Copilot Chat, Cursor, Cline,
+// The other formats (Amp, Copilot Chat, Cursor, Cline,
 // tool-call records, OpenTelemetry log events, OpenInference spans) keep
 // only Prompt and Answer.
 //

@@ -69,6 +69,17 @@ func TestReadersKeepTheConversationInPlace(t *testing.T) {
 			"call 0 shell_command",
 			"assistant: ValidateToken compares the expiry with <=.",
 		}},
+		{"codex exec --json keeps reasoning and the agent's messages; its stream has no user message", "testdata/codex/exec-stream.exec.jsonl", []string{
+			"reasoning: **Looking for the discount code**",
+			"call 0 shell",
+			"call 1 shell",
+			"call 2 update_plan",
+			"call 3 apply_patch",
+			"call 4 update_plan",
+			"call 5 docs__search",
+			"call 6 web_search",
+			"assistant: Fixed the rounding in discount.",
+		}},
 		{"Gemini CLI puts a message's thoughts and text before its calls, and leaves out info messages", "testdata/gemini-cli/conversation.session.jsonl", []string{
 			"user: Why do expired tokens pass?",
 			"reasoning: Locating the check: The expiry test is in token.go.",
@@ -275,6 +286,7 @@ func TestSkipMessagesKeepsNone(t *testing.T) {
 	for _, file := range []string{
 		"testdata/claude-code/conversation.jsonl",
 		"testdata/codex/conversation.rollout.jsonl",
+		"testdata/codex/exec-stream.exec.jsonl",
 		"testdata/gemini-cli/conversation.session.jsonl",
 		"testdata/openhands/conversation.json",
 		"testdata/mini-swe-agent/conversation.traj.json",
