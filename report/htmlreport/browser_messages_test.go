@@ -180,3 +180,35 @@ func TestHostileMessagesAreShownAsTextInBrowser(t *testing.T) {
 	}
 	p.noProblems()
 }
+
+// A check report draws the calls of a folded (passing) scenario only once
+// it is opened, and a link to one of its calls opens it.
+func TestAFoldedScenarioIsDrawnWhenOpenedInBrowser(t *testing.T) {
+	browser := browserFor(t)
+	page := checkPage(t, passes, fails)
+	p := openPage(t, browser, "check.html", 1100, func(b *bytes.Buffer) error { _, err := b.Write(page); return err })
+	id := evalIn[string](p, `document.querySelector("#s1 section.trace").id`)
+	if n := evalIn[int](p, `document.querySelectorAll("#s1 ol.calls > li").length`); n != 0 {
+		t.Errorf("the folded scenario lists %d entries before it is opened", n)
+	}
+	if n := evalIn[int](p, `document.querySelectorAll("#s2 ol.calls details.call").length`); n != 18 {
+		t.Errorf("the failed scenario lists %d calls, want 18", n)
+	}
+	evalIn[chromedp.Void](p, `document.querySelector("#s1 > details").open = true`)
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.querySelectorAll("#s1 ol.calls details.call").length === 18`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("opening the folded scenario did not list its 18 calls: %v", err)
+	}
+	// Reopened at a call of the folded scenario, and at a filter of it.
+	for _, hash := range []string{"#" + id + "-c3", "#" + id + "?class=E"} {
+		p.do(chromedp.Navigate("file://"+p.path+hash), chromedp.Reload())
+		waitReady(t, p.ctx)
+		want := `document.getElementById("` + id + `-c3")?.open === true`
+		if strings.Contains(hash, "class") {
+			want = `document.querySelectorAll("#s1 ol.calls details.call").length === 3`
+		}
+		if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.querySelector("#s1 > details").open && `+want, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Errorf("opened at %s: the scenario and what the address names are not shown: %v", hash, err)
+		}
+	}
+	p.noProblems()
+}

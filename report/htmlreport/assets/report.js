@@ -781,6 +781,12 @@
     var q = raw.indexOf("?");
     if (q >= 0) {
       var v = views[decodeURIComponent(raw.slice(0, q))];
+      if (v && !v.calls && v.start) {
+        // A folded scenario's calls: opened, read, then followed.
+        openAncestors(v.section);
+        v.start().then(function () { if (v.calls) follow(fromLoad); });
+        return;
+      }
       if (!v || !v.calls) return;
       var p = new URLSearchParams(raw.slice(q + 1));
       v.state = {};
@@ -793,6 +799,11 @@
     }
     var hash = decodeURIComponent(raw);
     var m = /^(.*)-c(\d+)$/.exec(hash);
+    if (m && views[m[1]] && !views[m[1]].calls && views[m[1]].start) {
+      openAncestors(views[m[1]].section);
+      views[m[1]].start().then(function () { if (views[m[1]].calls) follow(fromLoad); });
+      return;
+    }
     if (m && views[m[1]] && views[m[1]].calls) {
       views[m[1]].reveal(Number(m[2]) - 1, false);
       return;
@@ -818,15 +829,29 @@
     document.documentElement.dataset.ready = "1";
   }
 
+  // A trace's calls are read and drawn when the page loads, or, inside a
+  // folded scenario (one that passed, on a check report), when it is first
+  // opened: a report of many scenarios draws only those that need a look.
   Array.prototype.forEach.call(document.querySelectorAll("section.trace"), function (section) {
     var block = document.getElementById(section.id + "-data");
     if (!block) return;
     var v = new View(section);
     views[section.id] = v;
+    v.start = function () {
+      if (!v.started) {
+        v.started = decode(block.textContent).then(function (data) { v.init(data); }).catch(function (err) {
+          v.list.appendChild(el("li", "warning", "The calls could not be read: " + (err && err.message || err)));
+        });
+      }
+      return v.started;
+    };
+    var folded = section.parentNode && section.parentNode.closest ? section.parentNode.closest("details") : null;
+    if (folded && !folded.open) {
+      folded.addEventListener("toggle", function () { if (folded.open) v.start(); });
+      return;
+    }
     pending++;
-    decode(block.textContent).then(function (data) { v.init(data); }).catch(function (err) {
-      v.list.appendChild(el("li", "warning", "The calls could not be read: " + (err && err.message || err)));
-    }).then(done);
+    v.start().then(done);
   });
   if (pending === 0) ready();
   window.addEventListener("hashchange", function () { follow(false); });
