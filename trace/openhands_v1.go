@@ -642,7 +642,13 @@ func (b *ohV1Builder) parse(raw []byte) error {
 		case "llm_message":
 			b.message()
 		case "thought":
-			e.thought, _ = r.text("thought", -1)
+			// Shown, never relied on: a thought of another shape is
+			// skipped rather than costing the event.
+			if k := sc.Peek(); k == jsonscan.String || k == jsonscan.Array {
+				e.thought, _ = r.text("thought", -1)
+			} else {
+				sc.Skip()
+			}
 		case "reasoning_content":
 			if sc.Peek() == jsonscan.String {
 				e.reasoning, _ = r.text("reasoning_content", -1)
