@@ -99,9 +99,14 @@ func cutMessage[T ~string | ~[]byte](text T) (kept T, cut int) {
 		}
 		return text, 0
 	}
+	// A character is at most utf8.UTFMax bytes: past that, the bytes are
+	// not UTF-8, and the cut stays at the cap.
 	n := MaxMessageBytes
-	for n > 0 && !utf8.RuneStart(text[n]) {
+	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(text[n]); back++ {
 		n--
+	}
+	if !utf8.RuneStart(text[n]) {
+		n = MaxMessageBytes
 	}
 	kept = trimSpace(text[:n])
 	if s, ok := any(kept).(string); ok {

@@ -193,6 +193,8 @@ func TestAMessageIsCutAtACharacterBoundaryAndSaysHowMuchWasLeftOut(t *testing.T)
 		{"a short text is kept whole, trimmed", "  hello \n", 5, 0, "o"},
 		{"a text of exactly the cap is kept whole", strings.Repeat("b", MaxMessageBytes), MaxMessageBytes, 0, "b"},
 		{"a long text stops before a character the cap would split", long, MaxMessageBytes - 1, len(long) - (MaxMessageBytes - 1), "a"},
+		{"a four-byte character the cap would split is left out whole", strings.Repeat("a", MaxMessageBytes-2) + strings.Repeat("😀", 10), MaxMessageBytes - 2, 40, "a"},
+		{"bytes that start no character are cut at the cap", strings.Repeat("\x80", MaxMessageBytes+10), MaxMessageBytes, 10, "\x80"},
 		{"white space at the cut is not kept, and counts as cut", strings.Repeat("c", MaxMessageBytes-2) + "   " + strings.Repeat("d", 10), MaxMessageBytes - 2, 13, "c"},
 	}
 	for _, tc := range cases {
