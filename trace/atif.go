@@ -251,6 +251,10 @@ type atifTraj struct {
 	prevMetrics string
 
 	answerNoCalls, answerAny string
+
+	// msgs is the trajectory's conversation, each message placed before
+	// an entry (Message.Before indexes entries until emit places it).
+	msgs []Message
 }
 
 // atifEntry is a call of a trajectory, or an anchor: a place in the

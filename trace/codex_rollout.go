@@ -37,6 +37,7 @@ type codexItem struct {
 	// writes (a number, say): the result is then dropped with a warning.
 	outputKind jsonscan.Kind
 	text       lineSpan // an assistant message's output_text parts, joined
+	summary    lineSpan // a reasoning item's summary_text parts, joined
 	total      codexUsage
 	hasInfo    bool
 	hasPayload bool
@@ -80,7 +81,7 @@ func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
 	}
 	name := Codex{}.Name()
 	cr := &codexRolloutReader{
-		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}},
+		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}, skipMessages: opts.SkipMessages},
 		opts:  opts,
 		calls: map[string]int{},
 		names: map[string]string{},
@@ -188,6 +189,12 @@ func (r *codexRolloutReader) fields(it *codexItem, top bool) {
 			r.mcpResult(it)
 		case "content":
 			it.text = r.messageText()
+		case "summary":
+			if sc.Peek() == jsonscan.Array {
+				it.summary = r.contentTexts(false)
+			} else {
+				sc.Skip()
+			}
 		case "info":
 			r.info(it)
 		default:
@@ -353,7 +360,7 @@ func (r *codexRolloutReader) contentTexts(outputOnly bool) lineSpan {
 				sc.Skip()
 			}
 		}
-		keep := string(t) == "output_text" || !outputOnly && (string(t) == "input_text" || string(t) == "text")
+		keep := string(t) == "output_text" || !outputOnly && (string(t) == "input_text" || string(t) == "text" || string(t) == "summary_text")
 		if hasText && keep {
 			texts++
 		} else {
@@ -412,7 +419,7 @@ func (r *codexRolloutReader) apply(n int) {
 		case "response_item":
 			r.item(n, &r.pay, t)
 		case "event_msg":
-			r.event(&r.pay)
+			r.event(&r.pay, t)
 		}
 	case !l.typ.set && l.recordType:
 		r.records++
@@ -444,7 +451,7 @@ func (r *codexRolloutReader) meta(it *codexItem) {
 	}
 }
 
-func (r *codexRolloutReader) event(it *codexItem) {
+func (r *codexRolloutReader) event(it *codexItem, t time.Time) {
 	s := &r.s
 	switch s.text(it.typ) {
 	case "token_count":
@@ -461,6 +468,14 @@ func (r *codexRolloutReader) event(it *codexItem) {
 		// Codex sends as user messages of the conversation: the task.
 		if it.message.set && r.sess.Prompt == "" {
 			r.sess.Prompt = strings.TrimSpace(s.text(it.message))
+		}
+		// The conversation's user messages come from these events, not
+		// from the user message items, which also hold the instructions
+		// and environment Codex sends; the assistant's text and reasoning
+		// come from the items (the agent_message and agent_reasoning
+		// events repeat them).
+		if it.message.set {
+			r.sess.addMessageBytes(RoleUser, KindText, s.bytes(it.message), t, false)
 		}
 	case "mcp_tool_call_end":
 		// Newer releases keep this event, whose result says whether the
@@ -509,6 +524,10 @@ func (r *codexRolloutReader) item(n int, it *codexItem, t time.Time) {
 		}
 	case "tool_search_call":
 		r.call(n, s.text(it.callID), "tool_search", codexObjectArgs(it.args), t)
+	case "reasoning":
+		if it.summary.set {
+			r.sess.addMessageBytes(RoleAssistant, KindReasoning, s.bytes(it.summary), t, false)
+		}
 	case "function_call_output", "custom_tool_call_output", "tool_search_output":
 		r.result(n, it)
 		r.input()
@@ -517,6 +536,7 @@ func (r *codexRolloutReader) item(n int, it *codexItem, t time.Time) {
 		case "assistant":
 			if it.text.set && it.text.end > it.text.off {
 				r.answer = s.text(it.text)
+				r.sess.addMessageBytes(RoleAssistant, KindText, s.bytes(it.text), t, false)
 			}
 		default:
 			r.input()
