@@ -62,7 +62,8 @@ func BenchmarkWriteJSONLargeResults(b *testing.B) { benchWriteJSON(b, benchLarge
 
 // BenchmarkStreamRealShaped measures what the events command does with a
 // session: read through a concurrent Stream, the reader dropping each
-// call the Stream took (trace.Options.DropReleased), then write from
+// call the Stream took (trace.Options.DropReleased) and keeping no message
+// (trace.Options.SkipMessages), then write from
 // Pending. It also reports the memory the read holds per call: the live
 // heap, after a collection, when nine tenths of the calls are handed over
 // (the reader's maps, the calls waiting for a result and the events
@@ -86,7 +87,7 @@ func BenchmarkStreamRealShaped(b *testing.B) {
 		b.StartTimer()
 		st := NewConcurrentStream(opts)
 		n := 0
-		all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "bench", MaxResultBytes: ResultBytesRead, DropReleased: true, CallDone: func(s *trace.Session, i int) bool {
+		all, err := trace.ReadAll(bytes.NewReader(data), trace.Options{Source: "bench", MaxResultBytes: ResultBytesRead, DropReleased: true, SkipMessages: true, CallDone: func(s *trace.Session, i int) bool {
 			if n++; n == calls*9/10 {
 				b.StopTimer()
 				st.mustWait()

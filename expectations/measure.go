@@ -168,7 +168,9 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 	}
 	// Extraction reads the first events.ResultBytesRead of a result: the
 	// rest need not be kept.
-	sess, err := trace.ReadFile(traceFile, trace.Options{Format: first.Format, Source: traceFile, SessionID: first.TraceID, MaxInputSize: first.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone, DropReleased: drop})
+	sess, err := trace.ReadFile(traceFile, trace.Options{Format: first.Format, Source: traceFile, SessionID: first.TraceID, MaxInputSize: first.MaxInputSize, MaxResultBytes: events.ResultBytesRead, CallDone: callDone, DropReleased: drop,
+		// Only a report that shows the calls shows the conversation.
+		SkipMessages: first.KeepResults == nil})
 	for _, u := range uses {
 		if werr := u.stream.Wait(); werr != nil && err == nil {
 			err = werr

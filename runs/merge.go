@@ -147,6 +147,11 @@ func MergeSessions(traj, trans *trace.Session) (*trace.Session, error) {
 		m.Usage = trans.Usage
 	}
 	m.Answer = cmp.Or(trans.Answer, traj.Answer)
+	if len(trans.Messages) > 0 {
+		// The agent's own log holds the whole conversation (thinking
+		// included); both place messages by the same call indexes.
+		m.Messages = trans.Messages
+	}
 	m.Warnings, m.WarningsDropped = nil, 0
 	m.AddWarnings(traj)
 	m.AddWarnings(trans)

@@ -145,6 +145,10 @@ type ampReader struct {
 // tool_result whose call is unknown is a warning. It returns an error when
 // the input is not an Amp thread.
 func (Amp) Read(r io.Reader, opts Options) (*Session, error) {
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return readAmp(r, opts) })
+}
+
+func readAmp(r io.Reader, opts Options) (*Session, error) {
 	if opts.Source == "" {
 		opts.Source = "-"
 	}

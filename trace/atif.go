@@ -142,6 +142,10 @@ func atifSkipDecoder(dec *json.Decoder) error {
 // when no step could be read from a broken document, or when the input is
 // not a JSON object.
 func (ATIF) Read(r io.Reader, opts Options) (*Session, error) {
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return readATIF(r, opts) })
+}
+
+func readATIF(r io.Reader, opts Options) (*Session, error) {
 	src := opts.Source
 	if src == "" {
 		src = "-"
@@ -247,6 +251,10 @@ type atifTraj struct {
 	prevMetrics string
 
 	answerNoCalls, answerAny string
+
+	// msgs is the trajectory's conversation, each message placed before
+	// an entry (Message.Before indexes entries until emit places it).
+	msgs []Message
 }
 
 // atifEntry is a call of a trajectory, or an anchor: a place in the

@@ -19,6 +19,7 @@ type atifStep struct {
 	Source          string           `json:"source"`
 	ModelName       string           `json:"model_name"`
 	Message         json.RawMessage  `json:"message"`
+	Reasoning       json.RawMessage  `json:"reasoning_content"`
 	ToolCalls       []atifToolCall   `json:"tool_calls"`
 	Observation     *atifObservation `json:"observation"`
 	Metrics         *atifMetrics     `json:"metrics"`
@@ -152,6 +153,7 @@ func (rd *atifReader) step(t *atifTraj, i, line int, raw json.RawMessage) {
 			rd.s.Prompt = strings.TrimSpace(text)
 		}
 	}
+	rd.stepMessages(t, &st, ts, sidechain)
 	agent := st.Source == "agent"
 	if agent && t.stepModel == "" {
 		t.stepModel = st.ModelName
@@ -207,6 +209,28 @@ func (rd *atifReader) step(t *atifTraj, i, line int, raw json.RawMessage) {
 				t.answerNoCalls = text
 			}
 		}
+	}
+}
+
+// stepMessages keeps what a user or agent step says: its reasoning_content
+// and its message, before the step's calls. A system step's message (the
+// system prompt) is not part of the conversation, nor is a step of a source
+// ATIF does not define (a redacted one).
+func (rd *atifReader) stepMessages(t *atifTraj, st *atifStep, ts time.Time, sidechain bool) {
+	var role string
+	switch st.Source {
+	case "user":
+		role = RoleUser
+	case "agent":
+		role = RoleAssistant
+	default:
+		return
+	}
+	if reasoning, _ := atifText(st.Reasoning); reasoning != "" {
+		t.msgs = appendMessage(t.msgs, role, KindReasoning, reasoning, ts, sidechain, len(t.entries))
+	}
+	if text, _ := atifText(st.Message); text != "" {
+		t.msgs = appendMessage(t.msgs, role, KindText, text, ts, sidechain, len(t.entries))
 	}
 }
 

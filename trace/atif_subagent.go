@@ -139,7 +139,18 @@ func (rd *atifReader) emit(t *atifTraj, sub bool, parentID string, base int64, b
 	rd.emitted[t] = true
 	var extra int64 // tokens of the embedded trajectories emitted so far
 	extraSeen := false
-	for _, e := range t.entries {
+	next := 0 // t.msgs[next] is the next message to place
+	messages := func(upTo int) {
+		for ; next < len(t.msgs) && t.msgs[next].Before <= upTo; next++ {
+			m := t.msgs[next]
+			m.Before = rd.s.NumCalls()
+			m.Subagent = m.Subagent || sub
+			rd.s.Messages = append(rd.s.Messages, m)
+		}
+	}
+	defer messages(len(t.entries))
+	for k, e := range t.entries {
+		messages(k)
 		cum, cumSeen := base+e.cum+extra, baseSeen || e.hasCum || extraSeen
 		parent := parentID
 		if !e.anchor {

@@ -18,6 +18,7 @@ type claudeUsage struct {
 
 // claudeBlock is one element of message.content.
 type claudeBlock struct {
+	// text is a text block's text, or a thinking block's thinking.
 	typ, id, name, toolUseID, text lineSpan
 	// content is a tool_result's text: the string, or the text blocks of
 	// the array joined with "\n".
@@ -170,6 +171,9 @@ func (r *claudeReader) block() {
 			b.toolUseID = r.str("message.content[].tool_use_id")
 		case "text":
 			b.text = r.str("message.content[].text")
+		case "thinking":
+			// A thinking block's text; the block has no "text" field.
+			b.text = r.str("message.content[].thinking")
 		case "content":
 			b.content = r.resultContent()
 		case "is_error":

@@ -70,6 +70,13 @@ func newClaudeCompactor(maxResult int) *claudeCompactor {
 	return &claudeCompactor{keep: keep}
 }
 
+func (c *claudeCompactor) line() []byte { return c.out }
+
+// tooLong reports a line over lineMax even compacted; without a result
+// budget ("keep everything") no line is.
+func (c *claudeCompactor) tooLong() bool      { return c.keep >= 0 && len(c.out) > lineMax }
+func (c *claudeCompactor) summary(int) string { return "" }
+
 // reset starts a new line.
 func (c *claudeCompactor) reset() {
 	*c = claudeCompactor{keep: c.keep, rule: c.rule, out: c.out[:0], cuts: c.cuts[:0], stack: c.stack[:0], key: c.key[:0], escBuf: c.escBuf[:0]}

@@ -66,7 +66,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		name = ClaudeStreamJSON{}.Name()
 	}
 	cr := &claudeReader{
-		sess:       &Session{Format: name, Source: opts.Source, Agent: "claude-code", Calls: []ToolCall{}},
+		sess:       &Session{Format: name, Source: opts.Source, Agent: "claude-code", Calls: []ToolCall{}, skipMessages: opts.SkipMessages},
 		opts:       opts,
 		calls:      map[string]int{},
 		names:      map[string]string{},
@@ -79,8 +79,9 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		cr.sess.dropReleased()
 	}
 	lr := newLineReader(r)
-	lr.compact = newClaudeCompactor(opts.MaxResultBytes)
+	lr.compact, lr.compactAt = newClaudeCompactor(opts.MaxResultBytes), claudeLongLine
 	lr.skip = func(n int, msg string) { cr.sess.Warnf(n, "%s", msg) }
+	lr.warn = lr.skip
 	cr.offsets = func(off int) int {
 		if lr.compacted {
 			// Cuts are placed in the line as read, byte order mark and all.
@@ -182,7 +183,7 @@ func (r *claudeReader) apply(n int) {
 	case "assistant":
 		r.assistant(n, t, sub, parent)
 	case "user":
-		r.user(n, sub)
+		r.user(n, t, sub)
 	case "system":
 		if string(r.bytes(l.subtype)) == "init" {
 			r.init()
@@ -326,6 +327,7 @@ func (r *claudeReader) assistant(n int, t time.Time, sub bool, parent string) {
 	lastText := lineSpan{}
 	if l.contentText.set {
 		lastText = l.contentText
+		r.sess.addMessageBytes(RoleAssistant, KindText, r.bytes(l.contentText), t, sub)
 	}
 	for i := range l.blocks {
 		b := &l.blocks[i]
@@ -334,6 +336,9 @@ func (r *claudeReader) assistant(n int, t time.Time, sub bool, parent string) {
 			r.toolUse(n, b, t, msg, sub, parent)
 		case "text":
 			lastText = b.text
+			r.sess.addMessageBytes(RoleAssistant, KindText, r.bytes(b.text), t, sub)
+		case "thinking":
+			r.sess.addMessageBytes(RoleAssistant, KindReasoning, r.bytes(b.text), t, sub)
 		}
 	}
 	if !sub && lastText.set {
@@ -390,11 +395,12 @@ func (r *claudeReader) taskPrompt(input []byte) string {
 	return string(prompt)
 }
 
-func (r *claudeReader) user(n int, sub bool) {
+func (r *claudeReader) user(n int, t time.Time, sub bool) {
 	l := &r.line
 	if r.sess.Prompt == "" && !sub {
 		r.notePrompt()
 	}
+	r.userMessage(t, sub)
 	for i := range l.blocks {
 		b := &l.blocks[i]
 		if string(r.bytes(b.typ)) != "tool_result" {
@@ -546,6 +552,26 @@ func (r *claudeReader) notePrompt() {
 		return
 	}
 	r.sess.Prompt = text
+}
+
+// userMessage keeps the text of a user line as a message: its string
+// content, or each text block. The meta line Claude Code writes before
+// local command output ("Caveat: …") is not the user's.
+func (r *claudeReader) userMessage(t time.Time, sub bool) {
+	l := &r.line
+	add := func(text []byte) {
+		if !l.isMeta || !bytes.HasPrefix(trimSpace(text), []byte("Caveat:")) {
+			r.sess.addMessageBytes(RoleUser, KindText, text, t, sub)
+		}
+	}
+	if l.contentText.set {
+		add(r.bytes(l.contentText))
+	}
+	for i := range l.blocks {
+		if b := &l.blocks[i]; string(r.bytes(b.typ)) == "text" && b.text.set {
+			add(r.bytes(b.text))
+		}
+	}
 }
 
 // sideParents maps the uuid of each sidechain line to the Task call its

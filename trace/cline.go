@@ -115,11 +115,13 @@ func (Cline) Read(r io.Reader, opts Options) (*Session, error) {
 	if opts.Source == "" {
 		opts.Source = "-"
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opts.Source, err)
-	}
-	return clineRead(data, opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		return clineRead(data, opts)
+	})
 }
 
 // clineMessage is a message of the conversation.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
@@ -56,13 +57,13 @@ func codexReadExec(r io.Reader, opts Options) (*Session, error) {
 	}
 	name := CodexExecJSON{}.Name()
 	er := &codexExecReader{
-		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}},
+		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}, skipMessages: opts.SkipMessages},
 		opts:  opts,
 		items: map[string]int{},
 		plans: map[string][]int{},
 		names: map[string]string{},
 	}
-	objects, err := codexLines(r, er.sess, name, &er.s, er)
+	objects, err := codexLines(r, er.sess, name, &er.s, er, er.opts.MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +271,14 @@ func (r *codexExecReader) onItem(n int, event string) {
 	case "agent_message":
 		if event == "item.completed" && it.text.set {
 			r.answer = s.text(it.text)
+			r.sess.addMessageBytes(RoleAssistant, KindText, s.bytes(it.text), time.Time{}, false)
+		}
+		return
+	case "reasoning":
+		// The stream has no user message: the prompt was codex exec's
+		// argument.
+		if event == "item.completed" && it.text.set {
+			r.sess.addMessageBytes(RoleAssistant, KindReasoning, s.bytes(it.text), time.Time{}, false)
 		}
 		return
 	case "todo_list":

@@ -37,6 +37,7 @@ type codexItem struct {
 	// writes (a number, say): the result is then dropped with a warning.
 	outputKind jsonscan.Kind
 	text       lineSpan // an assistant message's output_text parts, joined
+	summary    lineSpan // a reasoning item's summary_text parts, joined
 	total      codexUsage
 	hasInfo    bool
 	hasPayload bool
@@ -67,7 +68,11 @@ type codexRolloutReader struct {
 	tokens   []int64
 	answer   string
 	eventAns string
-	scratch  []byte // a decoded shell output, reused from call to call
+	// done are the calls whose output was read, to hand to
+	// Options.CallDone at the next call (an event after an output may
+	// still mark it failed).
+	done    []int
+	scratch []byte // a decoded shell output, reused from call to call
 }
 
 func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
@@ -76,12 +81,15 @@ func codexReadRollout(r io.Reader, opts Options) (*Session, error) {
 	}
 	name := Codex{}.Name()
 	cr := &codexRolloutReader{
-		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}},
+		sess:  &Session{Format: name, Source: opts.Source, Agent: "codex", Calls: []ToolCall{}, skipMessages: opts.SkipMessages},
 		opts:  opts,
 		calls: map[string]int{},
 		names: map[string]string{},
 	}
-	objects, err := codexLines(r, cr.sess, name, &cr.s, cr)
+	if opts.CallDone != nil && opts.DropReleased {
+		cr.sess.dropReleased()
+	}
+	objects, err := codexLines(r, cr.sess, name, &cr.s, cr, cr.opts.MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +189,12 @@ func (r *codexRolloutReader) fields(it *codexItem, top bool) {
 			r.mcpResult(it)
 		case "content":
 			it.text = r.messageText()
+		case "summary":
+			if sc.Peek() == jsonscan.Array {
+				it.summary = r.contentTexts(false)
+			} else {
+				sc.Skip()
+			}
 		case "info":
 			r.info(it)
 		default:
@@ -346,7 +360,7 @@ func (r *codexRolloutReader) contentTexts(outputOnly bool) lineSpan {
 				sc.Skip()
 			}
 		}
-		keep := string(t) == "output_text" || !outputOnly && (string(t) == "input_text" || string(t) == "text")
+		keep := string(t) == "output_text" || !outputOnly && (string(t) == "input_text" || string(t) == "text" || string(t) == "summary_text")
 		if hasText && keep {
 			texts++
 		} else {
@@ -405,7 +419,7 @@ func (r *codexRolloutReader) apply(n int) {
 		case "response_item":
 			r.item(n, &r.pay, t)
 		case "event_msg":
-			r.event(&r.pay)
+			r.event(&r.pay, t)
 		}
 	case !l.typ.set && l.recordType:
 		r.records++
@@ -437,7 +451,7 @@ func (r *codexRolloutReader) meta(it *codexItem) {
 	}
 }
 
-func (r *codexRolloutReader) event(it *codexItem) {
+func (r *codexRolloutReader) event(it *codexItem, t time.Time) {
 	s := &r.s
 	switch s.text(it.typ) {
 	case "token_count":
@@ -455,6 +469,14 @@ func (r *codexRolloutReader) event(it *codexItem) {
 		if it.message.set && r.sess.Prompt == "" {
 			r.sess.Prompt = strings.TrimSpace(s.text(it.message))
 		}
+		// The conversation's user messages come from these events, not
+		// from the user message items, which also hold the instructions
+		// and environment Codex sends; the assistant's text and reasoning
+		// come from the items (the agent_message and agent_reasoning
+		// events repeat them).
+		if it.message.set {
+			r.sess.addMessageBytes(RoleUser, KindText, s.bytes(it.message), t, false)
+		}
 	case "mcp_tool_call_end":
 		// Newer releases keep this event, whose result says whether the
 		// MCP tool failed; the output item that follows does not.
@@ -462,9 +484,11 @@ func (r *codexRolloutReader) event(it *codexItem) {
 			break
 		}
 		id := s.text(it.callID)
-		if i, ok := r.calls[id]; ok && r.sess.Calls[i].HasResult {
-			r.sess.Calls[i].IsError = true
-			break
+		if i, ok := r.calls[id]; ok {
+			if c := r.sess.Call(i); c != nil && c.HasResult {
+				c.IsError = true
+				break
+			}
 		}
 		if r.mcpFailed == nil {
 			r.mcpFailed = map[string]bool{}
@@ -495,10 +519,15 @@ func (r *codexRolloutReader) item(n int, it *codexItem, t time.Time) {
 	case "web_search_call":
 		i := r.call(n, s.text(it.id), "web_search", bytes.Clone(it.action), t)
 		if i >= 0 && s.is(it.status, "completed") {
-			r.sess.Calls[i].HasResult = true
+			r.sess.Call(i).HasResult = true
+			r.done = append(r.done, i)
 		}
 	case "tool_search_call":
 		r.call(n, s.text(it.callID), "tool_search", codexObjectArgs(it.args), t)
+	case "reasoning":
+		if it.summary.set {
+			r.sess.addMessageBytes(RoleAssistant, KindReasoning, s.bytes(it.summary), t, false)
+		}
 	case "function_call_output", "custom_tool_call_output", "tool_search_output":
 		r.result(n, it)
 		r.input()
@@ -507,6 +536,7 @@ func (r *codexRolloutReader) item(n int, it *codexItem, t time.Time) {
 		case "assistant":
 			if it.text.set && it.text.end > it.text.off {
 				r.answer = s.text(it.text)
+				r.sess.addMessageBytes(RoleAssistant, KindText, s.bytes(it.text), t, false)
 			}
 		default:
 			r.input()
@@ -540,6 +570,7 @@ func (r *codexRolloutReader) call(n int, id, name string, args []byte, t time.Ti
 	if len(args) == 0 {
 		args = nil
 	}
+	r.handOverDone()
 	i := r.sess.AddCall(ToolCall{ID: id, Name: name, Arguments: args, Time: t})
 	if id != "" {
 		r.calls[id] = i
@@ -562,8 +593,8 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 		r.sess.Warnf(n, "%s for unknown call_id %q; output dropped", s.text(it.typ), id)
 		return
 	}
-	c := &r.sess.Calls[i]
-	if c.HasResult {
+	c := r.sess.Call(i)
+	if c == nil || c.HasResult {
 		r.sess.Warnf(n, "second output for call_id %q; ignored", id)
 		return
 	}
@@ -590,6 +621,19 @@ func (r *codexRolloutReader) result(n int, it *codexItem) {
 	c.Result = string(cutUTF8(out, max))
 	c.HasResult = true
 	c.IsError = failed
+	r.done = append(r.done, i)
+}
+
+// handOverDone hands the calls whose output was read to Options.CallDone.
+func (r *codexRolloutReader) handOverDone() {
+	if r.opts.CallDone == nil {
+		r.done = r.done[:0]
+		return
+	}
+	for _, i := range r.done {
+		handOver(r.sess, i, r.opts.CallDone)
+	}
+	r.done = r.done[:0]
 }
 
 // input notes that the model received input (a tool output, a user
@@ -610,7 +654,30 @@ func (r *codexRolloutReader) input() {
 // finish settles the calls still pending and the session's totals.
 func (r *codexRolloutReader) finish() {
 	r.input()
-	codexSetTokens(r.sess, r.tokens)
+	r.handOverDone()
+	if l := r.sess.ledger; l != nil {
+		ptrs := make([]*int64, len(r.tokens))
+		for i := range r.tokens {
+			if r.tokens[i] >= 0 {
+				ptrs[i] = &r.tokens[i]
+			}
+		}
+		l.setTokens(ptrs)
+	} else {
+		codexSetTokens(r.sess, r.tokens)
+	}
+	if r.opts.CallDone != nil {
+		// The calls whose output never came are done too.
+		for i := range r.sess.NumCalls() {
+			if c := r.sess.Call(i); c != nil && !c.HasResult {
+				handOver(r.sess, i, r.opts.CallDone)
+			}
+		}
+		r.sess.streamed = true
+		if r.sess.ledger != nil {
+			r.sess.closeLedger()
+		}
+	}
 	r.sess.Answer = r.answer
 	if r.answer == "" {
 		r.sess.Answer = r.eventAns

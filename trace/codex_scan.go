@@ -27,9 +27,10 @@ type codexRecords interface {
 // each line rec could not parse. A last line cut mid-record is reported as
 // such: the agent was stopped while writing it. It returns the number of
 // lines that were JSON objects.
-func codexLines(r io.Reader, sess *Session, name string, s *codexScan, rec codexRecords) (objects int, err error) {
+func codexLines(r io.Reader, sess *Session, name string, s *codexScan, rec codexRecords, maxResult int) (objects int, err error) {
 	lr := newLineReader(r)
 	lr.skip = func(n int, msg string) { sess.Warnf(n, "%s", msg) }
+	lr.cutLongLines(maxResult, lr.skip)
 	cutLine, cutWarning := 0, 0
 	last := 0
 	for {

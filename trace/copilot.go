@@ -181,7 +181,9 @@ func (CopilotChat) Read(r io.Reader, opts Options) (*Session, error) {
 	if copilotIsLog(head) {
 		err = cr.readLog(br)
 	} else {
-		err = cr.readDocument(newJSONDoc(br))
+		cut, summary := cutDocument(br, opts)
+		err = cr.readDocument(newJSONDoc(cut))
+		warnCut(cr.s, summary)
 	}
 	if err != nil {
 		return nil, err

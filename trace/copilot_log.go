@@ -33,6 +33,7 @@ const (
 func (cr *copilotReader) readLog(br *bufio.Reader) error {
 	src := cr.s.Source
 	lr := newLineReader(br)
+	lr.cutLongLines(cr.opts.MaxResultBytes, func(n int, msg string) { cr.s.Warnf(n, "%s", msg) })
 	var state any
 	initial := false
 	for {

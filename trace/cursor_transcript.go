@@ -87,6 +87,7 @@ func (CursorAgentTranscript) Read(r io.Reader, opts Options) (*Session, error) {
 	}
 	s := &Session{Source: opts.Source}
 	lr := newLineReader(r)
+	lr.cutLongLines(opts.MaxResultBytes, func(n int, msg string) { s.Warnf(n, "%s", msg) })
 	messages := 0
 	for {
 		line, n, err := lr.next()

@@ -256,6 +256,52 @@
 //     tokens_received): Session.Usage, and no call has CumulativeTokens. Its
 //     trajectories carry no timestamps.
 //
+// # The conversation
+//
+// Session.Messages keeps what was said around the calls: the user's
+// prompts, the assistant's text and the summaries of its reasoning, each a
+// Message with its Role (RoleUser, RoleAssistant), Kind (KindText,
+// KindReasoning), Time when the trace records one, Subagent, and Before, the
+// index of the call it precedes (NumCalls for a message after the last
+// call), so that a viewer can interleave it with the calls. Each message's
+// text is cut to MaxMessageBytes (4 KiB) at a character boundary, and
+// Message.Cut counts the bytes left out: the conversation costs at most that
+// much per message, and the streaming readers keep streaming. A caller that
+// reads only the calls sets Options.SkipMessages and pays nothing for it.
+// What each format gives:
+//
+//   - Claude Code (both dialects): user text (not tool results, nor the
+//     "Caveat:" meta line), assistant text blocks and thinking blocks; a
+//     sidechain's are Subagent.
+//   - Codex rollouts: what the user typed (user_message events, without the
+//     instructions and environment Codex sends as user items), assistant
+//     message items, and reasoning items' summaries; the agent_message and
+//     agent_reasoning events repeat these and are not kept again.
+//     codex exec --json: agent_message and reasoning items (its stream has
+//     no user message, nor times).
+//   - Gemini CLI: user messages, and each gemini message's thoughts
+//     ("subject: description") and text, before its calls; info, error and
+//     warning messages are not the conversation.
+//   - OpenHands V0 (and the evaluation output): message actions of the user
+//     and the agent, the thought written with each action, a finish
+//     action's final thought; V1: MessageEvents, and each ActionEvent's
+//     thought and reasoning_content (once for the actions of one response).
+//   - mini-swe-agent: the task and the harness's other messages (not the
+//     observations), and each assistant message's text without its action
+//     block. SWE-agent: the task (the history's first user message past the
+//     demonstrations) and each step's thought.
+//   - ATIF: each user and agent step's message and reasoning_content (the
+//     system prompt and steps of other sources are left out); an embedded
+//     trajectory's messages follow the call that started it.
+//   - OpenTelemetry: the text and reasoning parts of the chat spans'
+//     gen_ai.output.messages, at the end of their span, and the user's text
+//     parts of gen_ai.input.messages, each distinct text once, at the start
+//     of the first span that holds it.
+//
+// The other formats (Amp, Copilot Chat, Cursor, Cline,
+// tool-call records, OpenTelemetry log events, OpenInference spans) keep
+// only Prompt and Answer.
+//
 // # Robustness
 //
 // Readers stream: memory grows with the calls kept (with the spans, for

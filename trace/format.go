@@ -123,6 +123,12 @@ type Options struct {
 	// NumCalls counts every call, Call finds one by its index, and
 	// CallTokens gives the CumulativeTokens of any.
 	DropReleased bool
+	// SkipMessages leaves out the conversation (Session.Messages): for a
+	// caller that reads only the calls, so that a long session's messages
+	// cost no memory. The streaming readers (Claude Code, Codex, Gemini
+	// CLI, OpenHands, mini-swe-agent) then never keep them; the others
+	// drop them once the session is read.
+	SkipMessages bool
 
 	// detectBuffer, when set, sizes the buffer detection reads through:
 	// the size of a small file, which bounds what there is to see.
@@ -446,7 +452,7 @@ func readDir(fsys fs.FS, opts *Options) (sess *Session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	finishSession(sess, f, opts.Source)
+	finishSession(sess, f, *opts)
 	return sess, nil
 }
 
@@ -502,7 +508,7 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 		return nil, err
 	}
 	for _, s := range all {
-		finishSession(s, f, opts.Source)
+		finishSession(s, f, *opts)
 		if opts.CallDone != nil && !s.streamed {
 			if opts.DropReleased {
 				s.dropReleasedAfterRead()
@@ -539,12 +545,15 @@ func recoverReader(err *error, source string, f Format) {
 	}
 }
 
-func finishSession(s *Session, f Format, source string) {
+func finishSession(s *Session, f Format, opts Options) {
 	if s.Format == "" {
 		s.Format = f.Name()
 	}
 	if s.Source == "" {
-		s.Source = source
+		s.Source = opts.Source
+	}
+	if opts.SkipMessages {
+		s.Messages = nil
 	}
 	if s.Calls == nil {
 		s.Calls = []ToolCall{} // "calls": [] in JSON, not null

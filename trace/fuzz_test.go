@@ -55,7 +55,9 @@ func fuzzSeeds(f *testing.F, pattern string, variants []func([]byte) []byte, see
 
 // fuzzCheckRead fails when a reader broke its contract on any input: it
 // returns a session or an error, never both and never neither, the calls
-// are indexed in order, and no result is longer than the limit (0: none).
+// are indexed in order, no result is longer than the limit (0: none), and
+// the messages are in call order, placed among the calls, trimmed, cut to
+// MaxMessageBytes and of a known role and kind.
 func fuzzCheckRead(t *testing.T, s *Session, err error, maxResult int) {
 	t.Helper()
 	if err != nil {
@@ -74,6 +76,18 @@ func fuzzCheckRead(t *testing.T, s *Session, err error, maxResult int) {
 		if maxResult > 0 && len(c.Result) > maxResult {
 			t.Fatalf("result of %d bytes kept with MaxResultBytes %d", len(c.Result), maxResult)
 		}
+	}
+	before := 0
+	for i, m := range s.Messages {
+		switch {
+		case m.Before < before || m.Before > s.NumCalls():
+			t.Fatalf("Messages[%d].Before = %d, after %d, with %d calls", i, m.Before, before, s.NumCalls())
+		case m.Text == "" || len(m.Text) > MaxMessageBytes || trimSpace(m.Text) != m.Text || m.Cut < 0:
+			t.Fatalf("Messages[%d] keeps %d bytes (cut %d): %q", i, len(m.Text), m.Cut, m.Text)
+		case m.Role != RoleUser && m.Role != RoleAssistant, m.Kind != KindText && m.Kind != KindReasoning:
+			t.Fatalf("Messages[%d] is %s %s", i, m.Role, m.Kind)
+		}
+		before = m.Before
 	}
 }
 

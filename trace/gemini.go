@@ -144,7 +144,9 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("%s: %w", opts.Source, err)
 	}
 	if document {
-		err = gr.readDocument(newJSONDoc(br))
+		cut, summary := cutDocument(br, opts)
+		err = gr.readDocument(newJSONDoc(cut))
+		warnCut(gr.s, summary)
 	} else {
 		err = gr.readLines(br)
 	}
@@ -195,6 +197,7 @@ func geminiOpensObject(line []byte) bool {
 func (gr *geminiReader) readLines(br *bufio.Reader) error {
 	lr := newLineReader(br)
 	lr.skip = func(n int, msg string) { gr.s.Warnf(n, "%s", msg) }
+	lr.cutLongLines(gr.max, lr.skip)
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {

@@ -146,3 +146,18 @@ func BenchmarkGeminiCLIReadDocument(b *testing.B) {
 	lines, calls := geminiBench()
 	benchRead(b, GeminiCLI{}, geminiDocument(b, lines), Options{Source: "bench"}, calls)
 }
+
+// BenchmarkGeminiCLIReadDocumentCutting reads the document with the
+// command's result budget, its strings passed through the cutter or not:
+// what cutting long strings costs a document that has none.
+func BenchmarkGeminiCLIReadDocumentCutting(b *testing.B) {
+	lines, calls := geminiBench()
+	doc := geminiDocument(b, lines)
+	for _, cutting := range []bool{true, false} {
+		b.Run(fmt.Sprintf("cutting=%v", cutting), func(b *testing.B) {
+			documentCutting = cutting
+			defer func() { documentCutting = true }()
+			benchRead(b, GeminiCLI{}, doc, Options{Source: "bench", MaxResultBytes: 8<<20 + 1}, calls)
+		})
+	}
+}

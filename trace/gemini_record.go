@@ -58,7 +58,8 @@ type geminiMsg struct {
 	id, typ   string
 	time      time.Time
 	model     string
-	text      string // the content of a gemini message, for the answer
+	text      string // the content of a gemini or user message
+	thoughts  string // a gemini message's thoughts, "subject: description" each
 	tokens    geminiTokens
 	hasTokens bool
 	calls     []ToolCall
@@ -73,7 +74,7 @@ type geminiTokens struct {
 type geminiRec struct {
 	id, typ, timestamp, model                       string
 	hasID                                           bool
-	content                                         []byte
+	content, thoughts                               []byte
 	tokens                                          geminiTokens
 	hasTokens                                       bool
 	calls                                           []ToolCall
@@ -86,7 +87,7 @@ type geminiRec struct {
 
 func newGeminiReader(opts Options) *geminiReader {
 	return &geminiReader{
-		s:    &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli"},
+		s:    &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages},
 		max:  opts.MaxResultBytes,
 		byID: map[string]int{},
 	}
@@ -153,6 +154,8 @@ func (gr *geminiReader) fields(sc *jsonscan.Scanner, rec *geminiRec, n int, wher
 			gr.str(sc, &rec.model, n, where, "model")
 		case "content":
 			rec.content = sc.Raw()
+		case "thoughts":
+			rec.thoughts = sc.Raw()
 		case "tokens":
 			rec.hasTokens = gr.tokens(sc, &rec.tokens, n, where)
 		case "toolCalls":
@@ -556,6 +559,7 @@ func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
 	}
 	if m.typ == "gemini" {
 		m.text = gr.contentText(rec.content)
+		m.thoughts = gr.thoughtsText(rec.thoughts)
 		if len(rec.calls) > 0 {
 			m.calls = make([]ToolCall, len(rec.calls))
 			copy(m.calls, rec.calls)
@@ -568,6 +572,55 @@ func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
 		m.text = gr.contentText(rec.content)
 	}
 	return m
+}
+
+// thoughtsText returns the thoughts of a gemini message, a list of
+// {subject, description} objects, as one text: each thought's subject
+// and description on a line, a blank line between thoughts. Anything
+// else is left out: thoughts are shown, never interpreted.
+func (gr *geminiReader) thoughtsText(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	p := &gr.part
+	gr.reset(p, raw)
+	if p.Peek() != jsonscan.Array {
+		return ""
+	}
+	var b []byte
+	p.Array()
+	for p.NextElem() {
+		if p.Peek() != jsonscan.Object {
+			p.Skip()
+			continue
+		}
+		p.Object()
+		var subject, description []byte
+		for key, ok := p.NextKey(); ok; key, ok = p.NextKey() {
+			switch {
+			case string(key) == "subject" && p.Peek() == jsonscan.String:
+				subject, _ = p.AppendString(nil, MaxMessageBytes)
+			case string(key) == "description" && p.Peek() == jsonscan.String:
+				description, _ = p.AppendString(nil, MaxMessageBytes)
+			default:
+				p.Skip()
+			}
+		}
+		if len(subject) == 0 && len(description) == 0 {
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, "\n\n"...)
+		}
+		if len(subject) > 0 {
+			b = append(b, subject...)
+			if len(description) > 0 {
+				b = append(b, ": "...)
+			}
+		}
+		b = append(b, description...)
+	}
+	return string(b)
 }
 
 // contentText returns the text of a message's content: a string, or the
@@ -756,9 +809,15 @@ func (gr *geminiReader) finish() {
 		if m.typ == "user" && s.Prompt == "" && !sub {
 			s.Prompt = strings.TrimSpace(m.text)
 		}
+		if m.typ == "user" {
+			s.AddMessage(RoleUser, KindText, m.text, m.time, sub)
+		}
 		if m.typ != "gemini" {
 			continue
 		}
+		// A gemini message thinks, says what it will do, then calls.
+		s.AddMessage(RoleAssistant, KindReasoning, m.thoughts, m.time, sub)
+		s.AddMessage(RoleAssistant, KindText, m.text, m.time, sub)
 		if s.Model == "" {
 			s.Model = m.model
 		}

@@ -39,12 +39,14 @@ func (f *filler) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	p = p[:min(int64(len(p)), f.n-f.off)]
-	for i := range p {
+	for i := 0; i < len(p); {
+		var n int
 		if o := f.off + int64(i); o < int64(len(f.head)) {
-			p[i] = f.head[o]
+			n = copy(p[i:], f.head[o:])
 		} else {
-			p[i] = f.pattern[(o-int64(len(f.head)))%int64(len(f.pattern))]
+			n = copy(p[i:], f.pattern[(o-int64(len(f.head)))%int64(len(f.pattern)):])
 		}
+		i += n
 	}
 	f.off += int64(len(p))
 	return len(p), nil

@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -15,10 +16,14 @@ type lineReader struct {
 	line int // 1-based number of the line last returned
 
 	// compact, when set, takes over a line once it is longer than
-	// claudeLongLine; compacted tells whether it did for the line last
-	// returned.
-	compact   *claudeCompactor
+	// compactAt; compacted tells whether it did for the line last
+	// returned. warn is told what compact cut of a line, and of a line it
+	// could not bound, which is dropped.
+	compact   lineCompactor
+	compactAt int
 	compacted bool
+	warn      func(n int, msg string)
+	tooLong   bool // the line being dropped is too long even compacted
 
 	// skip, when set, is told of each line longer than lineCheckAt that
 	// cannot be a record; such a line is dropped as it streams in, and
@@ -28,6 +33,31 @@ type lineReader struct {
 	length   int  // bytes of the line read so far
 	check    lineCheck
 	head     []byte // the first bytes of the line being checked
+}
+
+// lineCompactor cuts a long line as it streams in to what its reader
+// uses (claudeCompactor, stringCutter).
+type lineCompactor interface {
+	reset()
+	write(p []byte)
+	line() []byte
+	// tooLong reports a line that takes too much even compacted.
+	tooLong() bool
+	// original maps an offset of the compacted line to the line as read.
+	original(off int) int
+	// summary says what was cut of a line of length bytes, or "".
+	summary(length int) string
+}
+
+// cutLongLines has every line longer than longLine read with its long
+// strings cut (see stringCutter), warn told of each; maxResult is what
+// the reader keeps of a result. Without a result budget (maxResult <= 0,
+// "keep everything") lines are read whole.
+func (lr *lineReader) cutLongLines(maxResult int, warn func(n int, msg string)) {
+	if maxResult <= 0 {
+		return
+	}
+	lr.compact, lr.compactAt, lr.warn = newStringCutter(maxResult), longLine, warn
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -45,10 +75,22 @@ func (lr *lineReader) next() ([]byte, int, error) {
 	for {
 		line, n, skipped, err := lr.read()
 		if !skipped {
+			if lr.compacted && lr.warn != nil && err == nil {
+				if msg := lr.compact.summary(lr.length); msg != "" {
+					lr.warn(n, msg)
+				}
+			}
 			return line, n, err
 		}
 		head := bytes.TrimSuffix(bytes.TrimSuffix(lr.head, []byte{'\n'}), []byte{'\r'})
 		more := lr.length > len(head)+2 // more than the line ending
+		if lr.tooLong {
+			if lr.warn != nil {
+				lr.warn(n, fmt.Sprintf("a line of %s takes over %s even with its long strings cut; line skipped (it starts %s)",
+					byteSize(lr.length), byteSize(lineMax), lineQuoteHead(head, more)))
+			}
+			continue
+		}
 		lr.skip(n, lineSkipMessage(&lr.check, head, more))
 	}
 }
@@ -94,12 +136,27 @@ func (lr *lineReader) drop(err error) ([]byte, int, bool, error) {
 	return nil, lr.line, true, nil
 }
 
+// startCompacting passes the line read so far, buf and then chunk, to the
+// compactor.
+func (lr *lineReader) startCompacting(chunk []byte) {
+	if !lr.checking {
+		lr.head = lr.head[:0]
+		lr.noteHead(lr.buf)
+		lr.noteHead(chunk)
+	}
+	lr.compacted = true
+	lr.compact.reset()
+	lr.compact.write(lr.buf)
+	lr.compact.write(chunk)
+}
+
 // read reads the next line; skipped reports a line dropped as not a
 // record.
 func (lr *lineReader) read() (line []byte, n int, skipped bool, err error) {
 	lr.buf = lr.buf[:0]
 	lr.compacted = false
 	lr.checking = false
+	lr.tooLong = false
 	lr.length = 0
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
@@ -113,6 +170,10 @@ func (lr *lineReader) read() (line []byte, n int, skipped bool, err error) {
 		}
 		if lr.compacted {
 			lr.compact.write(chunk)
+			if lr.compact.tooLong() {
+				lr.tooLong = true
+				return lr.drop(err)
+			}
 			if err == bufio.ErrBufferFull {
 				continue
 			}
@@ -120,36 +181,39 @@ func (lr *lineReader) read() (line []byte, n int, skipped bool, err error) {
 				return nil, lr.line, false, err
 			}
 			lr.line++
-			out := bytes.TrimSuffix(lr.compact.out, []byte{'\n'})
+			out := bytes.TrimSuffix(lr.compact.line(), []byte{'\n'})
 			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, false, nil
 		}
 		if err == bufio.ErrBufferFull {
 			lr.buf = append(lr.buf, chunk...)
-			if lr.skip != nil && !lr.checking && (lr.length > lineCheckAt || lr.compact != nil && lr.length > claudeLongLine) {
+			if lr.skip != nil && !lr.checking && (lr.length > lineCheckAt || lr.compact != nil && lr.length > lr.compactAt) {
 				lr.startCheck(lr.buf)
 				if lr.notRecord() {
 					return lr.drop(err)
 				}
 			}
-			if lr.compact != nil && lr.length > claudeLongLine {
+			if lr.compact != nil && lr.length > lr.compactAt {
 				// From here on the line goes through the compactor.
-				lr.compacted = true
-				lr.compact.reset()
-				lr.compact.write(lr.buf)
+				lr.startCompacting(nil)
 				lr.buf = nil // not held while the rest streams by
+				if lr.compact.tooLong() {
+					lr.tooLong = true
+					return lr.drop(err)
+				}
 			}
 			continue
 		}
 		if err != nil && err != io.EOF {
 			return nil, lr.line, false, err
 		}
-		if lr.compact != nil && lr.length > claudeLongLine {
-			lr.compacted = true
-			lr.compact.reset()
-			lr.compact.write(lr.buf)
-			lr.compact.write(chunk)
+		if lr.compact != nil && lr.length > lr.compactAt {
+			lr.startCompacting(chunk)
+			if lr.compact.tooLong() {
+				lr.tooLong = true
+				return lr.drop(nil)
+			}
 			lr.line++
-			out := bytes.TrimSuffix(lr.compact.out, []byte{'\n'})
+			out := bytes.TrimSuffix(lr.compact.line(), []byte{'\n'})
 			return bytes.TrimSuffix(out, []byte{'\r'}), lr.line, false, nil
 		}
 		var out []byte

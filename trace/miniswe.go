@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -118,7 +119,7 @@ func (MiniSWEAgent) Detect(prefix []byte) bool {
 // line. It returns an error when the input is not a mini-swe-agent
 // trajectory, or when no message could be read from a broken one.
 func (MiniSWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
-	return miniSWEReadDoc(newJSONDoc(r), opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return miniSWEReadDoc(newJSONDoc(r), opts) })
 }
 
 func miniSWEReadDoc(d *jsonDoc, opts Options) (*Session, error) {
@@ -127,7 +128,7 @@ func miniSWEReadDoc(d *jsonDoc, opts Options) (*Session, error) {
 		src = "-"
 	}
 	mr := &miniReader{
-		s:       &Session{Format: MiniSWEAgent{}.Name(), Source: src, Agent: "mini-swe-agent"},
+		s:       &Session{Format: MiniSWEAgent{}.Name(), Source: src, Agent: "mini-swe-agent", skipMessages: opts.SkipMessages},
 		d:       d,
 		max:     opts.MaxResultBytes,
 		pending: map[string]int{},
@@ -354,7 +355,11 @@ func (mr *miniReader) message(i, line int, raw []byte) error {
 			k := mr.open[0]
 			mr.open = mr.open[1:]
 			mr.join(k, m)
+			break
 		}
+		// Not an observation: the task, or what the harness told the
+		// model (a format error, a limit).
+		mr.s.addMessageBytes(RoleUser, KindText, m.text, t, false)
 	}
 	return nil
 }
@@ -364,6 +369,7 @@ func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 	// keeps none.
 	mr.open = mr.open[:0]
 	if len(m.calls) > 0 {
+		mr.s.addMessageBytes(RoleAssistant, KindText, m.text, t, false)
 		for j, tc := range m.calls {
 			if tc.name == "" {
 				mr.s.Warnf(line, "messages[%d]: tool_calls[%d] has no function name; skipped", i, j)
@@ -377,14 +383,22 @@ func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 		return
 	}
 	var commands [][]byte
+	re := mr.regex
+	if re == nil {
+		re = miniDefaultAction
+	}
+	found := re.FindAllSubmatch(m.text, 2)
+	// The message's text is its thought; its one action block is the
+	// call, shown as the call.
+	if len(found) == 1 {
+		at := bytes.Index(m.text, found[0][0])
+		mr.s.addMessageBytes(RoleAssistant, KindText, slices.Concat(m.text[:at], m.text[at+len(found[0][0]):]), t, false)
+	} else {
+		mr.s.addMessageBytes(RoleAssistant, KindText, m.text, t, false)
+	}
 	if len(m.actions) > 0 {
 		commands = m.actions
 	} else {
-		re := mr.regex
-		if re == nil {
-			re = miniDefaultAction
-		}
-		found := re.FindAllSubmatch(m.text, 2)
 		if len(found) != 1 {
 			return // the agent answered with a format error
 		}

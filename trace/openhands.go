@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,7 +111,7 @@ func ohLooksLikeV0Event(dec *json.Decoder) bool {
 
 // Read reads an OpenHands event list.
 func (OpenHands) Read(r io.Reader, opts Options) (*Session, error) {
-	return openHandsReadList(newJSONDoc(r), opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return openHandsReadList(newJSONDoc(r), opts) })
 }
 
 func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {
@@ -118,7 +119,7 @@ func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {
 	if src == "" {
 		src = "-"
 	}
-	s := &Session{Format: "openhands", Source: src, Agent: "openhands"}
+	s := &Session{Format: "openhands", Source: src, Agent: "openhands", skipMessages: opts.SkipMessages}
 	b := newOHV0Builder(s, opts.MaxResultBytes)
 	if obj, err := d.Open(); err != nil || obj {
 		line := d.Line()
@@ -236,6 +237,7 @@ type ohV0Event struct {
 	hasContent         bool
 	args               []byte
 	finalThought, text string // args.final_thought, args.content
+	thought            string // args.thought: what the model said with the action
 	exitCode           int64
 	hasExit            bool
 	workingDir         string
@@ -318,6 +320,7 @@ func (b *ohV0Builder) apply(err error, line int) {
 
 func (b *ohV0Builder) action() {
 	e := &b.ev
+	b.message()
 	// The answer is the main agent's, not a delegate's.
 	switch main := len(b.delegates) == 0; {
 	case main && e.action == "finish" && e.finalThought != "":
@@ -362,6 +365,26 @@ func (b *ohV0Builder) action() {
 	}
 	if e.action == "delegate" {
 		b.delegates = append(b.delegates, i)
+	}
+}
+
+// message keeps what an action says: a message's content (the user's or
+// the agent's), the thought the model wrote with any other action of the
+// agent, and a finish action's final thought.
+func (b *ohV0Builder) message() {
+	e := &b.ev
+	t, _ := atifParseTime(e.timestamp)
+	sub := len(b.delegates) > 0
+	switch {
+	case e.action == "message" && e.source == "user":
+		b.s.AddMessage(RoleUser, KindText, e.text, t, sub)
+	case e.action == "message" && e.source == "agent":
+		b.s.AddMessage(RoleAssistant, KindText, cmp.Or(e.text, e.thought), t, sub)
+	case e.source == "agent":
+		b.s.AddMessage(RoleAssistant, KindText, e.thought, t, sub)
+		if e.finalThought != e.thought {
+			b.s.AddMessage(RoleAssistant, KindText, e.finalThought, t, sub)
+		}
 	}
 }
 
@@ -476,15 +499,18 @@ func (b *ohV0Builder) args() {
 	sub.Object()
 	for key, ok := sub.NextKey(); ok; key, ok = sub.NextKey() {
 		switch string(key) {
-		case "final_thought", "content":
+		case "final_thought", "content", "thought":
 			if sub.Peek() != jsonscan.String {
 				sub.Skip()
 				continue
 			}
 			s, _ := sub.AppendString(nil, -1)
-			if string(key) == "content" {
+			switch string(key) {
+			case "content":
 				b.ev.text = string(s)
-			} else {
+			case "thought":
+				b.ev.thought = string(s)
+			default:
 				b.ev.finalThought = string(s)
 			}
 		default:

@@ -86,9 +86,10 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 	}
 	var all []*Session
 	file := &Session{Source: src} // warnings about lines that hold no instance
-	rd := ohEvalReader{src: src, max: opts.MaxResultBytes}
+	rd := ohEvalReader{src: src, max: opts.MaxResultBytes, skipMessages: opts.SkipMessages}
 	lr := newLineReader(r)
 	lr.skip = func(n int, msg string) { file.Warn(Warning{Source: src, Line: n, Message: msg}) }
+	lr.cutLongLines(opts.MaxResultBytes, lr.skip)
 	for {
 		line, n, err := lr.next()
 		if err == io.EOF {
@@ -121,14 +122,15 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 
 // ohEvalReader reads the lines of one file.
 type ohEvalReader struct {
-	src string
-	max int
-	rec jsonRec
+	src          string
+	max          int
+	skipMessages bool
+	rec          jsonRec
 }
 
 // line reads one EvalOutput line into a session.
 func (rd *ohEvalReader) line(line []byte, n int) (*Session, error) {
-	s := &Session{Format: "openhands-eval", Source: rd.src, Agent: "openhands"}
+	s := &Session{Format: "openhands-eval", Source: rd.src, Agent: "openhands", skipMessages: rd.skipMessages}
 	r := &rd.rec
 	sc := &r.sc
 	sc.Reset(line)

@@ -133,7 +133,9 @@ func (OpenHandsV1) Read(r io.Reader, opts Options) (*Session, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	first, _ := br.Peek(1 << 10)
 	if t := trimLeading(first); len(t) > 0 && t[0] == '[' {
-		d := newJSONDoc(br)
+		cut, summary := cutDocument(br, opts)
+		defer warnCut(s, summary)
+		d := newJSONDoc(cut)
 		if _, err := d.Open(); err != nil {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
@@ -148,6 +150,7 @@ func (OpenHandsV1) Read(r io.Reader, opts Options) (*Session, error) {
 	} else {
 		lr := newLineReader(br)
 		lr.skip = func(n int, msg string) { s.Warnf(n, "%s", msg) }
+		lr.cutLongLines(opts.MaxResultBytes, lr.skip)
 		for {
 			line, n, err := lr.next()
 			if err == io.EOF {
@@ -294,6 +297,7 @@ type ohV1Event struct {
 	exitCode                    int64
 	hasExit                     bool
 	text                        string // a MessageEvent's text
+	thought, reasoning          string // an ActionEvent's thought and reasoning_content
 	role                        string
 	stats                       bool // a ConversationStateUpdateEvent with key "stats"
 	statsTotal                  ohUsage
@@ -309,7 +313,9 @@ type ohV1Builder struct {
 	cum      ohUsage
 	total    ohUsage // base_state.json stats
 	lastText string
-	events   int
+	// lastThought and lastReasoning are the last action's, kept once.
+	lastThought, lastReasoning string
+	events                     int
 	// firstTime is the timestamp of the first event, to place a
 	// sub-conversation after the delegate call that started it.
 	firstTime string
@@ -348,7 +354,22 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 		if e.role == "assistant" && e.text != "" {
 			b.lastText = e.text
 		}
+		role := RoleAssistant
+		if e.role == "user" || e.source == "user" {
+			role = RoleUser
+		}
+		b.s.AddMessage(role, KindText, e.text, t, false)
 	case "ActionEvent":
+		// Several actions of one model turn repeat its thought and
+		// reasoning: the first of them carries them.
+		if e.reasoning != b.lastReasoning {
+			b.s.AddMessage(RoleAssistant, KindReasoning, e.reasoning, t, false)
+			b.lastReasoning = e.reasoning
+		}
+		if e.thought != b.lastThought {
+			b.s.AddMessage(RoleAssistant, KindText, e.thought, t, false)
+			b.lastThought = e.thought
+		}
 		c := ToolCall{ID: e.toolCallID, Name: e.toolName, Arguments: e.callArgs, Time: t}
 		if c.Arguments == nil {
 			c.Arguments = ohV1ActionArgs(e.action)
@@ -414,10 +435,27 @@ func (b *ohV1Builder) finish(subs []*ohV1Builder) {
 		}
 		after[parent] = append(after[parent], sub)
 	}
-	calls := b.s.Calls
+	calls, msgs := b.s.Calls, b.s.Messages
 	b.s.Calls = make([]ToolCall, 0, len(calls))
+	b.s.Messages = nil
+	next := 0 // the main conversation's next message
+	// mainMessages places the main conversation's messages that come
+	// before call i (of the main agent's calls) before the next call.
+	mainMessages := func(i int) {
+		for ; next < len(msgs) && msgs[next].Before <= i; next++ {
+			m := msgs[next]
+			m.Before = len(b.s.Calls)
+			b.s.Messages = append(b.s.Messages, m)
+		}
+	}
 	add := func(parent int) {
 		for _, sub := range after[parent] {
+			base := len(b.s.Calls)
+			for _, m := range sub.s.Messages {
+				m.Before += base
+				m.Subagent = true
+				b.s.Messages = append(b.s.Messages, m)
+			}
 			for _, c := range sub.s.Calls {
 				c.Subagent = true
 				if parent >= 0 {
@@ -429,9 +467,11 @@ func (b *ohV1Builder) finish(subs []*ohV1Builder) {
 		}
 	}
 	for i, c := range calls {
+		mainMessages(i)
 		b.s.AddCall(c)
 		add(i)
 	}
+	mainMessages(len(calls))
 	add(-1)
 }
 
@@ -604,6 +644,20 @@ func (b *ohV1Builder) parse(raw []byte) error {
 			e.isError = true
 		case "llm_message":
 			b.message()
+		case "thought":
+			// Shown, never relied on: a thought of another shape is
+			// skipped rather than costing the event.
+			if k := sc.Peek(); k == jsonscan.String || k == jsonscan.Array {
+				e.thought, _ = r.text("thought", -1)
+			} else {
+				sc.Skip()
+			}
+		case "reasoning_content":
+			if sc.Peek() == jsonscan.String {
+				e.reasoning, _ = r.text("reasoning_content", -1)
+			} else {
+				sc.Skip()
+			}
 		case "key":
 			key = r.str("key")
 		case "value":

@@ -174,6 +174,7 @@ func (rd *otelReader) readRecords(r io.Reader) error {
 		cut = 0
 	}
 	skip := func(n int, msg string) { rd.warnf(n, "%s", msg) }
+	lr.cutLongLines(rd.p.max, skip)
 	for {
 		// A line may be a request only outside a pretty-printed one.
 		lr.skip = nil

@@ -132,7 +132,9 @@ func (rd *otelReader) traceSession(id string, spans []*otelSpan) *Session {
 	}
 	var used int64
 	next := 0
-	for _, oc := range calls {
+	times := make([]int64, len(calls))
+	for i, oc := range calls {
+		times[i] = oc.time
 		c := oc.call
 		c.Subagent, c.ParentID = t.subagent(oc.from)
 		if usage != nil {
@@ -146,6 +148,7 @@ func (rd *otelReader) traceSession(id string, spans []*otelSpan) *Session {
 		s.AddCall(c)
 	}
 
+	otelConversation(s, t, times)
 	rd.describe(s, t)
 	if !genAI {
 		s.Warnf(0, "%s: none of its %d spans follows the OpenTelemetry GenAI conventions (no execute_tool span, no gen_ai.* attribute, no OpenInference span kind); it holds no tool calls", otelSessionName(id), len(t.spans))
@@ -479,6 +482,76 @@ func (rd *otelReader) describe(s *Session, t *otelTrace) {
 			}
 			s.Answer = strings.Join(texts, "\n")
 		}
+	}
+}
+
+// otelConversation keeps the text and reasoning parts of the chat spans'
+// messages: what each model output said, at the end of its span, and the
+// user's messages, which every later input repeats, once each, at the start
+// of the first span that holds them. callTimes are the session's calls'
+// times, in order: a message goes before the first call that is not
+// earlier.
+func otelConversation(s *Session, t *otelTrace, callTimes []int64) {
+
+	type timed struct {
+		at  int64
+		msg Message
+	}
+	var msgs []timed
+	seenUser := map[string]bool{}
+	add := func(at int64, sp *otelSpan, role, kind string, raw json.RawMessage) {
+		text, ok := atifText(raw)
+		if !ok || text == "" {
+			return
+		}
+		if role == RoleUser {
+			if seenUser[text] {
+				return
+			}
+			seenUser[text] = true
+		}
+		sub, _ := t.subagent(sp)
+		for _, m := range appendMessage(nil, role, kind, text, otelTime(at), sub, 0) {
+			msgs = append(msgs, timed{at, m})
+		}
+	}
+	// messageCalls has warned about attributes that are not messages.
+	decode := func(text string) (msgs []otelMessage) {
+		if strings.Contains(text, `"parts"`) {
+			json.Unmarshal([]byte(text), &msgs)
+		}
+		return msgs
+	}
+	for _, sp := range t.spans {
+		if sp.isAgent() || sp.outMsgs == "" && sp.inMsgs == "" {
+			continue
+		}
+		for _, m := range decode(sp.inMsgs) {
+			if m.Role != "user" {
+				continue
+			}
+			for _, p := range m.Parts {
+				if p.Type == "text" {
+					add(sp.start, sp, RoleUser, KindText, p.Content)
+				}
+			}
+		}
+		end := cmp.Or(sp.end, sp.start)
+		for _, m := range decode(sp.outMsgs) {
+			for _, p := range m.Parts {
+				switch p.Type {
+				case "reasoning":
+					add(end, sp, RoleAssistant, KindReasoning, p.Content)
+				case "text":
+					add(end, sp, RoleAssistant, KindText, p.Content)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(msgs, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
+	for _, m := range msgs {
+		m.msg.Before, _ = slices.BinarySearch(callTimes, m.at)
+		s.Messages = append(s.Messages, m.msg)
 	}
 }
 

@@ -59,6 +59,13 @@ type Session struct {
 	// stream-json result line, or the last assistant text of the main agent).
 	Answer string `json:"answer,omitempty"`
 
+	// Messages is the conversation around the calls, in trace order: the
+	// user's prompts, the assistant's text and its reasoning summaries,
+	// each placed by the call it precedes (Message.Before), each cut to
+	// MaxMessageBytes. Nil when the format records none (see the package
+	// documentation for what each reader keeps).
+	Messages []Message `json:"messages,omitempty"`
+
 	// Warnings lists what the reader skipped or could not interpret, the
 	// first MaxWarnings of them. A session with warnings is still usable;
 	// each warning says what was lost.
@@ -68,6 +75,9 @@ type Session struct {
 	// neither memory nor a message per line. WarningsSummary says it in words.
 	WarningsDropped int `json:"warnings_dropped,omitempty"`
 
+	// skipMessages, set from Options.SkipMessages by the readers that
+	// stream, makes AddMessage keep nothing.
+	skipMessages bool
 	// streamed is set by readers that hand calls to Options.CallDone
 	// themselves, as they read.
 	streamed bool

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
@@ -162,7 +163,7 @@ func sweFirstHas(dec *json.Decoder, ok func(keys map[string]bool) bool) bool {
 // types is skipped with a warning; a file cut short keeps the steps read
 // before the cut, with a warning.
 func (SWEAgent) Read(r io.Reader, opts Options) (*Session, error) {
-	return sweAgentReadDoc(newJSONDoc(r), opts)
+	return readCut(r, opts, func(r io.Reader) (*Session, error) { return sweAgentReadDoc(newJSONDoc(r), opts) })
 }
 
 func sweAgentReadDoc(d *jsonDoc, opts Options) (*Session, error) {
@@ -234,6 +235,12 @@ type sweReader struct {
 	sawTrajectory, sawHistory  bool
 	tokensSent, tokensReceived int64
 	hasStats                   bool
+	// The conversation: the task (the first user message of the
+	// history), the steps' thoughts, and the history's messages, which
+	// are used when there is no trajectory. Each is
+	// placed by the calls of steps or of histCalls.
+	prompt, stepMsgs, histMsgs []Message
+	havePrompt                 bool
 }
 
 func (rd *sweReader) root(d *jsonDoc) error {
@@ -297,8 +304,8 @@ func (rd *sweReader) root(d *jsonDoc) error {
 
 // sweStep holds the fields of one trajectory step the reader uses.
 type sweStep struct {
-	action, obs, cwd string
-	hasObs           bool
+	action, obs, cwd, thought string
+	hasObs                    bool
 }
 
 // parseStep reads the step the scanner is at into rd.st, leaving any
@@ -323,6 +330,12 @@ func (rd *sweReader) parseStep() {
 			st.obs, st.hasObs = r.strMax("observation", rd.max), true
 		case "state":
 			st.cwd = sweState(r)
+		case "thought":
+			if sc.Peek() == jsonscan.String {
+				st.thought = r.str("thought")
+			} else {
+				sc.Skip()
+			}
 		default:
 			sc.Skip()
 		}
@@ -341,6 +354,7 @@ func (rd *sweReader) applyStep(err error, line int) {
 	if rd.cwd == "" {
 		rd.cwd = st.cwd
 	}
+	rd.stepMsgs = appendMessage(rd.stepMsgs, RoleAssistant, KindText, st.thought, time.Time{}, false, len(rd.steps))
 	if strings.TrimSpace(st.action) == "" {
 		return
 	}
@@ -386,10 +400,10 @@ func sweState(r *jsonRec) string {
 
 // sweMsg holds the fields of one history message the reader uses.
 type sweMsg struct {
-	role, action, content string
-	isDemo, hasContent    bool
-	calls                 []ohModelCall
-	ids                   []string
+	role, action, content, thought string
+	isDemo, hasContent             bool
+	calls                          []ohModelCall
+	ids                            []string
 }
 
 // parseMessage reads the history message the scanner is at into rd.msg,
@@ -405,6 +419,9 @@ func (rd *sweReader) parseMessage() {
 	if !sc.Object() {
 		return
 	}
+	// Until the first user message, the task, is found, contents are
+	// read whatever the role (which may come after the content).
+	keepContent = keepContent || !rd.havePrompt
 	for key, ok := sc.NextKey(); ok; key, ok = sc.NextKey() {
 		switch string(key) {
 		case "role":
@@ -413,6 +430,12 @@ func (rd *sweReader) parseMessage() {
 			m.action = r.str("action")
 		case "is_demo":
 			m.isDemo = r.boolean("is_demo")
+		case "thought":
+			if sc.Peek() == jsonscan.String && !rd.sawTrajectory {
+				m.thought = r.str("thought")
+			} else {
+				sc.Skip()
+			}
 		case "content":
 			if keepContent {
 				m.content, m.hasContent = r.text("content", rd.max)
@@ -448,8 +471,20 @@ func (rd *sweReader) applyMessage(err error, line int) {
 	if isDemo {
 		return
 	}
+	if role == "user" && hasContent && !rd.havePrompt {
+		// The first user message that is not a demonstration states the
+		// task; it comes before any call.
+		rd.havePrompt = true
+		rd.prompt = appendMessage(rd.prompt, RoleUser, KindText, content, time.Time{}, false, 0)
+		if keepContent {
+			return
+		}
+	}
 	switch role {
 	case "assistant":
+		if keepContent {
+			rd.histMsgs = appendMessage(rd.histMsgs, RoleAssistant, KindText, m.thought, time.Time{}, false, len(rd.histCalls))
+		}
 		if len(calls) > 0 || strings.TrimSpace(action) != "" {
 			rd.hist = append(rd.hist, sweHistAction{action: action, calls: calls})
 		}
@@ -478,6 +513,9 @@ func (rd *sweReader) applyMessage(err error, line int) {
 		if len(ids) == 0 && rd.await >= 0 {
 			rd.histCalls[rd.await].Result, rd.histCalls[rd.await].HasResult = content, true
 			rd.await = -1
+		} else if len(ids) == 0 && role == "user" {
+			// Not an observation: what the harness told the model.
+			rd.histMsgs = appendMessage(rd.histMsgs, RoleUser, KindText, content, time.Time{}, false, len(rd.histCalls))
 		}
 	}
 }
@@ -602,12 +640,15 @@ func (rd *sweReader) finish() {
 	if rd.hasStats && rd.tokensSent+rd.tokensReceived > 0 {
 		s.Usage = &Usage{InputTokens: rd.tokensSent, OutputTokens: rd.tokensReceived}
 	}
+	s.Messages = rd.prompt
 	if !rd.sawTrajectory {
 		for _, c := range rd.histCalls {
 			s.AddCall(c)
 		}
+		s.Messages = append(s.Messages, rd.histMsgs...)
 		return
 	}
+	s.Messages = append(s.Messages, rd.stepMsgs...)
 	j := 0
 	for i, c := range rd.steps {
 		want := rd.actions[i]

@@ -454,8 +454,8 @@ func TestHostileCallsAreShownAsTextInBrowser(t *testing.T) {
 var viewerShots = flag.String("viewer-screenshots", "", "write the screenshots of docs/viewer.md to this `DIR` (go test ./report/htmlreport -run TestViewerScreenshots -viewer-screenshots \"$PWD/docs\")")
 
 // TestViewerScreenshots writes the pictures of docs/viewer.md: the trace
-// view filtered with a call open, a range selected on the timeline, and
-// the check report on a phone. It runs only with -viewer-screenshots.
+// view filtered with a call open, a range selected on the timeline, the
+// check report on a phone, and a conversation between the calls. It runs only with -viewer-screenshots.
 func TestViewerScreenshots(t *testing.T) {
 	if *viewerShots == "" {
 		t.Skip("writes docs/viewer.md's pictures with -viewer-screenshots DIR")
@@ -489,6 +489,17 @@ func TestViewerScreenshots(t *testing.T) {
 	results := checkResults(t, "testdata/session-expiry.yaml")
 	p = openPage(t, browser, "check.html", 390, func(b *bytes.Buffer) error { return htmlreport.WriteCheck(b, results) })
 	shot(p, "viewer-phone.png", 390, 844)
+
+	p = openPage(t, browser, "view.html", 1100, viewWithConversation(t))
+	p.do(chromedp.Click(`#t1-m2 summary`), chromedp.Sleep(200*time.Millisecond))
+	p.do(chromedp.EmulateViewport(1100, 900), chromedp.Evaluate[chromedp.Void](`document.getElementById("t1-calls").scrollIntoView()`))
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*viewerShots, "viewer-conversation.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A trace of 2,000 calls: density columns instead of marks, the list drawn

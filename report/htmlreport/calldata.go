@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/agentretrieval/agentretrieval/trace"
 )
 
 // How much of a call's arguments and result a page keeps for its call
@@ -30,6 +33,47 @@ type traceData struct {
 	// when the trace format records them.
 	Prompt string `json:"prompt,omitempty"`
 	Answer string `json:"answer,omitempty"`
+	// Messages is the conversation, when the trace records it; the page
+	// then shows it in place of Prompt and Answer, which it repeats.
+	Messages []messageData `json:"messages,omitempty"`
+}
+
+// messageData is one message of the conversation: who wrote it, its text
+// (made printable), the call it precedes (0-based; the number of calls
+// when it follows the last), and what the trace reader left out of it.
+type messageData struct {
+	Who    string `json:"r"` // "u" user, "a" assistant text, "t" assistant reasoning
+	Text   string `json:"x"`
+	Before int    `json:"b"`
+	Flags  int    `json:"f,omitempty"` // flagSubagent
+	When   string `json:"w,omitempty"`
+	Note   string `json:"n,omitempty"`
+}
+
+// messagesOf turns a session's messages into the page's, each made
+// printable; start is the session's first time, from which When counts.
+func messagesOf(msgs []trace.Message, start time.Time) []messageData {
+	out := make([]messageData, 0, len(msgs))
+	for _, m := range msgs {
+		md := messageData{Who: "a", Text: cleanLines(m.Text), Before: m.Before}
+		switch {
+		case m.Role == trace.RoleUser:
+			md.Who = "u"
+		case m.Kind == trace.KindReasoning:
+			md.Who = "t"
+		}
+		if m.Subagent {
+			md.Flags |= flagSubagent
+		}
+		if !m.Time.IsZero() && !start.IsZero() {
+			md.When = "+" + m.Time.Sub(start).Round(time.Second).String()
+		}
+		if m.Cut > 0 {
+			md.Note = fmt.Sprintf("… %d more bytes not kept (a trace keeps a message's first %d bytes)", m.Cut, trace.MaxMessageBytes)
+		}
+		out = append(out, md)
+	}
+	return out
 }
 
 // callData is one call with short keys: the page of a long session holds

@@ -43,6 +43,8 @@ type traceView struct {
 
 type callCounts struct {
 	Total, Semantic, File, Edit, Other, Failed, GroundTruth, Subagent int
+	// Messages counts the messages of the conversation.
+	Messages int
 }
 
 // A figure is one labelled value of a trace's summary.
@@ -191,11 +193,16 @@ func newTraceView(id string, run *expectations.Run) traceView {
 	}
 	tv.Calls = calls
 	var prompt, answer string
+	var msgs []messageData
 	if run.Session != nil {
 		prompt, answer = cleanLines(run.Session.Prompt), cleanLines(run.Session.Answer)
+		msgs = messagesOf(run.Session.Messages, run.Session.Start)
 	}
+	data := dataOf(calls, pdata, prompt, answer)
+	data.Messages = msgs
+	tv.Counts.Messages = len(msgs)
 	var err error
-	tv.Data, tv.Details, err = encodeData(dataOf(calls, pdata, prompt, answer))
+	tv.Data, tv.Details, err = encodeData(data)
 	if err != nil {
 		tv.Degraded = err.Error()
 	}

@@ -6,11 +6,16 @@
 // when it is opened. The timeline is one Tab stop: arrow keys move between
 // its calls, Enter opens the call, a drag across it selects a range of
 // calls. The URL's fragment keeps the filter of the trace last filtered
-// (#ID?class=F&q=text…), so that a link shows the same view. Every string
-// from the data is put in the page as text, never as markup.
+// (#ID?class=F&q=text…), so that a link shows the same view. The
+// conversation's messages (user prompts, assistant text, reasoning) sit
+// between the calls they came between, folded to one line; the search looks
+// through them, the filters about calls leave them out, and a box hides
+// them (msgs=0). Every string from the data is put in the page as text,
+// never as markup.
 (function () {
   "use strict";
   var CLASSES = { S: ["c-semantic", "semantic"], F: ["c-file", "file-level"], E: ["c-edit", "edit"], O: ["c-other", "other"] };
+  var WHO = { u: "User", a: "Assistant", t: "Reasoning" };
   var SUBAGENT = 1, FAILED = 2, GROUND = 4;
   var PAGE = 200; // the entries drawn at a time
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -85,6 +90,8 @@
     v.data = data;
     v.calls = data.calls;
     v.patterns = data.patterns || [];
+    v.msgs = data.messages || [];
+    v.items = []; // what the list shows, in order: {c: call} or {m: message}
     v.text = new Array(v.calls.length); // search text, made when first searched
     if (v.form) {
       v.form.hidden = false;
@@ -115,7 +122,7 @@
       v.form.addEventListener("click", function (e) {
         var act = e.target.dataset && e.target.dataset.act;
         if (act === "expand" || act === "collapse") {
-          Array.prototype.forEach.call(v.list.querySelectorAll("details.call"), function (d) { d.open = act === "expand"; });
+          Array.prototype.forEach.call(v.list.querySelectorAll("details.call, li.msg details"), function (d) { d.open = act === "expand"; });
         } else if (act === "clear") {
           v.state = {};
           v.writeForm();
@@ -150,12 +157,37 @@
     ["failed", "gt", "sub"].forEach(function (k) {
       if (f[k] && f[k].checked) s[k] = "1"; else delete s[k];
     });
+    // Messages are shown unless the box is cleared.
+    if (f.msgs && !f.msgs.checked) s.msgs = "0"; else delete s.msgs;
   };
   View.prototype.writeForm = function () {
     if (!this.form) return;
     var f = this.form.elements, s = this.state;
     ["q", "class", "tool", "pattern"].forEach(function (k) { f[k].value = s[k] || ""; });
     ["failed", "gt", "sub"].forEach(function (k) { if (f[k]) f[k].checked = s[k] === "1"; });
+    if (f.msgs) f.msgs.checked = s.msgs !== "0";
+  };
+
+  // messageTests are the filters a message must pass, null when the
+  // filter leaves messages out: a filter about calls (class, tool,
+  // pattern, failed, ground truth) shows calls alone.
+  View.prototype.messageTests = function () {
+    var v = this, s = v.state, t = [];
+    if (s["class"] || s.tool || s.pattern || s.failed || s.gt) return null;
+    if (s.q) {
+      var q = s.q.toLowerCase();
+      t.push(function (j) {
+        if (v.mtext[j] === undefined) v.mtext[j] = v.msgs[j].x.toLowerCase();
+        return v.mtext[j].indexOf(q) >= 0;
+      });
+    }
+    if (s.sub) t.push(function (j) { return (v.msgs[j].f & SUBAGENT) !== 0; });
+    if (s.from || s.to) {
+      // A message goes with the call after it.
+      var from = Number(s.from || 1), to = Number(s.to || v.calls.length);
+      t.push(function (j) { var b = v.msgs[j].b; return b + 1 >= from && (b + 1 <= to || b === v.calls.length && to === v.calls.length); });
+    }
+    return t;
   };
 
   View.prototype.searchText = function (i) {
@@ -222,8 +254,27 @@
       if ((fails === 0 || failedOn === "gt") && (c.f & GROUND)) counts.gt++;
       if ((fails === 0 || failedOn === "sub") && (c.f & SUBAGENT)) counts.sub++;
     }
+    // The messages that pass the filter, merged with the calls in order:
+    // a message comes before the call whose index it holds.
+    var mtests = v.msgs.length ? v.messageTests() : null, mcount = 0, mshown = [];
+    if (!v.mtext) v.mtext = new Array(v.msgs.length);
+    if (mtests) {
+      for (var m = 0; m < v.msgs.length; m++) {
+        var pass = true;
+        for (var q = 0; q < mtests.length && pass; q++) pass = mtests[q](m);
+        if (pass) mcount++;
+        if (pass && v.state.msgs !== "0") mshown.push(m);
+      }
+    }
+    v.items = [];
+    for (var a = 0, b = 0; a < v.matches.length || b < mshown.length;) {
+      if (b < mshown.length && (a >= v.matches.length || v.msgs[mshown[b]].b <= v.matches[a])) v.items.push({ m: mshown[b++] });
+      else v.items.push({ c: v.matches[a++] });
+    }
+    v.shownMessages = mshown.length;
     if (v.form) {
       var f = v.form.elements;
+      if (f.msgs) f.msgs.parentNode.querySelector(".n").textContent = "(" + mcount + ")";
       ["class", "tool", "pattern"].forEach(function (k) {
         Array.prototype.forEach.call(f[k].options, function (o) {
           var m = o.value === "" ? facetTotal[k] : (counts[k][o.value] || 0);
@@ -245,6 +296,7 @@
       }
       var st = v.form.querySelector(".status");
       st.textContent = names.length ? "Showing " + v.matches.length + " of " + n + " calls" : "Showing all " + n + " calls";
+      if (v.msgs.length) st.textContent += " and " + (mshown.length === v.msgs.length ? "all " : "") + mshown.length + " of " + v.msgs.length + " messages";
       if (v.state.q && !v.details) {
         // The arguments and results are read for the first search; it
         // runs again over them once they are.
@@ -265,8 +317,12 @@
   };
 
   // draw puts the first count matching calls in the list.
+  // draw puts the first count items (calls and messages) in the list. The
+  // prompt and answer stand for the conversation when the trace has no
+  // messages.
   View.prototype.draw = function (count) {
-    var v = this, list = v.list, filtered = v.matches.length !== v.calls.length;
+    var v = this, list = v.list, filtered = v.matches.length !== v.calls.length, items = v.items;
+    var ends = !filtered && !v.msgs.length;
     var frag = document.createDocumentFragment();
     if (v.shown > 0 && count > v.shown && list.lastChild && list.lastChild.classList.contains("more")) {
       list.removeChild(list.lastChild);
@@ -274,24 +330,44 @@
     } else {
       list.textContent = "";
       v.shown = 0;
-      if (!filtered && v.data.prompt) frag.appendChild(v.message("User prompt", v.data.prompt, "prompt"));
+      if (ends && v.data.prompt) frag.appendChild(v.message("User prompt", v.data.prompt, "prompt"));
     }
-    var end = Math.min(count, v.matches.length);
-    for (var k = v.shown; k < end; k++) frag.appendChild(v.entry(v.matches[k]));
+    var end = Math.min(count, items.length);
+    for (var k = v.shown; k < end; k++) frag.appendChild(items[k].m === undefined ? v.entry(items[k].c) : v.messageEntry(items[k].m));
     v.shown = end;
-    if (end < v.matches.length) {
+    if (end < items.length) {
       var li = el("li", "more");
-      var b = el("button", null, "Show " + Math.min(PAGE, v.matches.length - end) + " more (" + (v.matches.length - end) + " not shown)");
+      var b = el("button", null, "Show " + Math.min(PAGE, items.length - end) + " more (" + (items.length - end) + " not shown)");
       b.type = "button";
       b.dataset.act = "more";
       li.appendChild(b);
       frag.appendChild(li);
-    } else if (!filtered && v.data.answer) {
+    } else if (ends && v.data.answer) {
       v.answerItem = v.message("Final answer", v.data.answer, "answer");
       frag.appendChild(v.answerItem);
     }
-    if (!v.matches.length) frag.appendChild(el("li", "note", "No call matches the filter."));
+    if (!items.length) frag.appendChild(el("li", "note", "No call matches the filter."));
     list.appendChild(frag);
+  };
+
+  // messageEntry is message j folded to one line: who wrote it, its first
+  // line, and where the search found it.
+  View.prototype.messageEntry = function (j) {
+    var m = this.msgs[j], li = el("li", "msg who-" + m.r), d = el("details"), s = el("summary");
+    li.id = this.id + "-m" + (j + 1);
+    s.appendChild(el("strong", null, WHO[m.r] || "Assistant"));
+    if (m.f & SUBAGENT) s.appendChild(el("span", "tag", "subagent"));
+    s.appendChild(el("span", "mono gist", " " + shorten(firstLine(m.x), 100)));
+    var hit = this.state.q ? markHit("text", m.x, this.state.q) : null;
+    if (hit) s.appendChild(hit);
+    d.appendChild(s);
+    var body = el("div", "msg-body");
+    if (m.w) body.appendChild(el("p", "when", m.w));
+    body.appendChild(el("pre", "msg-text", m.x));
+    if (m.n) body.appendChild(el("span", "cut", m.n));
+    d.appendChild(body);
+    li.appendChild(d);
+    return li;
   };
 
   View.prototype.message = function (title, text, cls) {
@@ -345,24 +421,31 @@
   View.prototype.hit = function (i) {
     var q = this.state.q, c = this.calls[i];
     if (!q) return null;
-    q = q.toLowerCase();
     var d = this.details ? this.details[i] : null;
     var places = [["ran", c.c], ["query", c.q], ["arguments", d && d[0]], ["result", d && d[2]], ["files", (c.fl || []).map(function (f) { return f[0]; }).join("\n")]];
     for (var k = 0; k < places.length; k++) {
-      var text = places[k][1] || "", at = text.toLowerCase().indexOf(q);
-      if (at < 0) continue;
-      var start = text.lastIndexOf("\n", at) + 1, end = text.indexOf("\n", at);
-      if (end < 0) end = text.length;
-      var from = Math.max(start, at - 60), to = Math.min(end, at + q.length + 60);
-      var p = el("span", "hit");
-      p.appendChild(el("span", "where", places[k][0] + ": "));
-      p.appendChild(document.createTextNode((from > start ? "…" : "") + text.slice(from, at)));
-      p.appendChild(el("mark", null, text.slice(at, at + q.length)));
-      p.appendChild(document.createTextNode(text.slice(at + q.length, to) + (to < end ? "…" : "")));
-      return p;
+      var p = markHit(places[k][0], places[k][1] || "", q);
+      if (p) return p;
     }
     return null;
   };
+
+  // markHit is the line of text where q is found, the match marked, with
+  // where it was found; null when q is not in text.
+  function markHit(where, text, q) {
+    q = q.toLowerCase();
+    var at = text.toLowerCase().indexOf(q);
+    if (at < 0) return null;
+    var start = text.lastIndexOf("\n", at) + 1, end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    var from = Math.max(start, at - 60), to = Math.min(end, at + q.length + 60);
+    var p = el("span", "hit");
+    p.appendChild(el("span", "where", where + ": "));
+    p.appendChild(document.createTextNode((from > start ? "…" : "") + text.slice(from, at)));
+    p.appendChild(el("mark", null, text.slice(at, at + q.length)));
+    p.appendChild(document.createTextNode(text.slice(at + q.length, to) + (to < end ? "…" : "")));
+    return p;
+  }
 
   // body is the whole of a call, put in the page when its entry opens.
   View.prototype.body = function (i) {
@@ -410,12 +493,12 @@
   // reveal opens the entry of a call (0-based), drawing it if it is not
   // drawn yet and clearing the filter if the call does not match it.
   View.prototype.reveal = function (i, focus) {
-    var v = this, k = v.matches.indexOf(i);
+    var v = this, k = v.itemOf(i);
     if (k < 0) {
       v.state = {};
       v.writeForm();
       v.apply(true);
-      k = i;
+      k = v.itemOf(i);
     }
     if (k >= v.shown) v.draw(k + PAGE);
     var d = document.getElementById(v.id + "-c" + (i + 1));
@@ -426,6 +509,13 @@
     if (focus) d.querySelector("summary").focus();
     v.cursor = i;
     v.moveCursor();
+  };
+
+  // itemOf is the place of call i among the items listed, -1 when the
+  // filter leaves it out.
+  View.prototype.itemOf = function (i) {
+    for (var k = 0; k < this.items.length; k++) if (this.items[k].c === i) return k;
+    return -1;
   };
 
   View.prototype.record = function () {
@@ -691,6 +781,12 @@
     var q = raw.indexOf("?");
     if (q >= 0) {
       var v = views[decodeURIComponent(raw.slice(0, q))];
+      if (v && !v.calls && v.start) {
+        // A folded scenario's calls: opened, read, then followed.
+        openAncestors(v.section);
+        v.start().then(function () { if (v.calls) follow(fromLoad); });
+        return;
+      }
       if (!v || !v.calls) return;
       var p = new URLSearchParams(raw.slice(q + 1));
       v.state = {};
@@ -703,6 +799,11 @@
     }
     var hash = decodeURIComponent(raw);
     var m = /^(.*)-c(\d+)$/.exec(hash);
+    if (m && views[m[1]] && !views[m[1]].calls && views[m[1]].start) {
+      openAncestors(views[m[1]].section);
+      views[m[1]].start().then(function () { if (views[m[1]].calls) follow(fromLoad); });
+      return;
+    }
     if (m && views[m[1]] && views[m[1]].calls) {
       views[m[1]].reveal(Number(m[2]) - 1, false);
       return;
@@ -728,15 +829,29 @@
     document.documentElement.dataset.ready = "1";
   }
 
+  // A trace's calls are read and drawn when the page loads, or, inside a
+  // folded scenario (one that passed, on a check report), when it is first
+  // opened: a report of many scenarios draws only those that need a look.
   Array.prototype.forEach.call(document.querySelectorAll("section.trace"), function (section) {
     var block = document.getElementById(section.id + "-data");
     if (!block) return;
     var v = new View(section);
     views[section.id] = v;
+    v.start = function () {
+      if (!v.started) {
+        v.started = decode(block.textContent).then(function (data) { v.init(data); }).catch(function (err) {
+          v.list.appendChild(el("li", "warning", "The calls could not be read: " + (err && err.message || err)));
+        });
+      }
+      return v.started;
+    };
+    var folded = section.parentNode && section.parentNode.closest ? section.parentNode.closest("details") : null;
+    if (folded && !folded.open) {
+      folded.addEventListener("toggle", function () { if (folded.open) v.start(); });
+      return;
+    }
     pending++;
-    decode(block.textContent).then(function (data) { v.init(data); }).catch(function (err) {
-      v.list.appendChild(el("li", "warning", "The calls could not be read: " + (err && err.message || err)));
-    }).then(done);
+    v.start().then(done);
   });
   if (pending === 0) ready();
   window.addEventListener("hashchange", function () { follow(false); });

@@ -198,6 +198,7 @@ func (r *TraceReader) Load(ctx context.Context, name string, stdin io.Reader, st
 	// stream keeps what the document needs of each.
 	stream := events.NewConcurrentStream(r.opts)
 	topts.CallDone, topts.DropReleased = stream.CallDone, true
+	topts.SkipMessages = true // no document holds the conversation
 	var all []*trace.Session
 	switch {
 	case err != nil:
