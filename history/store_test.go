@@ -203,7 +203,7 @@ func TestARecordRejectsARunWithoutKeyOrWithAScenarioTwice(t *testing.T) {
 func TestAKilledWriterLeavesNoHalfRun(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, dsn string) {
 		open(t, dsn) // the schema exists before the child starts
-		killMidway(t, dsn)
+		killMidway(t, dsn, "killed")
 		st := open(t, dsn)
 		assert.Equal(t, 0, count(t, st, "runs"))
 		assert.Equal(t, 0, count(t, st, "scenarios"))

@@ -192,8 +192,15 @@ func (t *Trend) chart(sr Series) chart {
 	}
 	var line []string
 	var upper, lower []string
+	var lastX, lastHi, lastLo float64
 	endInterval := func() {
-		if len(upper) > 0 {
+		switch {
+		case len(upper) == 1:
+			// A run alone between gaps: its interval as a narrow bar,
+			// which a polygon of one x would not show.
+			c.Intervals = append(c.Intervals, fmt.Sprintf("%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f",
+				lastX-3, lastHi, lastX+3, lastHi, lastX+3, lastLo, lastX-3, lastLo))
+		case len(upper) > 1:
 			slices.Reverse(lower)
 			c.Intervals = append(c.Intervals, strings.Join(append(upper, lower...), " "))
 		}
@@ -213,8 +220,9 @@ func (t *Trend) chart(sr Series) chart {
 		line = append(line, fmt.Sprintf("%.1f,%.1f", x, y))
 		title := fmt.Sprintf("%s: %s", c.Figure, show(v))
 		if sr.Low != nil {
-			upper = append(upper, fmt.Sprintf("%.1f,%.1f", x, yOf(sr.High[i])))
-			lower = append(lower, fmt.Sprintf("%.1f,%.1f", x, yOf(sr.Low[i])))
+			lastX, lastHi, lastLo = x, yOf(sr.High[i]), yOf(sr.Low[i])
+			upper = append(upper, fmt.Sprintf("%.1f,%.1f", x, lastHi))
+			lower = append(lower, fmt.Sprintf("%.1f,%.1f", x, lastLo))
 			title += fmt.Sprintf(" (95%% interval %s to %s)", show(sr.Low[i]), show(sr.High[i]))
 		}
 		if sr.Thresholds != nil && sr.Thresholds[i].Has() {
@@ -259,7 +267,7 @@ func (t *Trend) drawThresholds(c *chart, sr Series, xOf func(int) float64, yOf f
 		band := isBand(sr.Thresholds, sd.get)
 		for edge := range 2 {
 			var d strings.Builder
-			open := false
+			open, lastY := false, 0.0
 			for i, th := range sr.Thresholds {
 				v := sd.get(th)
 				if math.IsNaN(v[0]) || (edge == 1 && !band) {
@@ -267,13 +275,18 @@ func (t *Trend) drawThresholds(c *chart, sr Series, xOf func(int) float64, yOf f
 					continue
 				}
 				x0, x1 := max(minX, xOf(i)-half), min(maxX, xOf(i)+half)
-				y := yOf(v[edge])
-				if open {
-					fmt.Fprintf(&d, " V%.1f H%.1f", y, x1)
-				} else {
+				y := round1(yOf(v[edge]))
+				switch {
+				case !open:
 					fmt.Fprintf(&d, " M%.1f,%.1f H%.1f", x0, y, x1)
+				case y != lastY:
+					fmt.Fprintf(&d, " V%.1f H%.1f", y, x1)
+				default:
+					// The same threshold as the run before: the
+					// segment goes on.
+					fmt.Fprintf(&d, " H%.1f", x1)
 				}
-				open = true
+				open, lastY = true, y
 				if edge == 0 && v[1] > v[0] {
 					c.Bands = append(c.Bands, rect{X: round1(x0), Y: round1(yOf(v[1])), W: round1(x1 - x0), H: round1(yOf(v[0]) - yOf(v[1]))})
 				}

@@ -53,3 +53,75 @@ func sectionOf(page, figure string) string {
 	section, _, _ := strings.Cut(rest, "<h2>")
 	return section
 }
+
+// thresholdTrend is three runs of recall@5 whose threshold changed (a band
+// of two scenarios' bounds, none, one bound), of ttfr_steps with an upper
+// bound, and of a configuration with its interval and a failed trial.
+func thresholdTrend() *Trend {
+	at := func(d int) time.Time { return time.Date(2026, 11, d, 9, 0, 0, 0, time.UTC) }
+	nan := math.NaN()
+	th := func(lo, lo2, hi, hi2 float64) Threshold {
+		return Threshold{AtLeast: [2]float64{lo, lo2}, AtMost: [2]float64{hi, hi2}}
+	}
+	return &Trend{Branch: "main", Checked: true, Points: []Point{
+		{Key: "r1", Commit: "aaaa", Time: at(1), Passed: 2, Judged: 2},
+		{Key: "r2", Commit: "bbbb", Time: at(2), Passed: 2, Judged: 2},
+		{Key: "r3", Commit: "cccc", Time: at(3), Passed: 2, Judged: 2},
+		{Key: "r4", Commit: "dddd", Time: at(4), Passed: 1, Judged: 2, Failed: 1},
+	}, Series: []Series{
+		{Figure: "recall@5", Values: []float64{0.7, 0.65, 0.6, 0.4},
+			Thresholds: []Threshold{th(0.5, 0.6, nan, nan), NoThreshold, th(0.5, 0.5, nan, nan), th(0.55, 0.55, nan, nan)}},
+		{Figure: "ttfr_steps", Values: []float64{3, 4, 6, 5},
+			Thresholds: []Threshold{th(nan, nan, 5, 5), th(nan, nan, 5, 5), th(nan, nan, 5, 5), th(nan, nan, 5, 5)}},
+		{Figure: "mrr", Config: "mcp", Values: []float64{0.5, nan, 0.6, 0.7}, Low: []float64{0.4, nan, 0.5, 0.6},
+			High: []float64{0.6, nan, 0.7, 0.8}, FailedTrials: []int{0, 0, 2, 0}},
+	}}
+}
+
+func TestTheTrendPageDrawsThresholdsAsStepsAndIntervalsAsBands(t *testing.T) {
+	var b strings.Builder
+	require.NoError(t, thresholdTrend().WriteHTML(&b, nil))
+	page := b.String()
+	assert.NotContains(t, page, "<script")
+
+	recall := sectionOf(page, "recall@5")
+	assert.Contains(t, recall, "required ≥ 0.55</p>", "the latest threshold in the chart's line")
+	assert.Contains(t, recall, ">required ≥ 0.55</text>", "and at the line's right end")
+	paths := regexp.MustCompile(`<path class="thr" d="([^"]*)"`).FindAllStringSubmatch(recall, -1)
+	require.Len(t, paths, 2, "the lower bounds' two edges: the scenarios of run 1 differ")
+	low := paths[0][1]
+	assert.Equal(t, 2, strings.Count(low, "M"), "broken where run 2 set no threshold: %s", low)
+	assert.Equal(t, 1, strings.Count(low, "V"), "one step, where the threshold rose from 0.50 to 0.55: %s", low)
+	assert.Equal(t, 1, strings.Count(recall, `class="thr-band"`), "a band in run 1 only")
+	assert.Contains(t, recall, "threshold: recall@5 must be at or above the line")
+	assert.Contains(t, recall, "required ≥ 0.50 to 0.60", "a point's title names its run's band")
+
+	ttfr := sectionOf(page, "ttfr_steps")
+	assert.Equal(t, 1, strings.Count(ttfr, `<path class="thr"`), "one upper bound, the same in every run")
+	assert.NotContains(t, ttfr, " V", "a threshold that never changed has no step")
+	assert.Contains(t, ttfr, "threshold: ttfr_steps must be at or below the line")
+	assert.Contains(t, ttfr, ">required ≤ 5</text>")
+	assert.Equal(t, 0, strings.Count(ttfr, `class="pt failed"`)+strings.Count(recall, `class="pt failed"`)-2,
+		"the run with a failed scenario is marked in each scenario chart")
+
+	mrr := sectionOf(page, "mrr · mcp")
+	assert.Equal(t, 2, strings.Count(mrr, `<polygon class="ci"`), "the interval breaks where the configuration is missing")
+	assert.Equal(t, 1, strings.Count(mrr, `class="pt failed"`), "run 3 of the configuration had failed trials")
+	assert.Contains(t, mrr, "2 trial(s) could not be evaluated")
+	assert.Contains(t, mrr, "95% interval 0.50 to 0.70")
+	assert.NotContains(t, mrr, `class="thr"`)
+}
+
+// A chart's axis spans its thresholds: a threshold above every value is
+// drawn inside the chart, not beyond its top.
+func TestTheTrendChartsAxisSpansItsThresholds(t *testing.T) {
+	tr := thresholdTrend()
+	tr.Series = []Series{{Figure: "recall@5", Values: []float64{0.2, 0.3, 0.25, 0.3},
+		Thresholds: []Threshold{{AtLeast: [2]float64{0.8, 0.8}, AtMost: [2]float64{math.NaN(), math.NaN()}}, NoThreshold, NoThreshold, NoThreshold}}}
+	c := tr.chart(tr.Series[0])
+	assert.Equal(t, "0.80", c.AxisMax)
+	assert.Equal(t, "0.20", c.AxisMin)
+	assert.Equal(t, "0.30", c.Max, "the series' own range is still its values'")
+	require.Len(t, c.Thresholds, 1)
+	assert.Equal(t, "M44.0,14.0 H154.7", c.Thresholds[0].D, "the top of the chart, half a step wide around run 1")
+}
