@@ -200,4 +200,3 @@ func TestTheFirstSchemaIsMigratedKeepingItsRuns(t *testing.T) {
 		assert.Equal(t, int64(2), version)
 	})
 }
-
