@@ -219,6 +219,9 @@ func TestAKilledWriterLeavesNoHalfRun(t *testing.T) {
 // Eight processes open a new database at once (each migrating it), record
 // their shard of one run, then runs of their own.
 func TestEightConcurrentWritersLoseNoRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts eight processes")
+	}
 	forEachBackend(t, func(t *testing.T, dsn string) {
 		const writers, own = 8, 5
 		var wg sync.WaitGroup
