@@ -150,3 +150,32 @@ func TestADatabaseThatCannotBeOpenedFailsTheCommandFirst(t *testing.T) {
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "baseline.json: not a SQLite database")
 }
+
+// The thresholds drawn are read from what check recorded: the check
+// report's own texts, not ones a test wrote.
+func TestTrendDrawsTheThresholdsTheCheckRecorded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "history.db")
+	for _, id := range []string{"c1", "c2"} {
+		code, _, stderr := runCLI(t, nil, "check", "-history", db, "-run-id", id, "-branch", "main", checkMixed)
+		require.NotEqual(t, exitBadInput, code, stderr)
+	}
+	page := filepath.Join(dir, "trend.html")
+	code, _, stderr := runCLI(t, nil, "trend", "-figure", "recall@5,mrr", "-html", page, db)
+	require.Equal(t, exitOK, code, stderr)
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	recall, _, _ := strings.Cut(string(b)[strings.Index(string(b), "<h2>recall@5</h2>"):], "<h2>mrr</h2>")
+	assert.Contains(t, recall, `<path class="thr" d="M`, "scenario bad requires recall@5 ≥ 1")
+	assert.Contains(t, recall, ">required ≥ 1.00</text>")
+	_, mrr, _ := strings.Cut(string(b), "<h2>mrr</h2>")
+	mrr, _, _ = strings.Cut(mrr, "<h2>")
+	assert.NotContains(t, mrr, `class="thr"`, "no expectation bounds mrr")
+
+	code, _, stderr = runCLI(t, nil, "trend", "-figure", "recall@5", "-scenario", "good", "-html", page, db)
+	require.Equal(t, exitOK, code, stderr)
+	b, err = os.ReadFile(page)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `<path class="thr"`, "scenario good sets no threshold on recall@5")
+}
