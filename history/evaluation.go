@@ -99,16 +99,6 @@ func (s *Store) recordConfigs(ctx context.Context, tx *sql.Tx, runID int64, conf
 		append([]any{runID}, names...)...); err != nil {
 		return err
 	}
-	var args []any
-	flush := func() error {
-		if len(args) == 0 {
-			return nil
-		}
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO config_figures (config_id, figure, n, mean, median, std, ci_low, ci_high,
-			wilson_low, wilson_high) VALUES `+tuples(len(args)/10, 10)), args...)
-		args = args[:0]
-		return err
-	}
 	for _, c := range configs {
 		var id int64
 		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO configs (run_id, name, trials, tasks, computable, non_computable, degraded, failed)
@@ -117,17 +107,22 @@ func (s *Store) recordConfigs(ctx context.Context, tx *sql.Tx, runID int64, conf
 		if err != nil {
 			return err
 		}
-		for _, f := range slices.Sorted(maps.Keys(c.Figures)) {
-			st := c.Figures[f]
-			args = append(args, id, f, st.N, st.Mean, st.Median, st.Std, st.CILow, st.CIHigh, nullable(st.WilsonLow), nullable(st.WilsonHigh))
-			if len(args) >= 10*500 {
-				if err := flush(); err != nil {
-					return err
-				}
+		// A configuration's figures go in one statement (a few hundred
+		// at most: the metrics' names), in parts that stay well under
+		// SQLite's limit of 32,766 arguments.
+		for part := range slices.Chunk(slices.Sorted(maps.Keys(c.Figures)), 1000) {
+			var args []any
+			for _, f := range part {
+				st := c.Figures[f]
+				args = append(args, id, f, st.N, st.Mean, st.Median, st.Std, st.CILow, st.CIHigh, nullable(st.WilsonLow), nullable(st.WilsonHigh))
+			}
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO config_figures (config_id, figure, n, mean, median, std, ci_low, ci_high,
+				wilson_low, wilson_high) VALUES `+tuples(len(part), 10)), args...); err != nil {
+				return err
 			}
 		}
 	}
-	return flush()
+	return nil
 }
 
 func nullable(p *float64) any {

@@ -2,6 +2,7 @@ package history
 
 import (
 	"database/sql"
+	"fmt"
 	"io/fs"
 	"math"
 	"testing"
@@ -199,4 +200,21 @@ func TestTheFirstSchemaIsMigratedKeepingItsRuns(t *testing.T) {
 		require.NoError(t, st.db.QueryRowContext(ctx, `SELECT MAX(version_id) FROM goose_db_version`).Scan(&version))
 		assert.Equal(t, int64(2), version)
 	})
+}
+
+// More figures than one statement takes go in several, all of them.
+func TestAConfigurationOfManyFiguresIsRecordedWhole(t *testing.T) {
+	st := open(t, t.TempDir()+"/h.db")
+	ctx := withTimeout(t)
+	c := Config{Name: "wide", Figures: map[string]metrics.Stats{}}
+	for i := range 1200 {
+		c.Figures[fmt.Sprintf("figure-%04d", i)] = stats(3, float64(i), float64(i)-1, float64(i)+1)
+	}
+	run := testRun("k", "main", "abc", time.Unix(1_800_000_000, 0))
+	run.Configs = []Config{c}
+	require.NoError(t, st.Record(ctx, run))
+	assert.Equal(t, 1200, count(t, st, "config_figures"))
+	var mean float64
+	require.NoError(t, st.db.QueryRow(`SELECT mean FROM config_figures WHERE figure = 'figure-1199'`).Scan(&mean))
+	assert.Equal(t, 1199.0, mean)
 }
