@@ -146,6 +146,7 @@ func TestTheTrendPageDrawsAtTheCoordinatesWorkedOutByHand(t *testing.T) {
 	assert.Equal(t, []string{"44.0,14.0 265.3,38.3 486.7,62.7 708.0,160.0"}, recall.Lines)
 	assert.Equal(t, "0.70", recall.AxisMax)
 	assert.Equal(t, "0.40", recall.AxisMin)
+	assert.Equal(t, [3]float64{160, 708, 14}, [3]float64{recall.Bottom, recall.Right, recall.TopLabelY}, "the axis along the bottom, to the right edge")
 
 	// ttfr_steps: lo 3, hi 6; y(5) = 14 + 1/3 × 146 = 62.7; its label is
 	// 11 below the line, under an upper bound.
