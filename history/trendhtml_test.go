@@ -209,3 +209,16 @@ func TestRequiredTextNamesEachSideAndABand(t *testing.T) {
 	latest := latestThreshold([]Threshold{{AtLeast: [2]float64{0.1, 0.1}, AtMost: [2]float64{nan, nan}}, NoThreshold})
 	assert.Equal(t, [2]float64{0.1, 0.1}, latest.AtLeast, "the latest run that set one")
 }
+
+// A flat series is drawn across the middle of its chart (y 14 + 146/2 =
+// 87), and a run without the figure before the first that has it starts
+// no line.
+func TestAFlatSeriesIsDrawnAcrossTheMiddle(t *testing.T) {
+	tr := thresholdTrend()
+	c := tr.chart(Series{Figure: "mrr", Values: []float64{math.NaN(), 0.5, 0.5, 0.5}})
+	assert.Equal(t, []string{"265.3,87.0 486.7,87.0 708.0,87.0"}, c.Lines)
+	require.Len(t, c.Points, 3)
+	assert.Equal(t, 87.0, c.Points[0].Y)
+	assert.Equal(t, "0.50", c.AxisMin)
+	assert.Equal(t, "0.50", c.AxisMax)
+}
