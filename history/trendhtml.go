@@ -264,17 +264,27 @@ func (t *Trend) drawThresholds(c *chart, sr Series, xOf func(int) float64, yOf f
 		sign string
 	}
 	for _, sd := range []side{{func(th Threshold) [2]float64 { return th.AtLeast }, "≥"}, {func(th Threshold) [2]float64 { return th.AtMost }, "≤"}} {
-		band := isBand(sr.Thresholds, sd.get)
-		for edge := range 2 {
+		span := func(i int) (x0, x1 float64) { return max(minX, xOf(i)-half), min(maxX, xOf(i)+half) }
+		// A side is one line, or the two edges of a band when the
+		// scenarios of any run set different thresholds on it.
+		edges := 1
+		for i, th := range sr.Thresholds {
+			if v := sd.get(th); v[1] > v[0] {
+				edges = 2
+				x0, x1 := span(i)
+				c.Bands = append(c.Bands, rect{X: round1(x0), Y: round1(yOf(v[1])), W: round1(x1 - x0), H: round1(yOf(v[0]) - yOf(v[1]))})
+			}
+		}
+		for edge := range edges {
 			var d strings.Builder
 			open, lastY := false, 0.0
 			for i, th := range sr.Thresholds {
 				v := sd.get(th)
-				if math.IsNaN(v[0]) || (edge == 1 && !band) {
+				if math.IsNaN(v[0]) {
 					open = false
 					continue
 				}
-				x0, x1 := max(minX, xOf(i)-half), min(maxX, xOf(i)+half)
+				x0, x1 := span(i)
 				y := round1(yOf(v[edge]))
 				switch {
 				case !open:
@@ -287,9 +297,6 @@ func (t *Trend) drawThresholds(c *chart, sr Series, xOf func(int) float64, yOf f
 					fmt.Fprintf(&d, " H%.1f", x1)
 				}
 				open, lastY = true, y
-				if edge == 0 && v[1] > v[0] {
-					c.Bands = append(c.Bands, rect{X: round1(x0), Y: round1(yOf(v[1])), W: round1(x1 - x0), H: round1(yOf(v[0]) - yOf(v[1]))})
-				}
 			}
 			if d.Len() > 0 {
 				title := fmt.Sprintf("threshold: %s must be %s the line", c.Figure, map[string]string{"≥": "at or above", "≤": "at or below"}[sd.sign])
@@ -317,17 +324,6 @@ func (t *Trend) drawThresholds(c *chart, sr Series, xOf func(int) float64, yOf f
 	if n := len(sr.Thresholds); n > 0 {
 		c.Required = requiredText(latestThreshold(sr.Thresholds), show)
 	}
-}
-
-// isBand reports whether any run of a side's thresholds is a band: its
-// upper edge is then drawn too, across the runs where both edges meet.
-func isBand(ths []Threshold, get func(Threshold) [2]float64) bool {
-	for _, th := range ths {
-		if v := get(th); v[1] > v[0] {
-			return true
-		}
-	}
-	return false
 }
 
 // latestThreshold is the threshold of the latest run that set one.

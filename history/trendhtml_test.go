@@ -217,6 +217,8 @@ func TestAFlatSeriesIsDrawnAcrossTheMiddle(t *testing.T) {
 	tr := thresholdTrend()
 	c := tr.chart(Series{Figure: "mrr", Values: []float64{math.NaN(), 0.5, 0.5, 0.5}})
 	assert.Equal(t, []string{"265.3,87.0 486.7,87.0 708.0,87.0"}, c.Lines)
+	trailing := tr.chart(Series{Figure: "mrr", Values: []float64{0.5, 0.5, math.NaN(), math.NaN()}})
+	assert.Equal(t, []string{"44.0,87.0 265.3,87.0"}, trailing.Lines, "nor does a gap after the last")
 	require.Len(t, c.Points, 3)
 	assert.Equal(t, 87.0, c.Points[0].Y)
 	assert.Equal(t, "0.50", c.AxisMin)
