@@ -321,9 +321,7 @@ func (t *Trend) drawThresholds(c *chart, sr Series, xOf func(int) float64, yOf f
 			break
 		}
 	}
-	if n := len(sr.Thresholds); n > 0 {
-		c.Required = requiredText(latestThreshold(sr.Thresholds), show)
-	}
+	c.Required = requiredText(latestThreshold(sr.Thresholds), show)
 }
 
 // latestThreshold is the threshold of the latest run that set one.
