@@ -205,3 +205,22 @@ func TestBoundsAreReadFromTheReportsTexts(t *testing.T) {
 		})
 	}
 }
+
+func TestTrendShowsAsManyRunsAsAsked(t *testing.T) {
+	st := open(t, t.TempDir()+"/h.db")
+	ctx := withTimeout(t)
+	for i := range 3 {
+		run := testRun("r"+string(rune('0'+i)), "main", "c", time.Unix(1_800_000_000+int64(i), 0))
+		run.Scenarios = testScenarios("s", 1, 0)
+		require.NoError(t, st.Record(ctx, run))
+	}
+	one, err := st.Trend(ctx, TrendOptions{Runs: 1})
+	require.NoError(t, err)
+	require.Len(t, one.Points, 1)
+	assert.Equal(t, "r2", one.Points[0].Key, "the latest")
+	all, err := st.Trend(ctx, TrendOptions{})
+	require.NoError(t, err)
+	assert.Len(t, all.Points, 3, "20 by default")
+	_, err = st.Trend(ctx, TrendOptions{Runs: -1})
+	require.ErrorContains(t, err, "-1 runs (expected 1 or more)")
+}
