@@ -229,7 +229,7 @@ func (s *Store) figureArg(figure string) (expr string, arg any) {
 // reports whether any run shown recorded a scenario.
 func (s *Store) scenarioSeries(ctx context.Context, t *Trend, ids []int64, at map[int64]int, figures []string, scenario string) (out []Series, seen bool, err error) {
 	in := placeholders(len(ids))
-	runArgs := make([]any, 0, len(ids)+1)
+	var runArgs []any
 	for _, id := range ids {
 		runArgs = append(runArgs, id)
 	}

@@ -224,3 +224,26 @@ func TestTrendShowsAsManyRunsAsAsked(t *testing.T) {
 	_, err = st.Trend(ctx, TrendOptions{Runs: -1})
 	require.ErrorContains(t, err, "-1 runs (expected 1 or more)")
 }
+
+func TestAFigureNameIsLettersDigitsAndFourMarks(t *testing.T) {
+	for _, ok := range []string{"a", "z", "A", "Z", "0", "9", "read.recall@5", "ttfr_steps", "x-y"} {
+		assert.True(t, validFigureName(ok), ok)
+	}
+	for _, bad := range []string{"", "`", "{", "@[", "Z[", "/", ":", `a"b`, "a b", "é", "$.x"} {
+		assert.False(t, validFigureName(bad), bad)
+	}
+}
+
+// A trend of no figure at all still counts the expectations that passed.
+func TestATrendOfNoFigureCountsTheExpectations(t *testing.T) {
+	st := open(t, t.TempDir()+"/h.db")
+	ctx := withTimeout(t)
+	run := testRun("r", "main", "c", time.Unix(1_800_000_000, 0))
+	run.Scenarios = testScenarios("s", 2, 3)
+	run.Configs = testConfigs(0)
+	require.NoError(t, st.Record(ctx, run))
+	tr, err := st.Trend(ctx, TrendOptions{Figures: []string{}})
+	require.NoError(t, err)
+	assert.Empty(t, tr.Series)
+	assert.Equal(t, 6, tr.Points[0].Judged)
+}
