@@ -252,7 +252,7 @@ func (s *Store) scenarioSeries(ctx context.Context, t *Trend, ids []int64, at ma
 	if s.dialect == postgresDialect {
 		from = `(SELECT s.run_id, s.status, s.figures::jsonb AS f FROM scenarios s WHERE s.run_id IN (` + in + `)` + cond + ` OFFSET 0) j`
 	}
-	query := `SELECT j.run_id, COUNT(*), COALESCE(SUM(CASE WHEN j.status IN ('fail', 'error') THEN 1 ELSE 0 END), 0)`
+	query := `SELECT j.run_id, COALESCE(SUM(CASE WHEN j.status IN ('fail', 'error') THEN 1 ELSE 0 END), 0)`
 	if len(sel) > 0 {
 		query += ", " + strings.Join(sel, ", ")
 	}
@@ -266,20 +266,19 @@ func (s *Store) scenarioSeries(ctx context.Context, t *Trend, ids []int64, at ma
 		return nil, false, err
 	}
 	means := make([]sql.NullFloat64, len(figures))
-	dest := make([]any, 3, 3+len(figures))
+	var id int64
+	var failed int
+	dest := []any{&id, &failed}
 	for i := range means {
 		dest = append(dest, &means[i])
 	}
 	for rows.Next() {
-		var id int64
-		var n, failed int
-		dest[0], dest[1], dest[2] = &id, &n, &failed
 		if err := rows.Scan(dest...); err != nil {
 			rows.Close()
 			return nil, false, err
 		}
 		i := at[id]
-		seen = seen || n > 0
+		seen = true // a run's group has a scenario at least
 		t.Points[i].Failed = failed
 		for f, m := range means {
 			if m.Valid {
@@ -333,7 +332,7 @@ func (s *Store) configSeries(ctx context.Context, ids []int64, at map[int64]int,
 	if len(figures) == 0 {
 		return nil, nil
 	}
-	args := make([]any, 0, len(ids)+len(figures)+1)
+	var args []any
 	for _, id := range ids {
 		args = append(args, id)
 	}

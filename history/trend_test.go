@@ -247,3 +247,26 @@ func TestATrendOfNoFigureCountsTheExpectations(t *testing.T) {
 	assert.Empty(t, tr.Series)
 	assert.Equal(t, 6, tr.Points[0].Judged)
 }
+
+// The table's lines, exactly: what the figures are, and no line of flaky
+// expectations when there is none; a configuration without the figure has
+// no interval to show.
+func TestTheTrendTableSaysWhatItsFiguresAre(t *testing.T) {
+	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	nan := math.NaN()
+	checked := &Trend{Branch: "main", Checked: true, Points: []Point{{Key: "r", Commit: "c", Time: at, Passed: 1, Judged: 1}},
+		Series: []Series{{Figure: "recall@5", Values: []float64{0.5}}}}
+	var b strings.Builder
+	require.NoError(t, checked.WriteMarkdown(&b, nil))
+	assert.Equal(t, "### Retrieval trend of main\n\n1 run(s), 2026-11-01 09:00 (c) to 2026-11-01 09:00 (c); mean over the scenarios of each run.\n\n"+
+		"| Figure | Trend | First | Latest | Change | Min | Max |\n|---|---|---:|---:|---:|---:|---:|\n"+
+		"| recall@5 | ▁ | 0.50 | 0.50 | ±0.00 | 0.50 | 0.50 |\n"+
+		"| expectations passed | ▁ | 1 of 1 | 1 of 1 | 0.0 pp | | |\n", b.String())
+
+	both := *checked
+	both.Series = append(both.Series, Series{Figure: "mrr", Config: "mcp", Values: []float64{nan}, Low: []float64{nan}, High: []float64{nan}, FailedTrials: []int{0}})
+	b.Reset()
+	require.NoError(t, both.WriteMarkdown(&b, nil))
+	assert.Contains(t, b.String(), "; mean over the scenarios of each run; each configuration's mean over tasks with its 95% interval.\n")
+	assert.Contains(t, b.String(), "| mrr · mcp | · | n/a | n/a | n/a | n/a | n/a |\n", "no interval without a value")
+}
