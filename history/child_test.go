@@ -47,15 +47,20 @@ func runChild(job string) int {
 			}
 		}
 		return 0
-	case "killed":
-		// Records a large run and stops halfway, inside the transaction,
-		// until the test kills it.
+	case "killed", "killed-evaluation":
+		// Records a large run (a check's, or an evaluation's) and stops
+		// halfway, inside the transaction, until the test kills it: the
+		// configurations are written before the hook, the scenarios'
+		// expectations after it.
 		recordHook = func() {
 			fmt.Println("halfway")
 			time.Sleep(time.Hour)
 		}
 		run := testRun("ci:killed", "main", "c0ffee", time.Unix(1_800_000_000, 0))
 		run.Scenarios = testScenarios("k-", 100, 3)
+		if job == "killed-evaluation" {
+			run.Scenarios, run.Configs = nil, testConfigs(0)
+		}
 		if err := st.Record(ctx, run); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -74,11 +79,11 @@ func child(t *testing.T, job, dsn string, env ...string) *exec.Cmd {
 	return cmd
 }
 
-// killMidway starts a child that records a run, kills it once half the
+// killMidway starts a child doing job (it records a run), kills it once half the
 // run is written inside its transaction, and waits for it.
-func killMidway(t *testing.T, dsn string) {
+func killMidway(t *testing.T, dsn, job string) {
 	t.Helper()
-	cmd := child(t, "killed", dsn)
+	cmd := child(t, job, dsn)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/report"
@@ -10,14 +11,22 @@ import (
 
 // WriteRuns writes runs as a markdown table: run (linked to its CI page
 // when recorded), time, branch, commit, scenarios and how many failed,
-// were flaky or could not be checked, and the report's link.
+// were flaky or could not be checked, and the report's link. When a run
+// holds an evaluated benchmark run (run-dir, merge), three columns give its
+// configurations, trials and failed trials.
 func WriteRuns(w io.Writer, runs []RunSummary) error {
 	if len(runs) == 0 {
 		_, err := io.WriteString(w, "No run recorded matches.\n")
 		return err
 	}
+	evaluated := slices.ContainsFunc(runs, func(r RunSummary) bool { return r.Configs > 0 })
 	var b strings.Builder
-	b.WriteString("| Run | Time (UTC) | Branch | Commit | Scenarios | Failed | Flaky | Errors | Report |\n|---|---|---|---|---:|---:|---:|---:|---|\n")
+	if evaluated {
+		b.WriteString("| Run | Time (UTC) | Branch | Commit | Scenarios | Failed | Flaky | Errors | Configurations | Trials | Failed trials | Report |\n" +
+			"|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	} else {
+		b.WriteString("| Run | Time (UTC) | Branch | Commit | Scenarios | Failed | Flaky | Errors | Report |\n|---|---|---|---|---:|---:|---:|---:|---|\n")
+	}
 	for _, r := range runs {
 		run := report.Escape(r.Key)
 		if r.URL != "" {
@@ -27,8 +36,12 @@ func WriteRuns(w io.Writer, runs []RunSummary) error {
 		if r.ReportURL != "" {
 			rep = "[report](" + r.ReportURL + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s |\n", run, r.Time.Format("2006-01-02 15:04"),
-			report.Escape(r.Branch), shortCommit(r.Commit), r.Scenarios, r.Failed, r.Flaky, r.Errored, rep)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d |", run, r.Time.Format("2006-01-02 15:04"),
+			report.Escape(r.Branch), shortCommit(r.Commit), r.Scenarios, r.Failed, r.Flaky, r.Errored)
+		if evaluated {
+			fmt.Fprintf(&b, " %d | %d | %d |", r.Configs, r.Trials, r.FailedTrials)
+		}
+		fmt.Fprintf(&b, " %s |\n", rep)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

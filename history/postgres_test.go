@@ -29,6 +29,11 @@ var (
 // to install, when no server can be had.
 func postgresDSN(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		// -short runs against SQLite alone: no server to start, which is
+		// what makes mutation testing (a test run per mutant) bearable.
+		t.Skip("PostgreSQL tests skipped with -short")
+	}
 	pgOnce.Do(func() {
 		if u := os.Getenv(postgresEnv); u != "" {
 			pgURL = u

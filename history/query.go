@@ -21,6 +21,10 @@ type RunSummary struct {
 	URL, ReportURL         string
 	Scenarios              int
 	Failed, Flaky, Errored int
+	// Configs are the configurations of an evaluated benchmark run
+	// recorded under the run's key, with Trials trials in all, of which
+	// FailedTrials could not be evaluated.
+	Configs, Trials, FailedTrials int
 }
 
 // A Filter selects runs. Zero fields select everything.
@@ -68,7 +72,10 @@ func (s *Store) Runs(ctx context.Context, f Filter) ([]RunSummary, error) {
 	query := `SELECT r.run_key, r.recorded_at, r.commit_sha, r.branch, r.ci, r.url, r.report_url, COUNT(s.id),
 		COALESCE(SUM(CASE WHEN s.status = 'fail' THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN s.status = 'flaky' THEN 1 ELSE 0 END), 0),
-		COALESCE(SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), 0)
+		COALESCE(SUM(CASE WHEN s.status = 'error' THEN 1 ELSE 0 END), 0),
+		(SELECT COUNT(*) FROM configs c WHERE c.run_id = r.id),
+		(SELECT COALESCE(SUM(c.trials), 0) FROM configs c WHERE c.run_id = r.id),
+		(SELECT COALESCE(SUM(c.failed), 0) FROM configs c WHERE c.run_id = r.id)
 		FROM (` + chosen + `) r ` + join + `
 		GROUP BY r.id, r.run_key, r.recorded_at, r.commit_sha, r.branch, r.ci, r.url, r.report_url
 		ORDER BY r.recorded_at DESC, r.id DESC`
@@ -81,7 +88,8 @@ func (s *Store) Runs(ctx context.Context, f Filter) ([]RunSummary, error) {
 	for rows.Next() {
 		var r RunSummary
 		var ms int64
-		if err := rows.Scan(&r.Key, &ms, &r.Commit, &r.Branch, &r.CI, &r.URL, &r.ReportURL, &r.Scenarios, &r.Failed, &r.Flaky, &r.Errored); err != nil {
+		if err := rows.Scan(&r.Key, &ms, &r.Commit, &r.Branch, &r.CI, &r.URL, &r.ReportURL, &r.Scenarios, &r.Failed, &r.Flaky, &r.Errored,
+			&r.Configs, &r.Trials, &r.FailedTrials); err != nil {
 			return nil, fmt.Errorf("history %s: %w", s.name, err)
 		}
 		r.Time = time.UnixMilli(ms).UTC()

@@ -31,6 +31,13 @@ type Run struct {
 	URL       string
 	ReportURL string
 	Scenarios []Scenario
+	// Configs are the configurations of an evaluated benchmark run
+	// (run-dir, merge); a configuration written again under the same key
+	// replaces the earlier one, as a scenario does.
+	Configs []Config
+	// Evaluated is the evaluated run's own id (its summary's run_id), or
+	// "" for a check run; the first one recorded under a key is kept.
+	Evaluated string
 }
 
 // Status is a scenario's or an expectation's outcome, as the check
@@ -110,15 +117,22 @@ func (s *Store) Record(ctx context.Context, run *Run) error {
 		}
 		figures[i] = f
 	}
+	if err := checkConfigs(run.Configs); err != nil {
+		return fmt.Errorf("history %s: run %s: %w", s.name, run.Key, err)
+	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var runID int64
-		// The no-op update makes RETURNING give the id of a run another
-		// shard recorded first, in SQLite and PostgreSQL alike.
-		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO runs (run_key, recorded_at, commit_sha, branch, ci, url, report_url)
-			VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (run_key) DO UPDATE SET run_key = excluded.run_key RETURNING id`),
-			run.Key, run.Time.UnixMilli(), run.Commit, run.Branch, run.CI, run.URL, run.ReportURL).Scan(&runID)
+		// The update makes RETURNING give the id of a run another shard
+		// recorded first, in SQLite and PostgreSQL alike; it changes
+		// nothing but an evaluated run id not yet recorded.
+		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO runs (run_key, recorded_at, commit_sha, branch, ci, url, report_url, evaluated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (run_key) DO UPDATE SET evaluated = COALESCE(NULLIF(runs.evaluated, ''), excluded.evaluated) RETURNING id`),
+			run.Key, run.Time.UnixMilli(), run.Commit, run.Branch, run.CI, run.URL, run.ReportURL, run.Evaluated).Scan(&runID)
 		if err != nil {
+			return err
+		}
+		if err := s.recordConfigs(ctx, tx, runID, run.Configs); err != nil {
 			return err
 		}
 		// Rows go in many to a statement: a round trip per row is what

@@ -40,13 +40,7 @@ func (h historyFlags) record(ctx context.Context, c *report.Check, stderr io.Wri
 	if *h.db == "" {
 		return nil
 	}
-	run := history.DetectRun(os.Getenv, time.Now())
-	if *h.runID != "" {
-		run.Key = *h.runID
-	}
-	run.Commit = cmp.Or(*h.commit, run.Commit, git("rev-parse", "HEAD"))
-	run.Branch = cmp.Or(*h.branch, run.Branch, git("branch", "--show-current"))
-	run.ReportURL = *h.reportURL
+	run := h.newRun()
 	scenarios, err := history.Scenarios(c)
 	if err != nil {
 		return fmt.Errorf("-history: %w", err)
@@ -63,6 +57,19 @@ func (h historyFlags) record(ctx context.Context, c *report.Check, stderr io.Wri
 	fmt.Fprintf(stderr, "retrievaltest check: run %s (%d scenario(s), branch %q, commit %.12s) recorded in %s\n",
 		run.Key, len(scenarios), run.Branch, run.Commit, st.Name())
 	return nil
+}
+
+// newRun is the run the flags and the environment describe: its key,
+// commit, branch, CI page and report.
+func (h historyFlags) newRun() history.Run {
+	run := history.DetectRun(os.Getenv, time.Now())
+	if *h.runID != "" {
+		run.Key = *h.runID
+	}
+	run.Commit = cmp.Or(*h.commit, run.Commit, git("rev-parse", "HEAD"))
+	run.Branch = cmp.Or(*h.branch, run.Branch, git("branch", "--show-current"))
+	run.ReportURL = *h.reportURL
+	return run
 }
 
 // git runs git in the current folder and returns its output's first line,
@@ -181,6 +188,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		runs     = fs.Int("n", 20, "show the last `N` runs of the branch")
 		figures  = fs.String("figure", strings.Join(report.DefaultRetrievalMetrics, ","), "the `FIGURES` shown, comma-separated metric names")
 		scenario = fs.String("scenario", "", "show the figures of scenario `NAME` (default: the mean over each run's scenarios)")
+		config   = fs.String("config", "", "show configuration `NAME` of the runs recorded by run-dir or merge -history, alone, over the runs that recorded it (default: every configuration of the runs shown)")
 		outFile  = fs.String("o", "", "write the table to `FILE` (atomically) instead of standard output")
 		htmlFile = fs.String("html", "", "also write a self-contained page with a chart per figure to `FILE` (atomically)")
 	)
@@ -197,7 +205,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail("-figure: expected one metric name or more")
 	}
 	for _, m := range names {
-		if _, ok := metrics.Define(m); !ok {
+		if _, ok := metrics.Define(m); !ok && m != history.RewardFigure {
 			return fail("-figure: %s", metrics.UnknownMetricError(m))
 		}
 	}
@@ -206,13 +214,15 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail("%v", err)
 	}
 	defer st.Close()
-	t, err := st.Trend(ctx, history.TrendOptions{Branch: *branch, Runs: *runs, Figures: names, Scenario: *scenario})
+	t, err := st.Trend(ctx, history.TrendOptions{Branch: *branch, Runs: *runs, Figures: names, Scenario: *scenario, Config: *config})
 	if err != nil {
 		return fail("%v", err)
 	}
-	flaky, err := st.Flaky(ctx, t.Branch, *runs)
-	if err != nil {
-		return fail("%v", err)
+	var flaky []history.FlakyExpectation
+	if *config == "" { // a configuration's trend has no expectation
+		if flaky, err = st.Flaky(ctx, t.Branch, *runs); err != nil {
+			return fail("%v", err)
+		}
 	}
 	if *scenario != "" {
 		flaky = keepScenario(flaky, *scenario)

@@ -39,8 +39,8 @@ var commands = map[string]cli.Command{
 	"formats":     {Summary: "list the trace formats that are read, and how each is recognized", Run: runFormats},
 	"version":     {Summary: "print the version, commit and Go version of this binary", Run: runVersion},
 	"view":        {Summary: "write an HTML page of traces with a timeline of their calls", Run: runView},
-	"history":     {Summary: "list the runs recorded with check -history, or their flaky expectations", Run: runHistory},
-	"trend":       {Summary: "print a markdown table of figures over a branch's recorded runs", Run: runTrend},
+	"history":     {Summary: "list the runs recorded with -history (check, run-dir, merge), or their flaky expectations", Run: runHistory},
+	"trend":       {Summary: "print a markdown table of figures over a branch's recorded runs, per scenario mean or configuration", Run: runTrend},
 }
 
 func main() {

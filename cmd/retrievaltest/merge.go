@@ -18,6 +18,7 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	out := fs.String("out", "", "output `DIR` of the merged run (required)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
 	maxInput := cli.AddMaxInput(fs)
+	hist := addEvaluationHistoryFlags(fs, false)
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -32,6 +33,9 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fail("no shard folder or file given")
+	}
+	if err := hist.reachable(ctx); err != nil {
+		return fail("%v", err)
 	}
 	// Of a shard folder in a bucket, only the shard summaries are copied:
 	// the merge reads nothing else, and the artifacts stay where they are.
@@ -67,6 +71,9 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		artifacts = ""
 	}
 	if err := writeRun(ctx, "merge", summary, *out, artifacts, *columns, st, stdout, stderr); err != nil {
+		return fail("%v", err)
+	}
+	if err := hist.record(ctx, "merge", summary, "", stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err := summary.FailedError(); err != nil {

@@ -33,6 +33,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	shardSpec := fs.String("shard", "", "evaluate only shard `K/N` of the trials (K from 1), or \"auto\" to take it from the batch engine's environment; see above")
 	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX); with -plan and no -shard, the number of shards the plan is cut into")
 	planFile := fs.String("plan", "", "without -shard: list the run once and write the plan of its shards to `FILE` (see above); with -shard: read the shard's trials from the plan FILE instead of listing the run")
+	hist := addEvaluationHistoryFlags(fs, true)
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -57,6 +58,12 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return fail("-plan %s: give the number of shards with -shards N (1 to %d)", *planFile, runs.MaxShards)
 		}
 	} else if shard, shardFrom, sharded, err = runs.ResolveShard(*shardSpec, *shards, os.Getenv); err != nil {
+		return fail("%v", err)
+	}
+	if err := hist.check(sharded, planning); err != nil {
+		return fail("%v", err)
+	}
+	if err := hist.reachable(ctx); err != nil {
 		return fail("%v", err)
 	}
 	var plan *runs.PlanPart
@@ -144,7 +151,7 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return writePlan(ctx, runDir, *planFile, *shards, opts, st, stderr)
 	}
 	if sharded {
-		return runShard(ctx, runDir, shard, shardFrom, opts, st, stderr)
+		return runShard(ctx, runDir, shard, shardFrom, opts, st, hist, stderr)
 	}
 
 	summary, err := runs.Evaluate(ctx, runDir, opts)
@@ -156,6 +163,11 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitBadInput
 	}
 	if err := writeRun(ctx, "run-dir", summary, opts.Out, opts.Out, *columns, st, stdout, stderr); err != nil {
+		return fail("%v", err)
+	}
+	// A run with failed trials is recorded too: its failures are part of
+	// its history.
+	if err := hist.record(ctx, "run-dir", summary, "", stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err != nil {
@@ -191,7 +203,7 @@ func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, artif
 }
 
 // runShard evaluates one shard of the run and reports what it wrote.
-func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, st *blobio.Stage, stderr io.Writer) int {
+func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, st *blobio.Stage, hist evaluationHistory, stderr io.Writer) int {
 	fail := failer("run-dir", stderr)
 	s, err := runs.EvaluateShard(ctx, runDir, shard, opts)
 	if errors.Is(err, context.Canceled) {
@@ -207,6 +219,11 @@ func runShard(ctx context.Context, runDir string, shard runs.Shard, from string,
 	trials, comp, non, deg, failed := s.Totals()
 	fmt.Fprintf(stderr, "retrievaltest run-dir: shard %d of %d (%s): %d of the run's %d trial(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
 		shard.K, shard.N, from, trials, s.RunTrials, comp, non, deg, failed, s.Source)
+	if *hist.db != "" {
+		if err := hist.record(ctx, "run-dir", s.Summary(), fmt.Sprintf("/shard-%d-of-%d", shard.K, shard.N), stderr); err != nil {
+			return fail("%v", err)
+		}
+	}
 	if err != nil {
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return exitBadInput
