@@ -31,7 +31,9 @@ type configView struct {
 	Counts   []figure
 	Metrics  []metricRow
 	Columns  []string
-	Tasks    []taskRow
+	// Trials is the number of rows of the task table, which writeRows
+	// writes one at a time after the page is rendered.
+	Trials int
 }
 
 type metricRow struct {
@@ -99,21 +101,7 @@ func newRunView(s *runs.Summary, opts RunOptions) runView {
 		for _, m := range metricsList {
 			cv.Columns = append(cv.Columns, report.Label(m))
 		}
-		for _, e := range c.Entries {
-			tr := taskRow{Name: clean(e.Name), Status: strings.ReplaceAll(string(e.Status), "_", "-"), Reason: clean(e.Reason), Reward: "—"}
-			if e.Reward != nil {
-				tr.Reward = fixed2(*e.Reward)
-			}
-			for _, m := range metricsList {
-				v, ok := e.Values[m]
-				if !ok {
-					tr.Values = append(tr.Values, "n/a")
-					continue
-				}
-				tr.Values = append(tr.Values, report.FormatValue(m, v))
-			}
-			cv.Tasks = append(cv.Tasks, tr)
-		}
+		cv.Trials = c.Trials
 		rv.Configs = append(rv.Configs, cv)
 	}
 	if len(s.Configs) >= 2 {
@@ -129,6 +117,22 @@ func newRunView(s *runs.Summary, opts RunOptions) runView {
 		}
 	}
 	return rv
+}
+
+// newTaskRow is the row of an entry in its configuration's task table.
+func newTaskRow(e *runs.TaskEntry, metricsList []string) taskRow {
+	tr := taskRow{Name: clean(e.Name), Status: strings.ReplaceAll(string(e.Status), "_", "-"), Reason: clean(e.Reason), Reward: "—"}
+	if e.Reward != nil {
+		tr.Reward = fixed2(*e.Reward)
+	}
+	tr.Values = make([]string, len(metricsList))
+	for i, m := range metricsList {
+		tr.Values[i] = "n/a"
+		if v, ok := e.Values[m]; ok {
+			tr.Values[i] = report.FormatValue(m, v)
+		}
+	}
+	return tr
 }
 
 func groupText(g runs.TaskGroup) string {
