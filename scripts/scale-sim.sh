@@ -10,6 +10,10 @@
 # run's, byte for byte (cmp). With a plan-capable binary the shards read a
 # plan written once (run-dir -plan) instead of each listing the run.
 #
+# -m BINARY also times the merge of the same shards by another build, into
+# a folder of its own (a merge's cost before and after a change, without
+# evaluating the run twice).
+#
 # With more than 10 shards, the shards are summed on one line (CPU time
 # in all, the range of wall times and the largest peak RSS) instead of
 # one line each; -v prints every shard. The last line of each run gives
@@ -20,10 +24,11 @@
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
-bin= shards=10 jobs=2 verbose=no
-while getopts b:s:j:v o; do
+bin= other= shards=10 jobs=2 verbose=no
+while getopts b:m:s:j:v o; do
 	case $o in
 	b) bin=$OPTARG ;;
+	m) other=$OPTARG ;;
 	s) shards=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	v) verbose=yes ;;
@@ -31,7 +36,7 @@ while getopts b:s:j:v o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: $0 [-b BINARY] [-s SHARDS] [-j JOBS] [-v] TASKS..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 [-b BINARY] [-m BINARY] [-s SHARDS] [-j JOBS] [-v] TASKS..." >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -z "$bin" ]; then
@@ -83,6 +88,10 @@ for tasks in "$@"; do
 		awk -v n="$shards" '$1 ~ /^run-dir_-shard_/ {
 			k++; cpu += $3; if (k == 1 || $2 < lo) lo = $2; if ($2 > hi) hi = $2; if ($4 > rss) rss = $4 }
 			END { printf "%-28s wall %.2f–%.2f s each  cpu %7.2f s in all  max RSS %7.1f MB\n", n " shards", lo, hi, cpu, rss }' "$tmp/figures"
+	fi
+	if [ -n "$other" ]; then
+		measure "merge by -m, elsewhere" "$other" merge -max-input-size 1GiB -out "$tmp/other" "$tmp/shared"
+		rm -rf "$tmp/other"
 	fi
 	measure "merge" "$bin" merge -max-input-size 1GiB -out "$tmp/shared" "$tmp/shared"
 	awk '$1 == "run-dir_whole" { w = $2; c = $3 } $1 ~ /^run-dir_-shard_/ { sc += $3 } $1 == "merge" { mw = $2; mc = $3 }
