@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -138,5 +139,27 @@ func BenchmarkAggregateAll(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		AggregateAll(lists)
+	}
+}
+
+// The lists are cut into one group per processor, each drawing from a
+// generator of its own: the figures do not depend on how many there are.
+func TestAggregateAllDoesNotDependOnTheNumberOfProcessors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	lists := map[string][]float64{}
+	for i := range 9 {
+		xs := make([]float64, 5)
+		for j := range xs {
+			xs[j] = rng.Float64()
+		}
+		lists[fmt.Sprintf("list %d", i)] = xs
+	}
+	single := map[string][]float64{"alone": {0.25, 0.5, 1}}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	want, wantSingle := AggregateAll(lists), AggregateAll(single)
+	for _, procs := range []int{1, 2, 3, 8, 16} {
+		runtime.GOMAXPROCS(procs)
+		assert.Equal(t, want, AggregateAll(lists), "%d processors", procs)
+		assert.Equal(t, wantSingle, AggregateAll(single), "%d processors", procs)
 	}
 }
