@@ -1,8 +1,11 @@
 package htmlreport
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -117,6 +120,52 @@ func newRunView(s *runs.Summary, opts RunOptions) runView {
 		}
 	}
 	return rv
+}
+
+// writeRows writes the rendered page with each configuration's task rows
+// in its table's body, which the page leaves empty.
+func writeRows(w io.Writer, page []byte, s *runs.Summary, configs []configView, metricsList []string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	// at is the part of the page written so far; next, the configuration
+	// whose rows come next.
+	at, next := 0, 0
+	// upTo writes the page up to the body of configuration i's table.
+	upTo := func(i int) error {
+		for ; next <= i; next++ {
+			// The ID is the page's own, and every text of the run is
+			// escaped, so this opening tag is nowhere else on the page.
+			open := []byte(`<tbody id="` + configs[next].ID + `-tasks">`)
+			j := bytes.Index(page[at:], open)
+			if j < 0 {
+				return fmt.Errorf("html report: no task table for configuration %s", configs[next].Name)
+			}
+			bw.Write(page[at : at+j+len(open)])
+			at += j + len(open)
+		}
+		return nil
+	}
+	index := make(map[*runs.ConfigSummary]int, len(s.Configs))
+	for i, c := range s.Configs {
+		index[c] = i
+	}
+	t := tmpl()
+	err := s.EachEntry(func(c *runs.ConfigSummary, e *runs.TaskEntry) error {
+		if err := upTo(index[c]); err != nil {
+			return err
+		}
+		if err := t.ExecuteTemplate(bw, "taskrow", newTaskRow(e, metricsList)); err != nil {
+			return fmt.Errorf("html report: %w", err)
+		}
+		return nil
+	})
+	if err == nil {
+		err = upTo(len(configs) - 1)
+	}
+	if err != nil {
+		return err
+	}
+	bw.Write(page[at:])
+	return bw.Flush()
 }
 
 // newTaskRow is the row of an entry in its configuration's task table.
