@@ -314,3 +314,22 @@ func TestCoverageCurvesArePlacedOnTheAxes(t *testing.T) {
 		t.Errorf("y ticks at %v, want %v", ys, want)
 	}
 }
+
+// Labels of curves that end at the same height are put one below the
+// other, each 12 below the one it would hide.
+func TestCoverageLabelsThatWouldOverlapAreMovedDown(t *testing.T) {
+	t.Parallel()
+	ch := newCoverageChart([]coverageCurve{
+		{Config: "a", Tasks: 1, Points: []float64{0, 1}},
+		{Config: "b", Tasks: 1, Points: []float64{0, 0.25}},
+		{Config: "c", Tasks: 1, Points: []float64{0, 1}},
+		{Config: "d", Tasks: 1, Points: []float64{0, 1}},
+	})
+	var ys []string
+	for _, s := range ch.Series {
+		ys = append(ys, s.EndY)
+	}
+	if want := []string{"20.00", "218.00", "32.00", "44.00"}; !slices.Equal(ys, want) {
+		t.Errorf("end labels at y %v, want %v", ys, want)
+	}
+}
