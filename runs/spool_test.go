@@ -241,7 +241,7 @@ func TestEachEntryNamesAReplacedSummaryFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"config": "c", "tasks": []}, {"config": "d", "tasks": [{"name": "x", "task": "x", "status": "computable", "values": {}}]}]}`), 0o644))
 	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `configuration 2 is "d"`)
 	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"tasks": [], "config": "c"}]}`), 0o644))
-	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `"tasks" comes before "config"`)
+	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `configuration 1: "tasks" comes before "config"`)
 	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"config": "c", "tasks": [{"name": 3}]}]}`), 0o644))
 	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "configuration c: entry 1")
 	require.NoError(t, os.WriteFile(file, []byte(`{"configs": {}}`), 0o644))
