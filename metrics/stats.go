@@ -192,31 +192,118 @@ func wilson(name string, xs []float64) (lo, hi *float64) {
 // each of xss, sorted lists of n values each. One generator draws the
 // indices of every resample, and each draw picks a value from every list:
 // each list sees the draws a generator of its own would give it.
+//
+// The lists are laid out by draw (row k holds the k-th value of every
+// list), so that a draw reads one contiguous row instead of one cache line
+// in each list; each list's sum still adds its values in the order of the
+// draws, so the means are those of a generator per list, to the last bit.
+// Nothing is allocated per resample, and the two percentiles are selected,
+// not sorted for.
 func bootstrap(n int, xss [][]float64) [][2]float64 {
 	rng := rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2))
-	means := make([][]float64, len(xss))
-	for i := range means {
-		means[i] = make([]float64, BootstrapResamples)
+	m := len(xss)
+	rows := make([]float64, n*m)
+	for i, xs := range xss {
+		for k, x := range xs {
+			rows[k*m+i] = x
+		}
 	}
-	sums := make([]float64, len(xss))
+	// means[i*B+b] is the mean of resample b of list i.
+	means := make([]float64, m*BootstrapResamples)
+	sums := make([]float64, m)
 	for b := range BootstrapResamples {
 		clear(sums)
-		for range n {
-			k := rng.IntN(n)
-			for i, xs := range xss {
-				sums[i] += xs[k]
+		// Four draws at a time: each sum is loaded and stored once for
+		// four additions, made in the order of the draws.
+		d := 0
+		for ; d+4 <= n; d += 4 {
+			k0, k1, k2, k3 := rng.IntN(n)*m, rng.IntN(n)*m, rng.IntN(n)*m, rng.IntN(n)*m
+			r0, r1, r2, r3 := rows[k0:k0+m], rows[k1:k1+m], rows[k2:k2+m], rows[k3:k3+m]
+			r1, r2, r3, sums := r1[:len(r0)], r2[:len(r0)], r3[:len(r0)], sums[:len(r0)]
+			for i, x := range r0 {
+				sums[i] = sums[i] + x + r1[i] + r2[i] + r3[i]
 			}
 		}
-		for i := range xss {
-			means[i][b] = sums[i] / float64(n)
+		for ; d < n; d++ {
+			k := rng.IntN(n) * m
+			row := rows[k : k+m]
+			for i, x := range row {
+				sums[i] += x
+			}
+		}
+		for i, s := range sums {
+			means[i*BootstrapResamples+b] = s / float64(n)
 		}
 	}
-	out := make([][2]float64, len(xss))
-	for i, m := range means {
-		slices.Sort(m)
-		out[i] = [2]float64{quantile(m, 0.025), quantile(m, 0.975)}
+	out := make([][2]float64, m)
+	for i := range out {
+		ms := means[i*BootstrapResamples : (i+1)*BootstrapResamples]
+		out[i] = [2]float64{selectQuantile(ms, 0.025), selectQuantile(ms, 0.975)}
 	}
 	return out
+}
+
+// selectQuantile is quantile of xs once sorted, without sorting them: the
+// two order statistics it interpolates between are selected, and xs is
+// left in another order. The interpolation is quantile's, so the result
+// is the same to the last bit.
+func selectQuantile(xs []float64, q float64) float64 {
+	h := q * float64(len(xs)-1)
+	lo := int(math.Floor(h))
+	a := selectKth(xs, lo)
+	if lo+1 >= len(xs) {
+		return xs[len(xs)-1] // quantile's bound: lo is the last, selected
+	}
+	// After the selection every value past lo is at least xs[lo]: the
+	// next order statistic is the least of them.
+	b := slices.Min(xs[lo+1:])
+	return a + (h-float64(lo))*(b-a)
+}
+
+// selectKth reorders xs so that xs[k] is the value sorting would put
+// there, every value before it no greater and every value after it no
+// less, and returns it (Hoare's selection with a median-of-three pivot;
+// values must not be NaN).
+func selectKth(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for hi > lo {
+		mid := lo + (hi-lo)/2
+		// Order xs[lo], xs[mid], xs[hi]; the median is the pivot.
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		// Now xs[lo..j] ≤ pivot ≤ xs[i..hi], and xs[j+1..i-1] = pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
 }
 
 func mean(xs []float64) float64 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -50,5 +51,115 @@ func TestAggregateAllGivesTheBitsOfOneGeneratorPerList(t *testing.T) {
 	for name, xs := range lists {
 		assert.Equal(t, aggregateOneByOne(xs), got[name], name)
 		assert.Equal(t, aggregateOneByOne(xs), Aggregate(xs), name)
+	}
+}
+
+func TestAggregateAllGivesTheBitsOfOneGeneratorPerListOnManyTasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a few seconds of bootstraps")
+	}
+	// The shape of a run's summary: a hundred figures over hundreds of
+	// tasks, some with fewer tasks, ties and negative values among them.
+	rng := rand.New(rand.NewPCG(3, 4))
+	lists := map[string][]float64{}
+	for i := range 24 {
+		n := 300
+		if i%5 == 4 {
+			n = 299
+		}
+		xs := make([]float64, n)
+		for j := range xs {
+			switch i % 3 {
+			case 0:
+				xs[j] = float64(rng.IntN(2)) // ties everywhere
+			case 1:
+				xs[j] = rng.NormFloat64() * 40
+			default:
+				xs[j] = rng.Float64() / 3
+			}
+		}
+		lists[fmt.Sprintf("metric %02d", i)] = xs
+	}
+	got := AggregateAll(lists)
+	for name, xs := range lists {
+		assert.Equal(t, aggregateOneByOne(xs), got[name], name)
+	}
+}
+
+func TestSelectQuantileIsTheQuantileOfTheSortedValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		name string
+		gen  func(n int) float64
+	}{
+		{"distinct values", func(int) float64 { return rng.Float64() }},
+		{"a few values, many ties", func(int) float64 { return float64(rng.IntN(3)) }},
+		{"one value", func(int) float64 { return 0.5 }},
+		{"ascending", func(n int) float64 { return float64(n) }},
+		{"descending", func(n int) float64 { return -float64(n) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, n := range []int{1, 2, 3, 10, 41, 1000} {
+				xs := make([]float64, n)
+				for i := range xs {
+					xs[i] = tc.gen(i)
+				}
+				sorted := slices.Sorted(slices.Values(xs))
+				for _, q := range []float64{0, 0.025, 0.1, 0.5, 0.975, 1} {
+					got := selectQuantile(slices.Clone(xs), q)
+					assert.Equal(t, math.Float64bits(quantile(sorted, q)), math.Float64bits(got), "n=%d q=%v", n, q)
+				}
+				for k := range n {
+					ys := slices.Clone(xs)
+					assert.Equal(t, sorted[k], selectKth(ys, k), "n=%d k=%d", n, k)
+					for i := range k {
+						assert.LessOrEqual(t, ys[i], ys[k])
+					}
+					for i := k + 1; i < n; i++ {
+						assert.GreaterOrEqual(t, ys[i], ys[k])
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAggregateAll is the statistics of one configuration of a run's
+// summary: 115 figures over 1,000 tasks.
+func BenchmarkAggregateAll(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	lists := map[string][]float64{}
+	for i := range 115 {
+		xs := make([]float64, 1000)
+		for j := range xs {
+			xs[j] = rng.Float64()
+		}
+		lists[fmt.Sprintf("metric_%03d", i)] = xs
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		AggregateAll(lists)
+	}
+}
+
+// The lists are cut into one group per processor, each drawing from a
+// generator of its own: the figures do not depend on how many there are.
+func TestAggregateAllDoesNotDependOnTheNumberOfProcessors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	lists := map[string][]float64{}
+	for i := range 9 {
+		xs := make([]float64, 5)
+		for j := range xs {
+			xs[j] = rng.Float64()
+		}
+		lists[fmt.Sprintf("list %d", i)] = xs
+	}
+	single := map[string][]float64{"alone": {0.25, 0.5, 1}}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	want, wantSingle := AggregateAll(lists), AggregateAll(single)
+	for _, procs := range []int{1, 2, 3, 8, 16} {
+		runtime.GOMAXPROCS(procs)
+		assert.Equal(t, want, AggregateAll(lists), "%d processors", procs)
+		assert.Equal(t, wantSingle, AggregateAll(single), "%d processors", procs)
 	}
 }

@@ -116,13 +116,7 @@ func Compare(s *Summary, baseline, candidate string, metricNames []string) (*Com
 	slices.Sort(cmp.OnlyBaseline)
 	slices.Sort(cmp.OnlyCandidate)
 	for _, c := range []*ConfigSummary{bc, cc} {
-		seen := map[string]bool{}
-		for _, e := range c.Entries {
-			if e.Model != "" {
-				seen[e.Model] = true
-			}
-		}
-		cmp.Models[c.Config] = slices.Sorted(maps.Keys(seen))
+		cmp.Models[c.Config] = c.modelNames()
 	}
 	if len(cmp.Matched) < MinMatched {
 		return cmp, fmt.Errorf("%w: %d task(s) computable in both %s and %s, at least %d needed",

@@ -74,7 +74,10 @@ type Options struct {
 	SummaryValues []string
 	// SummaryWithoutEntries, when set, makes the summary Evaluate returns
 	// hold no entries at all (the file holds them): statistics, counts and
-	// names only, whatever the size of the run.
+	// names, the failed entries, and per task what TaskStatuses,
+	// TaskRewards and TaskValues give (the latter for the metrics of
+	// SummaryValues only), so that Compare works on it. Summary.EachEntry
+	// reads the entries back from the file, one at a time.
 	SummaryWithoutEntries bool
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes

@@ -83,21 +83,43 @@ func peakHeap(f func()) uint64 {
 // trials, keeping no entry in memory (as a caller that only needs the
 // statistics does), and reports the largest live heap during the merge:
 // peak-heap-B is the figure, and the difference between the two sizes
-// divided by 9,000 the bytes held per trial.
+// divided by 9,000 the bytes held per trial. The "command" cases do what
+// the merge command does: keep per task the sixteen figures its table and
+// page show, and read every entry back from the summary file, one at a
+// time, as report.html's rows are written.
 func BenchmarkMergeMemory(b *testing.B) {
-	for _, trials := range []int{3000, 12000} {
-		b.Run(fmt.Sprintf("trials=%d", trials), func(b *testing.B) {
-			dir := b.TempDir()
-			writeFakeShards(b, dir, trials, 10)
-			var peak uint64
-			for b.Loop() {
-				peak = peakHeap(func() {
-					_, err := MergeShardFilesWith(dir, MergeOptions{SummaryWithoutEntries: true}, dir)
-					require.NoError(b, err)
-				})
+	shown := make([]string, 16)
+	for i := range shown {
+		shown[i] = fmt.Sprintf("metric_%03d@5", i*7)
+	}
+	for _, command := range []bool{false, true} {
+		for _, trials := range []int{3000, 12000} {
+			name := fmt.Sprintf("trials=%d", trials)
+			if command {
+				name = "command/" + name
 			}
-			b.ReportMetric(float64(peak), "peak-heap-B")
-			b.ReportMetric(float64(peak)/float64(trials), "peak-heap-B/trial")
-		})
+			b.Run(name, func(b *testing.B) {
+				dir := b.TempDir()
+				writeFakeShards(b, dir, trials, 10)
+				opts := MergeOptions{SummaryWithoutEntries: true}
+				if command {
+					opts.SummaryValues = shown
+				}
+				var peak uint64
+				for b.Loop() {
+					peak = peakHeap(func() {
+						s, err := MergeShardFilesWith(dir, opts, dir)
+						require.NoError(b, err)
+						if command {
+							n := 0
+							require.NoError(b, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { n++; return nil }))
+							require.Equal(b, trials, n)
+						}
+					})
+				}
+				b.ReportMetric(float64(peak), "peak-heap-B")
+				b.ReportMetric(float64(peak)/float64(trials), "peak-heap-B/trial")
+			})
+		}
 	}
 }

@@ -196,6 +196,9 @@ func (s *spool) writeFiles(summaryPath, tablePath, runID string, keep *keep) (*S
 	if err != nil {
 		return nil, err
 	}
+	if keep != nil && keep.None {
+		summary.file = summaryPath
+	}
 	return summary, nil
 }
 
@@ -204,7 +207,9 @@ func (c *spoolConfig) name(r spoolRec) []byte { return c.names[r.nameOff : r.nam
 
 // A keep says what the summary a spool returns holds of each entry: the
 // entry with all its values (a nil keep), with the values of the metrics
-// Values names only, or nothing (None: no entries at all).
+// Values names only, or nothing (None: no entries at all, but per task
+// its best entry's status and the means of the metrics Values names, and
+// the failed entries; EachEntry reads the entries back from the file).
 type keep struct {
 	Values []string
 	None   bool
@@ -297,8 +302,10 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 		Metrics:       map[string]metrics.Stats{},
 		Entries:       []TaskEntry{},
 	}
-	if keep != nil && keep.None {
+	none := keep != nil && keep.None
+	if none {
 		defer func() { c.Entries = nil }()
+		c.tasks = map[string]*taskFigures{}
 	}
 	// The first pass, in name order: the groups, and each task's sums in
 	// the order TaskValues and TaskRewards add them.
@@ -383,6 +390,25 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 		}
 	}
 	c.Tasks = len(tasks)
+	if none {
+		// Each task's means, divided as TaskValues and TaskRewards divide
+		// them, so that a comparison gives the bits it gives on entries.
+		for id := range tasks {
+			tf := &taskFigures{}
+			if t := sums[id]; t != nil {
+				tf.values = map[string]float64{}
+				for _, m := range keep.Values {
+					if mid, ok := s.metric[m]; ok && t.n[mid] > 0 {
+						tf.values[m] = t.v[mid] / float64(t.n[mid])
+					}
+				}
+			}
+			if rw := rewards[id]; rw != nil {
+				tf.reward, tf.hasReward = rw.v/float64(rw.n), true
+			}
+			c.tasks[s.task[id]] = tf
+		}
+	}
 	byMetric := map[string][]float64{}
 	for _, t := range sums {
 		for m, n := range t.n {
@@ -425,6 +451,7 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 	// The second pass copies the entries, and keeps what the caller asked
 	// for of each.
 	var js []byte
+	models := map[string]bool{}
 	for i, r := range sc.recs {
 		js = slices.Grow(js[:0], int(r.jsonLen))[:r.jsonLen]
 		if _, err := s.file.ReadAt(js, r.off); err != nil {
@@ -434,10 +461,6 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 		bw.Write(js)
 		if i < len(sc.recs)-1 {
 			bw.WriteString(",\n")
-		}
-		none := keep != nil && keep.None
-		if none && table == nil {
-			continue
 		}
 		var e TaskEntry
 		if err := json.Unmarshal(js, &e); err != nil {
@@ -449,6 +472,18 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 			}
 		}
 		if none {
+			// In name order, as TaskStatuses picks: the first of the
+			// best status.
+			if tf := c.tasks[e.Task]; tf.best.Status == "" || statusRank[e.Status] > statusRank[tf.best.Status] {
+				tf.best = e
+				tf.best.Values, tf.best.Warnings = nil, nil
+			}
+			if e.Model != "" {
+				models[e.Model] = true
+			}
+			if e.Status == Failed {
+				c.failed = append(c.failed, e)
+			}
 			continue
 		}
 		if keep != nil {
@@ -464,6 +499,9 @@ func (s *spool) writeConfig(bw *bufio.Writer, name string, keep *keep, table *tr
 	}
 	bw.WriteString("\n      ]")
 	bw.Write(closing)
+	if none {
+		c.models = slices.Sorted(maps.Keys(models))
+	}
 	return c, cov, nil
 }
 

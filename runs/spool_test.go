@@ -3,7 +3,9 @@ package runs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -135,4 +137,117 @@ func TestEvaluateKeepsTheSummaryValuesItIsAskedFor(t *testing.T) {
 		}
 	}
 	assert.Positive(t, kept)
+}
+
+// A summary returned without its entries gives, per task, what the
+// summary of the same entries gives (for the metrics it was asked to
+// keep): the statuses, rewards and values Compare pairs, to the last bit;
+// its failed entries; and, read back from the file one at a time, every
+// entry.
+func TestASummaryWithoutEntriesKeepsWhatComparisonsNeed(t *testing.T) {
+	t.Parallel()
+	entries := spoolEntries()
+	for i := range 7 {
+		entries["mcp-z"][i].Model = "model-b"
+	}
+	entries["baseline-a"][0].Model = "model-a"
+	want := Summarize("run", entries)
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	for _, config := range []string{"mcp-z", "baseline-a"} {
+		for i := range entries[config] {
+			require.NoError(t, sp.add(config, &entries[config][i], nil))
+		}
+	}
+	dir := t.TempDir()
+	kept := []string{"mrr", "recall@5", "not-a-metric"}
+	got, err := sp.writeFiles(filepath.Join(dir, SummaryFile), filepath.Join(dir, TrialsFile), "run", keepOf(kept, true))
+	require.NoError(t, err)
+	require.Len(t, got.Configs, 2)
+	for i, c := range got.Configs {
+		w := want.Configs[i]
+		assert.Nil(t, c.Entries)
+		assert.Equal(t, w.Metrics, c.Metrics)
+		assert.Equal(t, w.TaskRewards(), c.TaskRewards(), c.Config)
+		wantValues := w.TaskValues()
+		for task, vs := range wantValues {
+			delete(vs, "total_calls") // not kept
+			delete(vs, "index.semantic_ratio")
+			wantValues[task] = vs
+		}
+		assert.Equal(t, wantValues, c.TaskValues(), c.Config)
+		wantStatus := w.TaskStatuses()
+		for task, e := range wantStatus {
+			e.Values, e.Warnings = nil, nil
+			wantStatus[task] = e
+		}
+		assert.Equal(t, wantStatus, c.TaskStatuses(), c.Config)
+		assert.Equal(t, w.modelNames(), c.modelNames())
+	}
+	assert.Equal(t, []string{"model-b"}, got.Configs[1].modelNames())
+	assert.Equal(t, want.FailedEntries(), got.FailedEntries())
+	assert.NotEmpty(t, got.FailedEntries())
+	assert.Equal(t, want.FailedError(), got.FailedError())
+
+	wc, err := Compare(want, "baseline-a", "mcp-z", []string{"mrr", "recall@5"})
+	require.NoError(t, err)
+	gc, err := Compare(got, "baseline-a", "mcp-z", []string{"mrr", "recall@5"})
+	require.NoError(t, err)
+	assert.Equal(t, wc, gc)
+
+	var read []TaskEntry
+	var configs []string
+	require.NoError(t, got.EachEntry(func(c *ConfigSummary, e *TaskEntry) error {
+		read = append(read, *e)
+		configs = append(configs, c.Config)
+		return nil
+	}))
+	var all []TaskEntry
+	var wantConfigs []string
+	require.NoError(t, want.EachEntry(func(c *ConfigSummary, e *TaskEntry) error {
+		all = append(all, *e)
+		wantConfigs = append(wantConfigs, c.Config)
+		return nil
+	}))
+	assert.Len(t, all, 120)
+	assert.Equal(t, all, read)
+	assert.Equal(t, wantConfigs, configs)
+
+	stop := errors.New("stop")
+	n := 0
+	assert.ErrorIs(t, got.EachEntry(func(*ConfigSummary, *TaskEntry) error { n++; return stop }), stop)
+	assert.Equal(t, 1, n, "the first error ends the reading")
+}
+
+// EachEntry reads the entries of the file it was written to, and says
+// so when that file no longer holds the run it was written with.
+func TestEachEntryNamesAReplacedSummaryFile(t *testing.T) {
+	t.Parallel()
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	e := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
+	require.NoError(t, sp.add("c", &e, nil))
+	dir := t.TempDir()
+	file := filepath.Join(dir, SummaryFile)
+	s, err := sp.writeFiles(file, filepath.Join(dir, TrialsFile), "r", keepOf(nil, true))
+	require.NoError(t, err)
+	require.NoError(t, WriteSummary(file, Summarize("r", map[string][]TaskEntry{"other": {e}})))
+	err = s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil })
+	assert.ErrorContains(t, err, file)
+	assert.ErrorContains(t, err, `configuration 1 is "other"`)
+
+	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"config": "c", "tasks": []}, {"config": "d", "tasks": [{"name": "x", "task": "x", "status": "computable", "values": {}}]}]}`), 0o644))
+	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `configuration 2 is "d"`)
+	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"tasks": [], "config": "c"}]}`), 0o644))
+	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `configuration 1: "tasks" comes before "config"`)
+	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"config": "c", "tasks": [{"name": 3}]}]}`), 0o644))
+	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "configuration c: entry 1")
+	require.NoError(t, os.WriteFile(file, []byte(`{"configs": {}}`), 0o644))
+	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `"configs": want an array`)
+	require.NoError(t, os.WriteFile(file, []byte(`[]`), 0o644))
+	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "want a JSON object")
+	require.NoError(t, os.WriteFile(file, []byte(`{"configs": null, "run_id": "r"}`), 0o644))
+	assert.NoError(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "no configuration, no entry")
 }

@@ -186,6 +186,29 @@ type ConfigSummary struct {
 	// entry has a reward.
 	Reward  *metrics.Stats `json:"reward"`
 	Entries []TaskEntry    `json:"tasks"`
+
+	// tasks, when not nil, stands for Entries, which the summary was
+	// returned without (Options.SummaryWithoutEntries): what TaskValues,
+	// TaskRewards and TaskStatuses give, per task. models and failed are
+	// then the models of the entries and the failed entries.
+	tasks  map[string]*taskFigures
+	models []string
+	failed []TaskEntry
+}
+
+// A taskFigures is what a summary returned without its entries keeps of
+// one task of a configuration: about what one trial's figures take, per
+// task, for the paired comparison and the correlations with the reward.
+type taskFigures struct {
+	// best is the task's best entry (TaskStatuses), without its values.
+	best TaskEntry
+	// values are the means over the task's computable entries of the
+	// metrics the caller asked to keep (Options.SummaryValues); nil when
+	// the task has no computable entry.
+	values map[string]float64
+	// reward is the mean reward over the entries that have one.
+	reward    float64
+	hasReward bool
 }
 
 // A Summary is run_retrieval_summary.json: per configuration, the
@@ -202,6 +225,9 @@ type Summary struct {
 	// coverageKnown (see Coverage).
 	coverage      []ConfigCoverage
 	coverageKnown bool
+	// file is the summary file the entries are read back from (EachEntry)
+	// when the configurations were returned without them.
+	file string
 }
 
 // Aggregation is the rule the summary's statistics follow, recorded in
@@ -296,6 +322,15 @@ func (s *Summary) ConfigNames() []string {
 // TaskValues returns, per task, the mean of each figure over the task's
 // computable entries. A task with no computable entry is absent.
 func (c *ConfigSummary) TaskValues() map[string]map[string]float64 {
+	if c.tasks != nil {
+		out := map[string]map[string]float64{}
+		for t, f := range c.tasks {
+			if f.values != nil {
+				out[t] = maps.Clone(f.values)
+			}
+		}
+		return out
+	}
 	sums := map[string]map[string]float64{}
 	counts := map[string]map[string]int{}
 	for _, e := range c.Entries {
@@ -322,6 +357,15 @@ func (c *ConfigSummary) TaskValues() map[string]map[string]float64 {
 // that have one, whatever their status: the reward is the verifier's and
 // does not depend on whether retrieval could be scored.
 func (c *ConfigSummary) TaskRewards() map[string]float64 {
+	if c.tasks != nil {
+		out := map[string]float64{}
+		for t, f := range c.tasks {
+			if f.hasReward {
+				out[t] = f.reward
+			}
+		}
+		return out
+	}
 	sums, counts := map[string]float64{}, map[string]int{}
 	for _, e := range c.Entries {
 		if e.Reward != nil {
@@ -339,14 +383,72 @@ func (c *ConfigSummary) TaskRewards() map[string]float64 {
 // (computable over non-computable over degraded) and a reason for the
 // others.
 func (c *ConfigSummary) TaskStatuses() map[string]TaskEntry {
-	rank := map[TaskStatus]int{Computable: 3, NonComputable: 2, Degraded: 1, Failed: 0}
 	out := map[string]TaskEntry{}
+	if c.tasks != nil {
+		for t, f := range c.tasks {
+			out[t] = f.best
+		}
+		return out
+	}
 	for _, e := range c.Entries {
-		if prev, ok := out[e.Task]; !ok || rank[e.Status] > rank[prev.Status] {
+		if prev, ok := out[e.Task]; !ok || statusRank[e.Status] > statusRank[prev.Status] {
 			out[e.Task] = e
 		}
 	}
 	return out
+}
+
+// statusRank orders the statuses from the best, computable, down.
+var statusRank = map[TaskStatus]int{Computable: 3, NonComputable: 2, Degraded: 1, Failed: 0}
+
+// modelNames are the models of the configuration's entries, sorted.
+func (c *ConfigSummary) modelNames() []string {
+	if c.tasks != nil {
+		return slices.Clone(c.models)
+	}
+	seen := map[string]bool{}
+	for _, e := range c.Entries {
+		if e.Model != "" {
+			seen[e.Model] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// failedEntries are the configuration's entries of status failed.
+func (c *ConfigSummary) failedEntries() []TaskEntry {
+	var out []TaskEntry
+	for _, e := range c.Entries {
+		if e.Status == Failed {
+			out = append(out, e)
+		}
+	}
+	return append(out, c.failed...)
+}
+
+// EachEntry calls f with every entry of every configuration, in the
+// summary's order (configuration by configuration, by name), until f
+// returns an error, which it returns. A summary that Evaluate or a merge
+// returned without its entries (SummaryWithoutEntries) reads them back,
+// one at a time, from the summary file it wrote; every other summary
+// gives those it holds.
+func (s *Summary) EachEntry(f func(c *ConfigSummary, e *TaskEntry) error) error {
+	if s.file == "" {
+		for _, c := range s.Configs {
+			for i := range c.Entries {
+				if err := f(c, &c.Entries[i]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return streamSummaryEntries(s.file, func(i int, config string, e *TaskEntry) error {
+		if i >= len(s.Configs) || s.Configs[i].Config != config {
+			return fmt.Errorf("run summary %s: configuration %d is %q, not the one written (the file was replaced)", s.file, i+1, config)
+		}
+		return f(s.Configs[i], e)
+	})
 }
 
 // WriteSummary writes the summary to path atomically.
@@ -401,11 +503,7 @@ func writeJSON(w io.Writer, v any) error {
 func (s *Summary) FailedEntries() []TaskEntry {
 	var out []TaskEntry
 	for _, c := range s.Configs {
-		for _, e := range c.Entries {
-			if e.Status == Failed {
-				out = append(out, e)
-			}
-		}
+		out = append(out, c.failedEntries()...)
 	}
 	return out
 }
@@ -416,10 +514,8 @@ func (s *Summary) FailedEntries() []TaskEntry {
 func (s *Summary) FailedError() error {
 	var errs []error
 	for _, c := range s.Configs {
-		for _, e := range c.Entries {
-			if e.Status == Failed {
-				errs = append(errs, fmt.Errorf("%s: %w: %s", path.Join(c.Config, e.Batch, e.Trial), ErrTrialFailed, e.Reason))
-			}
+		for _, e := range c.failedEntries() {
+			errs = append(errs, fmt.Errorf("%s: %w: %s", path.Join(c.Config, e.Batch, e.Trial), ErrTrialFailed, e.Reason))
 		}
 	}
 	return errors.Join(errs...)

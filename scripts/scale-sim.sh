@@ -10,21 +10,33 @@
 # run's, byte for byte (cmp). With a plan-capable binary the shards read a
 # plan written once (run-dir -plan) instead of each listing the run.
 #
+# -m BINARY also times the merge of the same shards by another build, into
+# a folder of its own (a merge's cost before and after a change, without
+# evaluating the run twice).
+#
+# With more than 10 shards, the shards are summed on one line (CPU time
+# in all, the range of wall times and the largest peak RSS) instead of
+# one line each; -v prints every shard. The last line of each run gives
+# the merge's wall and CPU time as a share of the whole run's evaluation.
+#
 # Example: scripts/scale-sim.sh -s 10 237 952     # 2,844 and 11,424 trials
+#          scripts/scale-sim.sh -s 100 8334       # 100,008 trials in 100 shards
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
-bin= shards=10 jobs=2
-while getopts b:s:j: o; do
+bin= other= shards=10 jobs=2 verbose=no
+while getopts b:m:s:j:v o; do
 	case $o in
 	b) bin=$OPTARG ;;
+	m) other=$OPTARG ;;
 	s) shards=$OPTARG ;;
 	j) jobs=$OPTARG ;;
+	v) verbose=yes ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: $0 [-b BINARY] [-s SHARDS] [-j JOBS] TASKS..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 [-b BINARY] [-m BINARY] [-s SHARDS] [-j JOBS] [-v] TASKS..." >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -z "$bin" ]; then
@@ -35,7 +47,9 @@ fi
 plan=no
 if "$bin" run-dir -h 2>&1 | grep -q -- '-plan'; then plan=yes; fi
 
-# measure NAME CMD...: runs CMD under /usr/bin/time -v and prints a line.
+# measure NAME CMD...: runs CMD under /usr/bin/time -v, prints a line
+# (unless quiet=yes) and appends "NAME WALL CPU RSS_MB" to $tmp/figures.
+quiet=no
 measure() {
 	local name=$1
 	shift
@@ -45,11 +59,14 @@ measure() {
 		cat "$tmp/err" >&2
 		exit 1
 	fi
-	awk -v name="$name" -F': ' '
+	awk -v name="$name" -v quiet="$quiet" -v figures="$tmp/figures" -F': ' '
 		/Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
 		/User time/ { cpu += $2 } /System time/ { cpu += $2 }
 		/Maximum resident set size/ { rss = $2 / 1024 }
-		END { printf "%-28s wall %7.2f s  cpu %7.2f s  max RSS %7.1f MB\n", name, wall, cpu, rss }' "$tmp/time"
+		END {
+			if (quiet != "yes") printf "%-28s wall %7.2f s  cpu %7.2f s  max RSS %7.1f MB\n", name, wall, cpu, rss
+			gsub(/ /, "_", name); printf "%s %f %f %f\n", name, wall, cpu, rss >> figures
+		}' "$tmp/time"
 }
 
 for tasks in "$@"; do
@@ -61,10 +78,25 @@ for tasks in "$@"; do
 		measure "run-dir -plan" "$bin" run-dir -plan "$tmp/plan.jsonl" -shards "$shards" -gt-root "$gt" "$run"
 		planflag=(-plan "$tmp/plan.jsonl")
 	fi
+	quiet=no
+	if [ "$shards" -gt 10 ] && [ "$verbose" = no ]; then quiet=yes; fi
 	for k in $(seq 1 "$shards"); do
 		measure "run-dir -shard $k/$shards" "$bin" run-dir -j "$jobs" "${planflag[@]}" -shard "$k/$shards" -gt-root "$gt" -out "$tmp/shared" "$run"
 	done
+	quiet=no
+	if [ "$shards" -gt 10 ] && [ "$verbose" = no ]; then
+		awk -v n="$shards" '$1 ~ /^run-dir_-shard_/ {
+			k++; cpu += $3; if (k == 1 || $2 < lo) lo = $2; if ($2 > hi) hi = $2; if ($4 > rss) rss = $4 }
+			END { printf "%-28s wall %.2f–%.2f s each  cpu %7.2f s in all  max RSS %7.1f MB\n", n " shards", lo, hi, cpu, rss }' "$tmp/figures"
+	fi
+	if [ -n "$other" ]; then
+		measure "merge by -m, elsewhere" "$other" merge -max-input-size 1GiB -out "$tmp/other" "$tmp/shared"
+		rm -rf "$tmp/other"
+	fi
 	measure "merge" "$bin" merge -max-input-size 1GiB -out "$tmp/shared" "$tmp/shared"
+	awk '$1 == "run-dir_whole" { w = $2; c = $3 } $1 ~ /^run-dir_-shard_/ { sc += $3 } $1 == "merge" { mw = $2; mc = $3 }
+		END { printf "merge: %.1f%% of the whole run'"'"'s wall time, %.1f%% of its CPU time, %.1f%% of the shards'"'"' CPU time\n", 100 * mw / w, 100 * mc / c, 100 * mc / sc }' "$tmp/figures"
+	rm -f "$tmp/figures"
 	if cmp -s "$tmp/whole/run_retrieval_summary.json" "$tmp/shared/run_retrieval_summary.json"; then
 		echo "merged summary: identical to the whole run's ($(wc -c <"$tmp/whole/run_retrieval_summary.json") bytes)"
 	else

@@ -62,7 +62,7 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return r, nil
 	}
-	summary, err := runs.MergeShardFilesWith(*out, runs.MergeOptions{Rel: rel, SummaryValues: shownValues(*columns)}, shards...)
+	summary, err := runs.MergeShardFilesWith(*out, runs.MergeOptions{Rel: rel, SummaryValues: shownValues(*columns), SummaryWithoutEntries: true}, shards...)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -136,6 +136,8 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		NamePath:        st.Name,
 		Plan:            plan,
 		SummaryValues:   shownValues(*columns),
+		// The page's rows are read back from the summary file.
+		SummaryWithoutEntries: true,
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
 				fmt.Fprintf(stderr, "warning: retrievaltest run-dir: %s\n", w)
@@ -252,9 +254,9 @@ func writePlan(ctx context.Context, runDir, file string, shards int, opts runs.O
 	return exitOK
 }
 
-// shownValues are the figures of each trial that the table and
-// report.html show: all that run-dir and merge keep of a trial once the
-// summary is written.
+// shownValues are the figures that the table and report.html show: all
+// that run-dir and merge keep, per task for the comparison, once the
+// summary is written (the page's rows are read back from the file).
 func shownValues(columns string) []string {
 	shown := cli.SplitList(columns)
 	for _, m := range htmlreport.DefaultRunMetrics {

@@ -38,21 +38,29 @@ func coverageCurves(s *runs.Summary, dir string) ([]coverageCurve, []string) {
 	}
 	var curves []coverageCurve
 	var notes []string
-	for _, c := range s.Configs {
-		byTask := map[string][][]float64{}
-		for _, e := range c.Entries {
-			if e.Status != runs.Computable || e.EventsFile == "" {
-				continue
-			}
-			doc, err := readDocument(filepath.Join(dir, filepath.FromSlash(e.EventsFile)))
-			if err != nil {
-				notes = append(notes, fmt.Sprintf("%s/%s left out of the coverage curves: %v.", clean(c.Config), clean(e.Name), clean(err.Error())))
-				continue
-			}
-			if curve := runs.CoverageCurve(doc); curve != nil {
-				byTask[e.Task] = append(byTask[e.Task], curve)
-			}
+	byConfig := map[*runs.ConfigSummary]map[string][][]float64{}
+	err := s.EachEntry(func(c *runs.ConfigSummary, e *runs.TaskEntry) error {
+		if e.Status != runs.Computable || e.EventsFile == "" {
+			return nil
 		}
+		doc, err := readDocument(filepath.Join(dir, filepath.FromSlash(e.EventsFile)))
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s/%s left out of the coverage curves: %v.", clean(c.Config), clean(e.Name), clean(err.Error())))
+			return nil
+		}
+		if curve := runs.CoverageCurve(doc); curve != nil {
+			if byConfig[c] == nil {
+				byConfig[c] = map[string][][]float64{}
+			}
+			byConfig[c][e.Task] = append(byConfig[c][e.Task], curve)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, []string{"No coverage curves: " + clean(err.Error()) + "."}
+	}
+	for _, c := range s.Configs {
+		byTask := byConfig[c]
 		var perTask [][]float64
 		for _, t := range slices.Sorted(maps.Keys(byTask)) {
 			perTask = append(perTask, runs.MeanCurve(byTask[t]))

@@ -19,7 +19,10 @@
 //     command), loaded with Load.
 //   - WriteRun: an evaluated run folder, runs.Summary (report -html and
 //     run-dir's report.html): per configuration the statistics of each
-//     metric over tasks and the task table; the paired comparison of two
+//     metric over tasks and the task table (its rows written one at a
+//     time, read back from the summary file when the summary was
+//     returned without its entries, so that the page of a run of any
+//     size is written without holding them); the paired comparison of two
 //     configurations, each metric's bootstrap CI drawn as an interval
 //     against zero; and a coverage-over-calls curve per configuration,
 //     drawn from the retrieval-events documents beside the summary.

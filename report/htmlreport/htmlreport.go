@@ -144,13 +144,28 @@ type RunOptions struct {
 // and the task table; the paired comparison of two configurations with
 // each CI drawn against zero; and the coverage-over-calls curve of every
 // configuration.
+//
+// The page but its task tables is rendered first; the tables' rows are
+// then written one at a time, from the entries the summary holds or, for
+// a summary returned without them (runs.Options.SummaryWithoutEntries),
+// read back one at a time from its file: the page of a run of any size
+// is written without holding its rows. An entry that cannot be read
+// leaves w with part of the page; WriteFile puts nothing in place then.
 func WriteRun(w io.Writer, s *runs.Summary, opts RunOptions) error {
 	rv := newRunView(s, opts)
 	title := "Retrieval report"
 	if s.RunID != "" {
 		title += ": " + clean(s.RunID)
 	}
-	return render(w, &page{Title: title, Run: &rv})
+	var b bytes.Buffer
+	if err := render(&b, &page{Title: title, Run: &rv}); err != nil {
+		return err
+	}
+	metricsList := opts.Metrics
+	if metricsList == nil {
+		metricsList = DefaultRunMetrics
+	}
+	return writeRows(w, b.Bytes(), s, rv.Configs, metricsList)
 }
 
 // WriteFile writes a report to path atomically (a temporary file in the

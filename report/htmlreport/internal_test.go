@@ -283,3 +283,53 @@ func TestPatternStartsAreLabelledWithoutOverlap(t *testing.T) {
 		}
 	}
 }
+
+// A curve is drawn on the chart's axes: call k at Left + k/calls of the
+// width, a share v at Base − v of the height; the labels and ticks sit at
+// fixed offsets from them.
+func TestCoverageCurvesArePlacedOnTheAxes(t *testing.T) {
+	t.Parallel()
+	ch := newCoverageChart([]coverageCurve{
+		{Config: "a", Tasks: 2, Points: []float64{0, 0.5, 1}},
+		{Config: "b", Tasks: 1, Points: []float64{0, 0.25}},
+	})
+	if got, want := []int{ch.LabelX, ch.TickY, ch.TickTextY, ch.AxisTitleY}, []int{50, 285, 298, 314}; !slices.Equal(got, want) {
+		t.Errorf("label x, tick y, tick text y, axis title y: got %v, want %v", got, want)
+	}
+	// Left 56, right 600, top 16, base 280; two calls at most.
+	if got, want := ch.Series[0].Points, "56.00,280.00 328.00,148.00 600.00,16.00 "; got != want {
+		t.Errorf("points of a: got %q, want %q", got, want)
+	}
+	if got, want := ch.Series[1].Points, "56.00,280.00 328.00,214.00 "; got != want {
+		t.Errorf("points of b: got %q, want %q", got, want)
+	}
+	if got, want := [2]string{ch.Series[0].EndX, ch.Series[0].EndY}, [2]string{"606.00", "20.00"}; got != want {
+		t.Errorf("end label of a at %v, want %v", got, want)
+	}
+	var ys []string
+	for _, tk := range ch.YTicks {
+		ys = append(ys, tk.Pos)
+	}
+	if want := []string{"280.00", "214.00", "148.00", "82.00", "16.00"}; !slices.Equal(ys, want) {
+		t.Errorf("y ticks at %v, want %v", ys, want)
+	}
+}
+
+// Labels of curves that end at the same height are put one below the
+// other, each 12 below the one it would hide.
+func TestCoverageLabelsThatWouldOverlapAreMovedDown(t *testing.T) {
+	t.Parallel()
+	ch := newCoverageChart([]coverageCurve{
+		{Config: "a", Tasks: 1, Points: []float64{0, 1}},
+		{Config: "b", Tasks: 1, Points: []float64{0, 0.25}},
+		{Config: "c", Tasks: 1, Points: []float64{0, 1}},
+		{Config: "d", Tasks: 1, Points: []float64{0, 1}},
+	})
+	var ys []string
+	for _, s := range ch.Series {
+		ys = append(ys, s.EndY)
+	}
+	if want := []string{"20.00", "218.00", "32.00", "44.00"}; !slices.Equal(ys, want) {
+		t.Errorf("end labels at y %v, want %v", ys, want)
+	}
+}

@@ -1,8 +1,11 @@
 package htmlreport
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -31,7 +34,9 @@ type configView struct {
 	Counts   []figure
 	Metrics  []metricRow
 	Columns  []string
-	Tasks    []taskRow
+	// Trials is the number of rows of the task table, which writeRows
+	// writes one at a time after the page is rendered.
+	Trials int
 }
 
 type metricRow struct {
@@ -99,21 +104,7 @@ func newRunView(s *runs.Summary, opts RunOptions) runView {
 		for _, m := range metricsList {
 			cv.Columns = append(cv.Columns, report.Label(m))
 		}
-		for _, e := range c.Entries {
-			tr := taskRow{Name: clean(e.Name), Status: strings.ReplaceAll(string(e.Status), "_", "-"), Reason: clean(e.Reason), Reward: "—"}
-			if e.Reward != nil {
-				tr.Reward = fixed2(*e.Reward)
-			}
-			for _, m := range metricsList {
-				v, ok := e.Values[m]
-				if !ok {
-					tr.Values = append(tr.Values, "n/a")
-					continue
-				}
-				tr.Values = append(tr.Values, report.FormatValue(m, v))
-			}
-			cv.Tasks = append(cv.Tasks, tr)
-		}
+		cv.Trials = c.Trials
 		rv.Configs = append(rv.Configs, cv)
 	}
 	if len(s.Configs) >= 2 {
@@ -129,6 +120,68 @@ func newRunView(s *runs.Summary, opts RunOptions) runView {
 		}
 	}
 	return rv
+}
+
+// writeRows writes the rendered page with each configuration's task rows
+// in its table's body, which the page leaves empty.
+func writeRows(w io.Writer, page []byte, s *runs.Summary, configs []configView, metricsList []string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	// at is the part of the page written so far; next, the configuration
+	// whose rows come next.
+	at, next := 0, 0
+	// upTo writes the page up to the body of configuration i's table.
+	upTo := func(i int) error {
+		for ; next <= i; next++ {
+			// The ID is the page's own, and every text of the run is
+			// escaped, so this opening tag is nowhere else on the page.
+			open := []byte(`<tbody id="` + configs[next].ID + `-tasks">`)
+			j := bytes.Index(page[at:], open)
+			if j < 0 {
+				return fmt.Errorf("html report: no task table for configuration %s", configs[next].Name)
+			}
+			bw.Write(page[at : at+j+len(open)])
+			at += j + len(open)
+		}
+		return nil
+	}
+	index := make(map[*runs.ConfigSummary]int, len(s.Configs))
+	for i, c := range s.Configs {
+		index[c] = i
+	}
+	t := tmpl()
+	err := s.EachEntry(func(c *runs.ConfigSummary, e *runs.TaskEntry) error {
+		if err := upTo(index[c]); err != nil {
+			return err
+		}
+		if err := t.ExecuteTemplate(bw, "taskrow", newTaskRow(e, metricsList)); err != nil {
+			return fmt.Errorf("html report: %w", err)
+		}
+		return nil
+	})
+	if err == nil {
+		err = upTo(len(configs) - 1)
+	}
+	if err != nil {
+		return err
+	}
+	bw.Write(page[at:])
+	return bw.Flush()
+}
+
+// newTaskRow is the row of an entry in its configuration's task table.
+func newTaskRow(e *runs.TaskEntry, metricsList []string) taskRow {
+	tr := taskRow{Name: clean(e.Name), Status: strings.ReplaceAll(string(e.Status), "_", "-"), Reason: clean(e.Reason), Reward: "—"}
+	if e.Reward != nil {
+		tr.Reward = fixed2(*e.Reward)
+	}
+	tr.Values = make([]string, len(metricsList))
+	for i, m := range metricsList {
+		tr.Values[i] = "n/a"
+		if v, ok := e.Values[m]; ok {
+			tr.Values[i] = report.FormatValue(m, v)
+		}
+	}
+	return tr
 }
 
 func groupText(g runs.TaskGroup) string {
