@@ -288,13 +288,7 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	case <-req.Context().Done():
 		return // the client has gone; nobody reads an answer
 	}
-	var b *batch
-	switch sig {
-	case traces:
-		b, err = decodeTraces(body, enc, r.opts.Group)
-	case logs:
-		b, err = decodeLogs(body, enc, r.opts.Group)
-	}
+	b, err := decode(body, enc, sig, r.opts.Group)
 	if err != nil {
 		fail(w, asProto, http.StatusBadRequest, "%v", err)
 		return
@@ -306,6 +300,22 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	reply(w, enc, b.response)
+}
+
+// decode splits a request body by file: a protobuf body is transcoded
+// (see transcode), unless its encoding is irregular; a JSON body, or an
+// irregular one, is decoded into the OTLP types and written with
+// protojson.
+func decode(body []byte, enc encoding, sig signalKind, g Group) (*batch, error) {
+	if enc == protoEncoding {
+		if b, err := transcode(body, sig, g); !errors.Is(err, errIrregular) {
+			return b, err
+		}
+	}
+	if sig == logs {
+		return decodeLogs(body, enc, g)
+	}
+	return decodeTraces(body, enc, g)
 }
 
 // charge counts the messages of a body and charges the memory that
