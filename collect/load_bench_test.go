@@ -199,9 +199,15 @@ func TestReferenceServer(t *testing.T) {
 	defer closeFile()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Addr: *referAddr, Handler: h}
+	ln, err := net.Listen("tcp", *referAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The line "retrievaltest collect" prints, for the script to read.
+	fmt.Fprintf(os.Stderr, "reference: listening on http://%s\n", ln.Addr())
+	hs := &http.Server{Handler: h}
 	go func() { <-ctx.Done(); _ = hs.Shutdown(context.Background()) }()
-	if err := hs.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		t.Fatal(err)
 	}
 }

@@ -255,7 +255,7 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer cut()
 	mem := &charge{b: r.mem}
 	defer mem.release()
-	body, err := readBody(w, req.Body, gz, r.opts.MaxRequestBytes, mem)
+	body, err := readBody(w, req.Body, req.ContentLength, gz, r.opts.MaxRequestBytes, mem)
 	if err != nil {
 		var big *tooLargeError
 		switch {

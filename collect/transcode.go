@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -145,8 +146,13 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 	var open *fieldInfo // the repeated field whose array is open
 	first := true
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		var n int
+		if 8 <= b[0] && b[0] < 0x80 {
+			// The tags of fields 1 to 15 are one byte.
+			num, typ, n = protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 			return out, errIrregular
 		}
 		b = b[n:]
@@ -188,14 +194,19 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 		switch typ {
 		case protowire.VarintType:
 			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				// A length under 128 is one byte.
+				raw, n = b[1:1+b[0]], 1+int(b[0])
+			} else {
+				raw, n = protowire.ConsumeBytes(b)
+			}
 		case protowire.Fixed32Type:
 			var v32 uint32
 			v32, n = protowire.ConsumeFixed32(b)
 			v = uint64(v32)
 		case protowire.Fixed64Type:
 			v, n = protowire.ConsumeFixed64(b)
-		default:
-			raw, n = protowire.ConsumeBytes(b)
 		}
 		if n < 0 {
 			return out, errIrregular
@@ -393,6 +404,12 @@ type record struct {
 	json      []byte
 }
 
+// lastFile is the file of the last record and what chose it.
+type lastFile struct {
+	file, res        int
+	traceID, session []byte
+}
+
 // container is a ResourceSpans or ScopeSpans (…Logs): the JSON of its
 // resource or scope, and its schema URL.
 type container struct {
@@ -416,7 +433,10 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 		res      []container
 		scopes   []container
 		rejected int64
-		buf      []byte // the JSON of every record, resource and scope
+		last     = lastFile{file: -1}
+		// the JSON of every record, resource and scope: about twice the
+		// protobuf, with ids in hex and the names of the fields
+		buf = make([]byte, 0, 2*len(body)+512)
 	)
 	// The records' JSON lives in one buffer, cut when the records are
 	// written; spans are copied out to their files' lines.
@@ -526,28 +546,31 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 				if buf, err = appendMessage(buf, ib, l.itemInfo, 1); err != nil {
 					return nil, err
 				}
-				traceID, session := itemNames(ib, l)
-				session = cmpOr(session, resSession)
-				var name string
-				if sig == traces {
-					if !validTraceID(traceID) {
-						rejected++
-						buf = buf[:start]
-						continue
-					}
-					name = fileName(g, service, session, traceID)
-				} else {
-					if session != "" || !validTraceID(traceID) {
-						traceID = nil
-					}
-					name = fileName(g, service, session, traceID)
+				traceID, own := itemNames(ib, l)
+				if sig == traces && !validTraceID(traceID) {
+					rejected++
+					buf = buf[:start]
+					continue
 				}
-				fi, ok := fileOf[name]
-				if !ok {
-					fi = len(names)
-					fileOf[name] = fi
-					names = append(names, name)
+				// The spans of a request mostly share their trace and
+				// session with the one before: the name is made again only
+				// when they change.
+				if !(last.file >= 0 && last.res == ri && bytes.Equal(last.traceID, traceID) && bytes.Equal(last.session, own)) {
+					session := cmpOr(string(own), resSession)
+					fileTrace := traceID
+					if sig == logs && (session != "" || !validTraceID(traceID)) {
+						fileTrace = nil
+					}
+					name := fileName(g, service, session, fileTrace)
+					fi, ok := fileOf[name]
+					if !ok {
+						fi = len(names)
+						fileOf[name] = fi
+						names = append(names, name)
+					}
+					last = lastFile{file: fi, res: ri, traceID: traceID, session: own}
 				}
+				fi := last.file
 				recs = append(recs, record{file: fi, res: ri, scop: si, json: buf[start:len(buf):len(buf)]})
 			}
 		}
@@ -677,95 +700,111 @@ func appendSchema(out []byte, c container) []byte {
 }
 
 // resourceNames returns the service.name and the session of a Resource
-// (see attrText and sessionOf). Its attributes are field 1.
+// (see attrText and sessionOf), which has been transcoded and is
+// therefore well formed. Its attributes are field 1.
 func resourceNames(b []byte) (service, session string) {
-	var sid, conv string
+	var sid, conv []byte
 	var haveService, haveSID, haveConv bool
-	forAttrs(b, 1, func(key, val []byte) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			b = b[protowire.ConsumeFieldValue(num, typ, b):]
+			continue
+		}
+		kv, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		key, val := keyValue(kv)
 		switch string(key) {
 		case "service.name":
 			if !haveService {
-				haveService, service = true, string(val)
+				haveService, service = true, string(stringValue(val))
 			}
 		case "session.id":
 			if !haveSID {
-				haveSID, sid = true, string(val)
+				haveSID, sid = true, stringValue(val)
 			}
 		case "gen_ai.conversation.id":
 			if !haveConv {
-				haveConv, conv = true, string(val)
+				haveConv, conv = true, stringValue(val)
 			}
 		}
-	})
-	return service, cmpOr(sid, conv)
+	}
+	if len(sid) > 0 {
+		return service, string(sid)
+	}
+	return service, string(conv)
 }
 
-// itemNames returns the trace id and the session of a span or log record.
-func itemNames(b []byte, l *signalLayout) (traceID []byte, session string) {
-	var sid, conv string
+// itemNames returns the trace id and the session of a span or log record
+// (its own, not its resource's), which has been transcoded.
+func itemNames(b []byte, l *signalLayout) (traceID, session []byte) {
+	var sid, conv []byte
 	var haveSID, haveConv bool
-	forAttrs(b, l.attributes, func(key, val []byte) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		b = b[n:]
+		if typ != protowire.BytesType || num != l.traceID && num != l.attributes {
+			b = b[protowire.ConsumeFieldValue(num, typ, b):]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		if num == l.traceID {
+			traceID = v
+			continue
+		}
+		key, val := keyValue(v)
 		switch string(key) {
 		case "session.id":
 			if !haveSID {
-				haveSID, sid = true, string(val)
+				haveSID, sid = true, stringValue(val)
 			}
 		case "gen_ai.conversation.id":
 			if !haveConv {
-				haveConv, conv = true, string(val)
+				haveConv, conv = true, stringValue(val)
 			}
 		}
-	})
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		b = b[n:] // the body has been transcoded: it is well formed
-		if num == l.traceID && typ == protowire.BytesType {
-			traceID, _ = protowire.ConsumeBytes(b)
-		}
-		b = b[protowire.ConsumeFieldValue(num, typ, b):]
 	}
-	return traceID, cmpOr(sid, conv)
+	if len(sid) > 0 {
+		return traceID, sid
+	}
+	return traceID, conv
 }
 
-// forAttrs calls f with the key and the string value (nil for another
-// kind of value) of each KeyValue in field num of the message b, which
-// has been transcoded and is therefore well formed. KeyValue is key = 1,
-// value = 2; AnyValue's string_value is 1.
-func forAttrs(b []byte, num protowire.Number, f func(key, val []byte)) {
-	for len(b) > 0 {
-		n, typ, l := protowire.ConsumeTag(b)
-		b = b[l:]
-		if n != num || typ != protowire.BytesType {
-			b = b[protowire.ConsumeFieldValue(n, typ, b):]
+// keyValue returns the key and the value of a KeyValue (key = 1, value
+// = 2).
+func keyValue(kv []byte) (key, value []byte) {
+	for len(kv) > 0 {
+		num, typ, n := protowire.ConsumeTag(kv)
+		kv = kv[n:]
+		if typ != protowire.BytesType {
+			kv = kv[protowire.ConsumeFieldValue(num, typ, kv):]
 			continue
 		}
-		kv, l := protowire.ConsumeBytes(b)
-		b = b[l:]
-		var key, val []byte
-		for len(kv) > 0 {
-			kn, kt, l := protowire.ConsumeTag(kv)
-			kv = kv[l:]
-			if kt != protowire.BytesType {
-				kv = kv[protowire.ConsumeFieldValue(kn, kt, kv):]
-				continue
-			}
-			v, l := protowire.ConsumeBytes(kv)
-			kv = kv[l:]
-			switch kn {
-			case 1:
-				key = v
-			case 2:
-				val = nil
-				for len(v) > 0 {
-					an, at, l := protowire.ConsumeTag(v)
-					v = v[l:]
-					if an == 1 && at == protowire.BytesType {
-						val, _ = protowire.ConsumeBytes(v)
-					}
-					v = v[protowire.ConsumeFieldValue(an, at, v):]
-				}
-			}
+		v, n := protowire.ConsumeBytes(kv)
+		kv = kv[n:]
+		switch num {
+		case 1:
+			key = v
+		case 2:
+			value = v
 		}
-		f(key, val)
 	}
+	return key, value
+}
+
+// stringValue returns the string_value (1) of an AnyValue, nil when it
+// holds another kind.
+func stringValue(v []byte) []byte {
+	var s []byte
+	for len(v) > 0 {
+		num, typ, n := protowire.ConsumeTag(v)
+		v = v[n:]
+		if num == 1 && typ == protowire.BytesType {
+			s, _ = protowire.ConsumeBytes(v)
+		}
+		v = v[protowire.ConsumeFieldValue(num, typ, v):]
+	}
+	return s
 }
