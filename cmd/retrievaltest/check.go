@@ -80,7 +80,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	found, err := scenariorun.Find(fs.Args()...)
+	found, err := scenariorun.FindJobs(*jobs, fs.Args()...)
 	if err != nil {
 		return fail("%v", err)
 	}
