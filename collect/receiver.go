@@ -270,6 +270,9 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	// Nothing decoded from the body points into it (the lines are
+	// copies), so it is reused once the request is answered.
+	defer putBuffer(body)
 	if !cut() {
 		fail(w, asProto, http.StatusServiceUnavailable, "the receiver is shutting down")
 		return
@@ -293,6 +296,13 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		fail(w, asProto, http.StatusBadRequest, "%v", err)
 		return
 	}
+	defer func() {
+		// A commit that took a request's lines is written before append
+		// returns, so they are free again.
+		for _, p := range b.parts {
+			putBuffer(p.lines)
+		}
+	}()
 	for _, p := range b.parts {
 		if err := r.files.append(p.name, p.lines); err != nil {
 			fail(w, asProto, http.StatusInternalServerError, "writing %s: %v", p.name, err)

@@ -125,8 +125,10 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 		last     = lastFile{file: -1}
 		// the JSON of every record, resource and scope: about twice the
 		// protobuf, with ids in hex and the names of the fields
-		buf = make([]byte, 0, 2*len(body)+512)
+		buf = getBuffer(2*len(body) + 512)
 	)
+	// The lines are copies: buf is reused once they are written.
+	defer func() { putBuffer(buf) }()
 	// The records' JSON lives in one buffer, cut when the records are
 	// written; spans are copied out to their files' lines.
 	for len(body) > 0 {
@@ -321,7 +323,7 @@ func writeLine(l *signalLayout, recs []record, fi int, res, scopes []container) 
 			size += len(r.json) + 1
 		}
 	}
-	out := make([]byte, 0, size)
+	out := getBuffer(size)
 	out = append(out, '{')
 	out = append(out, l.resourcesName...)
 	curRes, curScope := -1, -1
