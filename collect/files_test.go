@@ -23,6 +23,8 @@ func TestSanitizeKeepsSafeNamesAndHashesTheOthers(t *testing.T) {
 		name, in, want string // want "" means: changed, with a hash
 	}{
 		{"a plain id is kept", "abc-123_X.y", "abc-123_X.y"},
+		{"the first and last letters and digits are kept", "aAzZ09", "aAzZ09"},
+		{"the bytes beside the letters and digits are replaced", "`{@[/:", ""},
 		{"a parent folder is not a path", "..", ""},
 		{"a path is flattened", "../../etc/passwd", ""},
 		{"a Windows path is flattened", `..\..\x`, ""},
