@@ -171,7 +171,20 @@ func regularTraceBodies(t testing.TB) map[string][]byte {
 			Resource:   &resourcepb.Resource{Attributes: []*commonpb.KeyValue{attr("service.name", 7), str("service.name", "second")}},
 			ScopeSpans: []*tracepb.ScopeSpans{scopeSpans("s", span(1, 1))}}),
 		"nothing": {},
+		"unknown fields at every level are left out": unknownEverywhere(t),
 	}
+}
+
+// unknownEverywhere is a request with a field of a later OTLP version in
+// the request, a ResourceSpans, a ScopeSpans and a span.
+func unknownEverywhere(t testing.TB) []byte {
+	unknown := func(b []byte, num protowire.Number) []byte {
+		return protowire.AppendVarint(protowire.AppendTag(b, num, protowire.VarintType), 7)
+	}
+	span := unknown(mustProto(t, toolSpan(traceID(1), 1, "c", "a.go")), 99)
+	ss := unknown(appendField(nil, 2, span), 98)
+	rs := unknown(appendField(nil, 2, ss), 97)
+	return unknown(appendField(nil, 1, rs), 96)
 }
 
 func regularLogBodies(t testing.TB) map[string][]byte {
@@ -233,19 +246,24 @@ func TestIrregularBodiesAreLeftToTheDecoder(t *testing.T) {
 	boolField := protowire.AppendVarint(protowire.AppendTag(nil, 2, protowire.VarintType), 1)
 	kv := appendField(appendField(nil, 1, []byte("k")), 2, anyValue(strField, boolField))
 	cases := map[string][]byte{
-		"a span's name given twice":         wrap(appendField(span, 5, []byte("again"))),
-		"a span's status given twice":       wrap(appendField(appendField(span, 15, nil), 15, nil)),
-		"attributes apart":                  wrap(appendField(appendField(appendField(nil, 9, kv), 5, []byte("n")), 9, kv)),
-		"two members of a value's oneof":    wrap(appendField(append([]byte{}, span...), 9, kv)),
-		"a name that is not UTF-8":          wrap(appendField(append([]byte{}, span...), 5, []byte{0xff})),
-		"a name sent as a number":           wrap(protowire.AppendVarint(protowire.AppendTag(nil, 5, protowire.VarintType), 3)),
-		"a span cut short":                  wrap(span[:len(span)-3]),
-		"a resource given twice":            appendField(nil, 1, appendField(appendField(nil, 1, nil), 1, nil)),
-		"a scope's schema given twice":      appendField(nil, 1, appendField(nil, 2, appendField(appendField(nil, 3, []byte("a")), 3, []byte("b")))),
-		"a resource sent as a number":       appendField(nil, 1, protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), 1)),
-		"a schema URL that is not UTF-8":    appendField(nil, 1, appendField(nil, 3, []byte{0xc0})),
-		"a tag cut short":                   {0x0a, 0x80},
-		"values nested deeper than it goes": wrap(appendField(nil, 9, appendField(appendField(nil, 1, []byte("k")), 2, nested(maxTranscodeDepth+5)))),
+		"a span's name given twice":                wrap(appendField(span, 5, []byte("again"))),
+		"a span's status given twice":              wrap(appendField(appendField(span, 15, nil), 15, nil)),
+		"attributes apart":                         wrap(appendField(appendField(appendField(nil, 9, kv), 5, []byte("n")), 9, kv)),
+		"two members of a value's oneof":           wrap(appendField(append([]byte{}, span...), 9, kv)),
+		"a name that is not UTF-8":                 wrap(appendField(append([]byte{}, span...), 5, []byte{0xff})),
+		"a name sent as a number":                  wrap(protowire.AppendVarint(protowire.AppendTag(nil, 5, protowire.VarintType), 3)),
+		"a span cut short":                         wrap(span[:len(span)-3]),
+		"a resource given twice":                   appendField(nil, 1, appendField(appendField(nil, 1, nil), 1, nil)),
+		"a scope's schema given twice":             appendField(nil, 1, appendField(nil, 2, appendField(appendField(nil, 3, []byte("a")), 3, []byte("b")))),
+		"a resource sent as a number":              appendField(nil, 1, protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), 1)),
+		"a schema URL that is not UTF-8":           appendField(nil, 1, appendField(nil, 3, []byte{0xc0})),
+		"a tag cut short":                          {0x0a, 0x80},
+		"an unknown field cut short":               append(protowire.AppendTag(nil, 9, protowire.BytesType), 5),
+		"an unknown field of a resource cut short": appendField(nil, 1, append(protowire.AppendTag(nil, 9, protowire.BytesType), 5)),
+		"an unknown field of a scope cut short":    appendField(nil, 1, appendField(nil, 2, append(protowire.AppendTag(nil, 9, protowire.BytesType), 5))),
+		"a scope's tag cut short":                  appendField(nil, 1, appendField(nil, 2, []byte{0x0a, 0x80})),
+		"a resource's tag cut short":               appendField(nil, 1, []byte{0x0a, 0x80}),
+		"values nested deeper than it goes":        wrap(appendField(nil, 9, appendField(appendField(nil, 1, []byte("k")), 2, nested(maxTranscodeDepth+5)))),
 	}
 	for name, body := range cases {
 		_, err := transcode(body, traces, ByTrace)
