@@ -104,7 +104,6 @@ type lastFile struct {
 type container struct {
 	json      []byte // the resource's or scope's object; nil when absent
 	schemaURL []byte // valid UTF-8, possibly empty
-	start     int    // the index of its first scope (for a resource)
 }
 
 // transcode splits a protobuf TracesData or LogsData by file and writes
@@ -140,7 +139,7 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 			continue
 		}
 		ri := len(res)
-		c := container{start: len(scopes)}
+		var c container
 		var scopeBodies [][]byte
 		var service, resSession string
 		var haveRes, haveSchema bool
