@@ -61,7 +61,7 @@ while getopts "n:b:k:t:" opt; do
 	b) ref=$OPTARG ;;
 	k) kinds=$OPTARG ;;
 	t) trec_eval=$OPTARG ;;
-	*) sed -n '2,55p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,54p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
