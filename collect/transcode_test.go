@@ -172,6 +172,9 @@ func regularTraceBodies(t testing.TB) map[string][]byte {
 			ScopeSpans: []*tracepb.ScopeSpans{scopeSpans("s", span(1, 1))}}),
 		"nothing": {},
 		"unknown fields at every level are left out": unknownEverywhere(t),
+		"one trace under two services and sessions": tracesBody(t,
+			resourceSpans("r1", []*commonpb.KeyValue{str("session.id", "A")}, scopeSpans("s", span(1, 1), span(1, 2))),
+			resourceSpans("r2", []*commonpb.KeyValue{str("session.id", "B")}, scopeSpans("s", span(1, 3), span(1, 4)))),
 	}
 }
 
