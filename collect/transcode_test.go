@@ -179,12 +179,15 @@ func regularTraceBodies(t testing.TB) map[string][]byte {
 }
 
 // unknownEverywhere is a request with a field of a later OTLP version in
-// the request, a ResourceSpans, a ScopeSpans and a span.
+// the request, a ResourceSpans, a ScopeSpans, a span (numbered past the
+// transcoder's table of small numbers) and an attribute (numbered 16,
+// the first with a two-byte tag).
 func unknownEverywhere(t testing.TB) []byte {
 	unknown := func(b []byte, num protowire.Number) []byte {
 		return protowire.AppendVarint(protowire.AppendTag(b, num, protowire.VarintType), 7)
 	}
-	span := unknown(mustProto(t, toolSpan(traceID(1), 1, "c", "a.go")), 99)
+	kv := unknown(mustProto(t, str("k", "v")), 16)
+	span := unknown(unknown(appendField(mustProto(t, toolSpan(traceID(1), 1, "c", "a.go")), 9, kv), maxIndexed+1), 99)
 	ss := unknown(appendField(nil, 2, span), 98)
 	rs := unknown(appendField(nil, 2, ss), 97)
 	return unknown(appendField(nil, 1, rs), 96)
@@ -317,4 +320,21 @@ func FuzzTranscodeAgreesWithDecoding(f *testing.F) {
 		}
 		agree(t, body, sig, g)
 	})
+}
+
+// The transcoder follows messages down to maxTranscodeDepth, and leaves
+// deeper ones to the decoder.
+func TestTranscodingStopsAtItsDepth(t *testing.T) {
+	t.Parallel()
+	info := layouts()[traces].itemInfo
+	span := mustProto(t, toolSpan(traceID(1), 1, "c", "a.go"))
+	// A span holds attributes that hold values: two levels below it.
+	_, err := appendMessage(nil, span, info, maxTranscodeDepth-2)
+	assert.NoError(t, err, "a span whose values are at the depth")
+	_, err = appendMessage(nil, span, info, maxTranscodeDepth-1)
+	assert.ErrorIs(t, err, errIrregular, "its values one level too deep")
+	_, err = appendMessage(nil, nil, info, maxTranscodeDepth)
+	assert.NoError(t, err, "an empty span at the depth")
+	_, err = appendMessage(nil, nil, info, maxTranscodeDepth+1)
+	assert.ErrorIs(t, err, errIrregular)
 }
