@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -171,6 +172,7 @@ func regularTraceBodies(t testing.TB) map[string][]byte {
 			Resource:   &resourcepb.Resource{Attributes: []*commonpb.KeyValue{attr("service.name", 7), str("service.name", "second")}},
 			ScopeSpans: []*tracepb.ScopeSpans{scopeSpans("s", span(1, 1))}}),
 		"nothing": {},
+		"a name of 128 bytes (a two-byte length)":    mustProto(t, traceRequest("a", &tracepb.Span{TraceId: traceID(1), Name: strings.Repeat("n", 128)})),
 		"unknown fields at every level are left out": unknownEverywhere(t),
 		"one trace under two services and sessions": tracesBody(t,
 			resourceSpans("r1", []*commonpb.KeyValue{str("session.id", "A")}, scopeSpans("s", span(1, 1), span(1, 2))),
@@ -264,6 +266,10 @@ func TestIrregularBodiesAreLeftToTheDecoder(t *testing.T) {
 		"a resource sent as a number":              appendField(nil, 1, protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), 1)),
 		"a schema URL that is not UTF-8":           appendField(nil, 1, appendField(nil, 3, []byte{0xc0})),
 		"a tag cut short":                          {0x0a, 0x80},
+		"a field numbered 0":                       wrap(append(append([]byte{}, span...), 0x00, 0x00)),
+		"an unknown field of a span cut short":     wrap(append(protowire.AppendTag(append([]byte{}, span...), 40, protowire.BytesType), 5)),
+		"a trace state without its length":         wrap(protowire.AppendTag(append([]byte{}, span...), 3, protowire.BytesType)),
+		"a trace state a byte short":               wrap(append(protowire.AppendTag(append([]byte{}, span...), 3, protowire.BytesType), 3, 'a', 'b')),
 		"an unknown field cut short":               append(protowire.AppendTag(nil, 9, protowire.BytesType), 5),
 		"an unknown field of a resource cut short": appendField(nil, 1, append(protowire.AppendTag(nil, 9, protowire.BytesType), 5)),
 		"an unknown field of a scope cut short":    appendField(nil, 1, appendField(nil, 2, append(protowire.AppendTag(nil, 9, protowire.BytesType), 5))),
