@@ -344,3 +344,11 @@ func TestTranscodingStopsAtItsDepth(t *testing.T) {
 	_, err = appendMessage(nil, nil, info, maxTranscodeDepth+1)
 	assert.ErrorIs(t, err, errIrregular)
 }
+
+// Strings are written as JSON escapes them: quotes, backslashes and
+// control characters, nothing else (a space, text beyond ASCII).
+func TestJSONStringsEscapeOnlyWhatJSONMust(t *testing.T) {
+	t.Parallel()
+	got := appendJSONString([]byte("x"), []byte("a b\"\\\n\r\t\x01\x1f é~\x7f"))
+	assert.Equal(t, `x"a b\"\\\n\r\t\u0001\u001f é~`+"\x7f"+`"`, string(got))
+}

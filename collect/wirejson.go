@@ -196,8 +196,8 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 		if !f.list && !f.present && typ != protowire.BytesType && v == 0 {
 			continue // a zero proto3 scalar is not written
 		}
-		if !f.list && !f.present && f.kind != protoreflect.MessageKind && len(raw) == 0 && typ == protowire.BytesType {
-			continue // nor an empty string or bytes
+		if !f.list && !f.present && len(raw) == 0 && typ == protowire.BytesType {
+			continue // nor an empty string or bytes (a message has presence)
 		}
 		if open == nil {
 			if !first {
