@@ -144,7 +144,7 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 		var service, resSession string
 		var haveRes, haveSchema bool
 		for len(rb) > 0 {
-			num, typ, n := protowire.ConsumeTag(rb)
+			num, typ, n := consumeTag(rb)
 			if n < 0 {
 				return nil, errIrregular
 			}
@@ -191,7 +191,7 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 			var haveScope, haveSchema bool
 			var items [][]byte
 			for len(sb) > 0 {
-				num, typ, n := protowire.ConsumeTag(sb)
+				num, typ, n := consumeTag(sb)
 				if n < 0 {
 					return nil, errIrregular
 				}
@@ -290,7 +290,7 @@ func cmpOr(a, b string) string {
 // nextMessage consumes one field of a TracesData or LogsData and returns
 // the resource's bytes, nil for an unknown field.
 func nextMessage(b *[]byte, resources protowire.Number) ([]byte, error) {
-	num, typ, n := protowire.ConsumeTag(*b)
+	num, typ, n := consumeTag(*b)
 	if n < 0 {
 		return nil, errIrregular
 	}

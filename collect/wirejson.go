@@ -133,7 +133,7 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 		if 8 <= b[0] && b[0] < 0x80 {
 			// The tags of fields 1 to 15 are one byte.
 			num, typ, n = protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
-		} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
+		} else if num, typ, n = consumeTag(b); n < 0 {
 			return out, errIrregular
 		}
 		b = b[n:]
@@ -234,6 +234,16 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 		out = append(out, ']')
 	}
 	return append(out, '}'), nil
+}
+
+// consumeTag is protowire.ConsumeTag refusing, as the decoder does, a
+// field number above protowire.MaxValidNumber, which ConsumeTag reads.
+func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if num > protowire.MaxValidNumber {
+		return 0, 0, -1
+	}
+	return num, typ, n
 }
 
 // appendScalar writes a number or a bool of kind k, read from the wire
