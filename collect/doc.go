@@ -12,10 +12,16 @@
 //     no tool calls), so an exporter of metrics gets 404.
 //   - The body is binary protobuf (Content-Type application/x-protobuf) or
 //     OTLP/JSON (application/json), optionally gzip-compressed
-//     (Content-Encoding gzip). Messages are decoded with the types of
+//     (Content-Encoding gzip). Messages are read with the types of
 //     go.opentelemetry.io/proto/otlp, so every field an exporter may send
 //     is understood; unknown JSON fields are ignored, as the specification
-//     asks of receivers.
+//     asks of receivers. A protobuf body is transcoded: its wire format is
+//     walked once with the types' descriptors and written straight to
+//     OTLP/JSON, without building a Go value per span, attribute and
+//     value. A body in an encoding no exporter writes (a singular field
+//     sent twice, to be merged; a repeated field's elements apart) and a
+//     JSON body are decoded into the types and written with protojson,
+//     which gives the same lines.
 //   - A success is 200 with an ExportTraceServiceResponse (or
 //     ExportLogsServiceResponse) in the request's encoding. Spans that
 //     cannot be kept (a trace id that is not 16 bytes, or all zero) are
@@ -65,10 +71,15 @@
 // Each request is decoded and split completely before anything is
 // written. Then each file gets its lines in a single write to a file
 // opened for appending, followed by fsync, and only then does the client
-// get its 200; a file is locked while it is written, so concurrent
-// requests never interleave their lines. A crash (or kill -9) therefore
-// loses at most the request in flight, whose client has had no answer and
-// retries; the reader skips a last line cut short, with a warning, and
+// get its 200. The requests for one file commit as a group: those that
+// arrive while the file is being written and synced wait, and then go to
+// it together, their lines in one write and one fsync, each answered
+// only once that fsync has returned; one commit is written at a time per
+// file, so requests never interleave their lines. With one client a
+// commit is its request alone; many clients of one file share an fsync
+// instead of queueing for one each. A crash (or kill -9) therefore loses
+// at most the requests in flight, whose clients have had no answer and
+// retry; the reader skips a last line cut short, with a warning, and
 // keeps every line before it. (A request that spans several files and is
 // cut between two of them is retried whole, so the files already written
 // get its lines twice; the OTel reader of package trace reads a span id

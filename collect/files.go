@@ -46,43 +46,100 @@ func sanitize(s string) string {
 	return b.String() + "-" + hex.EncodeToString(sum[:4])
 }
 
-// fileSet appends to the files of one folder, one writer at a time per
-// file.
+// fileSet appends to the files of one folder. Requests for one file
+// commit as a group: the lines of the requests that arrive while the file
+// is being written and synced wait, and then go to the file together, in
+// one write and one fsync, before any of them is answered. With one
+// client the group is its request alone; with many, a file takes one
+// fsync for all the requests that came during the last one.
 type fileSet struct {
 	dir string
+	// sync makes a file's data durable; tests replace it to hold a
+	// commit or make it fail.
+	sync func(*os.File) error
 
 	mu      sync.Mutex
-	locks   map[string]*sync.Mutex
+	files   map[string]*logFile
 	written map[string]bool
 }
 
-func newFileSet(dir string) *fileSet {
-	return &fileSet{dir: dir, locks: map[string]*sync.Mutex{}, written: map[string]bool{}}
+// logFile is the commit state of one file.
+type logFile struct {
+	mu       sync.Mutex
+	wake     sync.Cond // a commit of the file ended
+	writing  bool      // a commit is being written and synced
+	next     *commit   // the lines waiting for the next commit, nil when none
+	requests int       // the requests waiting in next, for tests
 }
 
-func (fs *fileSet) lock(name string) *sync.Mutex {
+// commit is the lines of one or more requests, written and synced
+// together.
+type commit struct {
+	data []byte
+	done bool
+	err  error
+}
+
+func newFileSet(dir string) *fileSet {
+	return &fileSet{dir: dir, sync: (*os.File).Sync, files: map[string]*logFile{}, written: map[string]bool{}}
+}
+
+func (fs *fileSet) file(name string) *logFile {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	l := fs.locks[name]
-	if l == nil {
-		l = &sync.Mutex{}
-		fs.locks[name] = l
+	f := fs.files[name]
+	if f == nil {
+		f = &logFile{}
+		f.wake.L = &f.mu
+		fs.files[name] = f
 	}
-	return l
+	return f
 }
 
-// append adds data to the file name of the folder with one write, then
-// syncs it to disk before it returns. The first time a file is written,
-// the folder is synced too, so that the file's name survives a crash.
+// append adds data to the file name of the folder and returns once it
+// is on disk: written (with the lines of other requests for the same
+// file, in one write) and synced. The first time a file is written, the
+// folder is synced too, so that the file's name survives a crash. An
+// error means the data may be missing; the client, answered 500,
+// retries.
 func (fs *fileSet) append(name string, data []byte) error {
 	// Names are built from sanitised parts; this guards the rule that no
 	// request names a path.
 	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
 		return fmt.Errorf("refusing file name %q", name)
 	}
-	l := fs.lock(name)
-	l.Lock()
-	defer l.Unlock()
+	f := fs.file(name)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.next
+	if c == nil {
+		// The request's own lines, until another joins: then they are
+		// copied, since the capacity beyond them is not ours.
+		c = &commit{data: data[:len(data):len(data)]}
+		f.next = c
+	} else {
+		c.data = append(c.data, data...)
+	}
+	f.requests++
+	for !c.done {
+		if f.writing || f.next != c {
+			f.wake.Wait()
+			continue
+		}
+		// No commit is being written and ours is next: write it, with
+		// whatever joined it meanwhile.
+		f.writing, f.next, f.requests = true, nil, 0
+		f.mu.Unlock()
+		err := fs.write(name, c.data)
+		f.mu.Lock()
+		c.done, c.err, f.writing = true, err, false
+		f.wake.Broadcast()
+	}
+	return c.err
+}
+
+// write appends data to a file with one write and syncs it.
+func (fs *fileSet) write(name string, data []byte) error {
 	path := filepath.Join(fs.dir, name)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
@@ -93,7 +150,7 @@ func (fs *fileSet) append(name string, data []byte) error {
 	// another process appends too.
 	_, err = f.Write(data)
 	if err == nil {
-		err = f.Sync()
+		err = fs.sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -119,8 +119,8 @@ func (e *tooManyError) Error() string {
 // then reports.
 func countMessages(b []byte, md protoreflect.MessageDescriptor, limit int) (int, error) {
 	n := 0
-	var walk func(b []byte, md protoreflect.MessageDescriptor, depth int) bool
-	walk = func(b []byte, md protoreflect.MessageDescriptor, depth int) bool {
+	var walk func(b []byte, t *messageFields, depth int) bool
+	walk = func(b []byte, t *messageFields, depth int) bool {
 		for len(b) > 0 {
 			num, typ, l := protowire.ConsumeTag(b)
 			if l < 0 {
@@ -140,23 +140,72 @@ func countMessages(b []byte, md protoreflect.MessageDescriptor, limit int) (int,
 				return true
 			}
 			b = b[l:]
-			fd := md.Fields().ByNumber(num)
-			if fd == nil || fd.Kind() != protoreflect.MessageKind {
+			ft := t.message(num)
+			if ft == nil {
 				continue
 			}
 			if n++; n > limit {
 				return false
 			}
-			if depth < maxDepth && !walk(v, fd.Message(), depth+1) {
+			if depth < maxDepth && !walk(v, ft, depth+1) {
 				return false
 			}
 		}
 		return true
 	}
-	if !walk(b, md, 0) {
+	if !walk(b, fieldsOf(md), 0) {
 		return n, &tooManyError{limit: limit}
 	}
 	return n, nil
+}
+
+// messageFields says which fields of a message type hold messages, and
+// of which type: what countMessages looks up for every field of a body,
+// faster than through the descriptor.
+type messageFields struct {
+	low  [16]*messageFields // by field number
+	high map[protowire.Number]*messageFields
+}
+
+func (t *messageFields) message(num protowire.Number) *messageFields {
+	if num >= 0 && int(num) < len(t.low) {
+		return t.low[num]
+	}
+	return t.high[num]
+}
+
+// messageFieldTables are the tables of the message types counted so far.
+var messageFieldTables sync.Map // protoreflect.FullName → *messageFields
+
+// fieldsOf returns the table of md and of the messages it holds.
+func fieldsOf(md protoreflect.MessageDescriptor) *messageFields {
+	if t, ok := messageFieldTables.Load(md.FullName()); ok {
+		return t.(*messageFields)
+	}
+	built := map[protoreflect.FullName]*messageFields{}
+	var build func(md protoreflect.MessageDescriptor) *messageFields
+	build = func(md protoreflect.MessageDescriptor) *messageFields {
+		if t := built[md.FullName()]; t != nil {
+			return t
+		}
+		t := &messageFields{high: map[protowire.Number]*messageFields{}}
+		built[md.FullName()] = t
+		for i := range md.Fields().Len() {
+			fd := md.Fields().Get(i)
+			if fd.Kind() != protoreflect.MessageKind {
+				continue
+			}
+			ft := build(fd.Message())
+			if n := fd.Number(); int(n) < len(t.low) {
+				t.low[n] = ft
+			} else {
+				t.high[n] = ft
+			}
+		}
+		return t
+	}
+	t, _ := messageFieldTables.LoadOrStore(md.FullName(), build(md))
+	return t.(*messageFields)
 }
 
 // countJSONObjects counts the objects of a JSON body, up to limit: every

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -256,4 +257,70 @@ func TestStoppingWhileSlowClientsTrickleReturns(t *testing.T) {
 		t.Fatal("Serve did not return while slow clients were sending")
 	}
 	assert.Len(t, callIDs(t, srv.recv.opts.Dir), 20)
+}
+
+// 20 clients post spans of one trace while each fsync takes 5 ms, so
+// that requests commit in groups; the server is stopped under load.
+// Every span acknowledged is in the file afterwards, and the requests
+// took fewer fsyncs than there were requests.
+func TestEverySpanAcknowledgedUnderGroupCommitIsWritten(t *testing.T) {
+	t.Parallel()
+	const workers = 20
+	srv, err := Listen("127.0.0.1:0", Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+	var syncs atomic.Int64
+	srv.recv.files.sync = func(f *os.File) error {
+		syncs.Add(1)
+		time.Sleep(5 * time.Millisecond)
+		return f.Sync()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx) }()
+	c := loadClient()
+	var acked atomic.Int64
+	var mu sync.Mutex
+	ackedIDs := map[string]bool{}
+	enough := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range 1000 {
+				id := fmt.Sprintf("w%d-%d", w, i)
+				body, err := protoMarshal(traceRequest("load", toolSpan(traceID(1), uint64(w*1000+i), id, "f.go")))
+				if err != nil {
+					return
+				}
+				resp, err := c.Post(srv.Endpoint()+"/v1/traces", ctProto, bytes.NewReader(body))
+				if err != nil {
+					return // the server is gone
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					return
+				}
+				mu.Lock()
+				ackedIDs[id] = true
+				mu.Unlock()
+				if acked.Add(1) >= 300 {
+					once.Do(func() { close(enough) })
+				}
+			}
+		})
+	}
+	<-enough
+	cancel()
+	require.NoError(t, <-served)
+	wg.Wait()
+	written := map[string]bool{}
+	for _, id := range callIDs(t, srv.recv.opts.Dir) {
+		assert.False(t, written[id], "call %s written twice", id)
+		written[id] = true
+	}
+	for id := range ackedIDs {
+		assert.True(t, written[id], "call %s was acknowledged and is not in the file", id)
+	}
+	assert.Less(t, syncs.Load(), acked.Load(), "requests arriving during an fsync commit together")
 }

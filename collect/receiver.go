@@ -255,7 +255,7 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer cut()
 	mem := &charge{b: r.mem}
 	defer mem.release()
-	body, err := readBody(w, req.Body, gz, r.opts.MaxRequestBytes, mem)
+	body, err := readBody(w, req.Body, req.ContentLength, gz, r.opts.MaxRequestBytes, mem)
 	if err != nil {
 		var big *tooLargeError
 		switch {
@@ -270,6 +270,9 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	// Nothing decoded from the body points into it (the lines are
+	// copies), so it is reused once the request is answered.
+	defer putBuffer(body)
 	if !cut() {
 		fail(w, asProto, http.StatusServiceUnavailable, "the receiver is shutting down")
 		return
@@ -288,17 +291,18 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	case <-req.Context().Done():
 		return // the client has gone; nobody reads an answer
 	}
-	var b *batch
-	switch sig {
-	case traces:
-		b, err = decodeTraces(body, enc, r.opts.Group)
-	case logs:
-		b, err = decodeLogs(body, enc, r.opts.Group)
-	}
+	b, err := decode(body, enc, sig, r.opts.Group)
 	if err != nil {
 		fail(w, asProto, http.StatusBadRequest, "%v", err)
 		return
 	}
+	defer func() {
+		// A commit that took a request's lines is written before append
+		// returns, so they are free again.
+		for _, p := range b.parts {
+			putBuffer(p.lines)
+		}
+	}()
 	for _, p := range b.parts {
 		if err := r.files.append(p.name, p.lines); err != nil {
 			fail(w, asProto, http.StatusInternalServerError, "writing %s: %v", p.name, err)
@@ -306,6 +310,22 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	reply(w, enc, b.response)
+}
+
+// decode splits a request body by file: a protobuf body is transcoded
+// (see transcode), unless its encoding is irregular; a JSON body, or an
+// irregular one, is decoded into the OTLP types and written with
+// protojson.
+func decode(body []byte, enc encoding, sig signalKind, g Group) (*batch, error) {
+	if enc == protoEncoding {
+		if b, err := transcode(body, sig, g); !errors.Is(err, errIrregular) {
+			return b, err
+		}
+	}
+	if sig == logs {
+		return decodeLogs(body, enc, g)
+	}
+	return decodeTraces(body, enc, g)
 }
 
 // charge counts the messages of a body and charges the memory that

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 )
@@ -69,9 +72,24 @@ func NewCheck(results []*expectations.ScenarioResult, bad ...*expectations.Scena
 	for _, b := range bad {
 		c.Expectations = append(c.Expectations, errorRow(b))
 	}
-	for _, res := range results {
-		c.Index = append(c.Index, scenarioIndexRow(res))
-		row := scenarioRetrievalRow(res)
+	// The rows of each scenario are made on all processors (the mean of
+	// every measure over its runs, hundreds of scenarios), and gathered
+	// in order.
+	index := make([]IndexRow, len(results))
+	retrieval := make([]RetrievalRow, len(results))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(results)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(results); i = int(next.Add(1)) - 1 {
+				index[i], retrieval[i] = scenarioIndexRow(results[i]), scenarioRetrievalRow(results[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, res := range results {
+		c.Index = append(c.Index, index[i])
+		row := retrieval[i]
 		c.Retrieval = append(c.Retrieval, row)
 		for m, v := range row.Values {
 			c.Figures.Set(res.Name, m, v)

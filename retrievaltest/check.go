@@ -21,8 +21,9 @@ type Options struct {
 	Registry *expectations.Registry
 	// Parallel runs the scenarios' subtests in parallel (Run only).
 	Parallel bool
-	// Jobs is the number of scenarios EvaluateAll evaluates at once; 0
-	// means runtime.GOMAXPROCS(0).
+	// Jobs is the number of scenarios EvaluateAll evaluates at once, and
+	// of files LoadAll and CheckFiles load at once; 0 means
+	// runtime.GOMAXPROCS(0).
 	Jobs int
 	// Progress, when set, is called by EvaluateAll as each scenario
 	// finishes, with its result or the error that stopped it.

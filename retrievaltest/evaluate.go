@@ -16,9 +16,9 @@ import (
 // exist is an error.
 func FindScenarios(paths ...string) ([]string, error) { return scenariorun.FindScenarios(paths...) }
 
-// LoadAll loads every scenario file and returns those that loaded, in
-// order, and the errors of all the others, one for each problem, each
-// naming its file:line:col.
+// LoadAll loads every scenario file, opts.Jobs at a time, and returns
+// those that loaded, in order, and the errors of all the others, one for
+// each problem, each naming its file:line:col.
 func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
 	return scenariorun.LoadAll(files, opts.runner())
 }

@@ -10,7 +10,8 @@
 #   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
 #             Build it from its public source:
 #               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
-#   -k KINDS  comma-separated inputs to measure (default claude,codex,suite,trec):
+#   -k KINDS  comma-separated inputs to measure (default claude,codex,suite,trec;
+#             collect is measured only when named):
 #             claude  the Claude Code session
 #                     ../shared/samples/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl
 #                     repeated 130 times (101 MB, 21,710 calls), its
@@ -28,6 +29,14 @@
 #                     ../shared/samples/codex/acidicsoil-rollout-*.jsonl
 #                     repeated 296 times (101 MB), its "call_id":" values
 #                     made unique per copy
+#             collect the receiver (retrievaltest collect) under 1,000
+#                     export requests of 100 spans (protobuf, 31 KB each)
+#                     posted over loopback by one client and by 8 at once,
+#                     against a reference server that only writes each body
+#                     and fsyncs it (TestReferenceServer in
+#                     collect/load_bench_test.go); the figures are the
+#                     servers' own: spans/s of wall time, CPU time, peak
+#                     memory
 #
 # The samples folder lives beside the repository (../shared/samples from
 # its root); without it the script stops. The big files are written to a
@@ -52,7 +61,7 @@ while getopts "n:b:k:t:" opt; do
 	b) ref=$OPTARG ;;
 	k) kinds=$OPTARG ;;
 	t) trec_eval=$OPTARG ;;
-	*) sed -n '2,46p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,54p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -147,8 +156,70 @@ cat >"$tmp/floor.jsonl" <<'JSONL'
 {"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"package a"}]}}
 JSONL
 
+# serve_load NAME CLIENTS: starts the server NAME (reference, or a build
+# of retrievaltest) on a free loopback port under /usr/bin/time, posts the
+# load to it from CLIENTS clients, stops it with SIGINT, and appends
+# "spans/s cpu rss_kb" to $tmp/collect-NAME-CLIENTS.times.
+serve_load() {
+	local name=$1 clients=$2 out=$tmp/collect-out pid child url rate i
+	rm -rf "$out" "$tmp/serve.log"
+	mkdir -p "$out"
+	if [ "$name" = reference ]; then
+		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$tmp/collect.test" -test.run '^TestReferenceServer$' \
+			-collect.reference 127.0.0.1:0 -collect.reference-dir "$out" >/dev/null 2>"$tmp/serve.log" &
+	else
+		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$tmp/$name" collect -addr 127.0.0.1:0 -out "$out" >/dev/null 2>"$tmp/serve.log" &
+	fi
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		url=$(grep -o 'http://127.0.0.1:[0-9]*' "$tmp/serve.log" 2>/dev/null | head -1) && [ -n "$url" ] && break
+		sleep 0.05
+	done
+	[ -n "$url" ] || { cat "$tmp/serve.log" >&2; exit 1; }
+	rate=$("$tmp/collect.test" -test.run '^TestLoadClient$' -collect.load "$url" -collect.clients "$clients" | grep 'spans/s' | cut -d' ' -f1)
+	# /usr/bin/time passes no signal on: stop the server itself.
+	child=$(pgrep -P "$pid")
+	kill -INT "$child"
+	wait "$pid"
+	tail -1 "$tmp/time" | awk -v r="$rate" '{ printf "%s %.2f %s\n", r, $2 + $3, $4 }' >>"$tmp/collect-$name-$clients.times"
+	rm -rf "$out"
+}
+
 IFS=, read -r -a kindlist <<<"$kinds"
 for kind in "${kindlist[@]}"; do
+	if [ "$kind" = collect ]; then
+		echo "building the load client and the reference server..." >&2
+		(cd "$root" && go test -c -o "$tmp/collect.test" ./collect)
+		names=(reference)
+		for bin in "${bins[@]}"; do names+=("$bin"); done
+		rm -f "$tmp"/collect-*.times
+		for ((i = 0; i < runs; i++)); do
+			for clients in 1 8; do
+				for name in "${names[@]}"; do serve_load "$name" "$clients"; done
+			done
+		done
+		printf "\ncollect: 1,000 requests of 100 spans, %d alternated runs each, medians (the server's CPU and memory)\n\n" "$runs"
+		printf "| %-10s | %7s | %9s | %8s | %11s |\n" server clients "spans/s" "cpu s" "RSS max MiB"
+		printf "|%s|%s|%s|%s|%s|\n" ------------ ---------: -----------: ----------: ------------:
+		for clients in 1 8; do
+			for name in "${names[@]}"; do
+				f=$tmp/collect-$name-$clients.times
+				rate=$(cut -d' ' -f1 "$f" | median)
+				cpu=$(cut -d' ' -f2 "$f" | median)
+				rss=$(cut -d' ' -f3 "$f" | sort -n | tail -1)
+				echo "$name-$clients $rate $cpu $rss" >>"$tmp/collect-summary"
+				awk -v n="$name" -v c="$clients" -v r="$rate" -v u="$cpu" -v m="$rss" 'BEGIN { printf "| %-10s | %7d | %9.0f | %8.2f | %11.1f |\n", n, c, r, u, m / 1024 }'
+			done
+		done
+		echo
+		awk -v bins="${bins[*]}" '{ rate[$1] = $2; cpu[$1] = $3 } END {
+			n = split(bins, bin, " ")
+			for (i = 1; i <= n; i++) for (c = 1; c <= 8; c += 7)
+				printf "%s, %d client(s): %.2fx the spans/s of the reference, %.2fx its cpu\n", bin[i], c, rate[bin[i] "-" c] / rate["reference-" c], cpu[bin[i] "-" c] / cpu["reference-" c]
+		}' "$tmp/collect-summary"
+		rm -f "$tmp/collect-summary"
+		continue
+	fi
 	if [ "$kind" = trec ]; then
 		command -v "$trec_eval" >/dev/null || {
 			echo "bench-real.sh: $trec_eval not found; build trec_eval 10.0 (git clone https://github.com/usnistgov/trec_eval && make -C trec_eval) and pass -t PATH" >&2

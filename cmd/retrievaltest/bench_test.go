@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	"github.com/agentretrieval/agentretrieval/internal/benchgen"
@@ -98,3 +100,53 @@ func BenchmarkEventsRealClaude(b *testing.B)  { benchReal(b, benchRealClaude, "e
 func BenchmarkMetricsRealClaude(b *testing.B) { benchReal(b, benchRealClaude, "metrics", "FILE") }
 func BenchmarkCheckRealClaude(b *testing.B)   { benchReal(b, benchRealClaude, "check", "SCENARIO") }
 func BenchmarkEventsRealCodex(b *testing.B)   { benchReal(b, benchRealCodex, "events", "FILE") }
+
+// BenchmarkCheckSuite is the suite of scripts/bench-real.sh -k suite,
+// in-process: 200 scenarios over 20 copies of the Claude Code session of
+// BenchmarkCheckRealClaude (each copy a file, named by ten scenarios of
+// five kinds), checked with -j 1 and -j 2. One operation is the whole
+// check; cpu-µs/op is its CPU time.
+func BenchmarkCheckSuite(b *testing.B) {
+	paths, err := filepath.Glob("../../../shared/samples/claude-code-jsonl/dkimuson-fe5e1c67-*.jsonl")
+	if err != nil || len(paths) != 1 {
+		b.Skip("the samples folder ../../../shared/samples is absent")
+	}
+	sample, err := os.ReadFile(paths[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	expectations := []string{
+		"  - type: patterns\n    forbid: [fishing]\n",
+		"  - type: retrieval\n    recall@5: {min: 0.5}\n    mrr: {min: 0.2}\n",
+		"  - type: tools\n    max_calls: 500\n    must_call: [Read]\n",
+		"  - type: budget\n    max_total_calls: 2000\n",
+		"  - type: index_usage\n    min_semantic_ratio: 0.1\n",
+	}
+	for i := range 20 {
+		session := benchgen.Repeat(sample, 1,
+			benchgen.Marked{Markers: []string{"toolu_"}, Sep: fmt.Sprint(i, "x")},
+			benchgen.Marked{Markers: []string{`"uuid":"`, `"parentUuid":"`}, Sep: fmt.Sprint(i, "-")})
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("session-%d.jsonl", i)), session, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for j := range 10 {
+			yaml := fmt.Sprintf("name: s%d-%d\ntrace: session-%d.jsonl\nground_truth:\n  files: [file-%d.go, src/file-%d.ts]\nexpectations:\n%s",
+				i, j, i, j, j, expectations[j%5])
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%d-%d.yaml", i, j)), []byte(yaml), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, jobs := range []string{"1", "2"} {
+		b.Run("j="+jobs, func(b *testing.B) {
+			defer benchcpu.PerOp(b, time.Microsecond)()
+			for b.Loop() {
+				var stderr bytes.Buffer
+				if code := run(context.Background(), []string{"check", "-j", jobs, dir}, strings.NewReader(""), io.Discard, &stderr); code == exitBadInput {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+		})
+	}
+}

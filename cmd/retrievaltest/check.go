@@ -28,7 +28,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		maxReg     = fs.String("max-regression", "", "changes for the worse allowed against -baseline, as `TOLERANCES` such as ratio=0.05,steps=2 (see above)")
 		writeBase  = fs.String("write-baseline", "", "write this run's figures to the baseline `FILE` (atomically)")
 		update     = fs.Bool("update-baseline", false, "deprecated: -write-baseline with the -baseline file")
-		jobs       = fs.Int("j", runtime.GOMAXPROCS(0), "scenarios evaluated in parallel")
+		jobs       = fs.Int("j", runtime.GOMAXPROCS(0), "scenario files loaded, and traces read and judged, in parallel")
 		runPattern = fs.String("run", "", "run only the scenarios whose name matches the regular expression `EXPR`")
 		columns    = fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "retrieval table columns, comma-separated metric names")
 		target     = fs.Float64("target", -1, "aggregate semantic-ratio target of the index-effectiveness table, in [0, 1] (default: none)")
@@ -81,7 +81,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("-metrics: %s", metrics.UnknownMetricError(m))
 		}
 	}
-	found, err := scenariorun.Find(fs.Args()...)
+	found, err := scenariorun.FindJobs(*jobs, fs.Args()...)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/internal/input"
@@ -93,9 +94,15 @@ type Found struct {
 // listed as skipped. Below a folder, folders named testdata or vendor, or
 // starting with ".", are skipped: they hold fixtures (known-bad scenarios
 // among them) and tooling, not scenarios. A path that does not exist is an
-// error.
-func Find(paths ...string) (Found, error) {
+// error. The YAML files found in folders are read all processors at a
+// time (FindJobs says how many).
+func Find(paths ...string) (Found, error) { return FindJobs(0, paths...) }
+
+// FindJobs is Find reading the YAML files found in folders jobs at a
+// time (all processors when jobs < 1).
+func FindJobs(jobs int, paths ...string) (Found, error) {
 	var found Found
+	var candidates []string // the YAML files found in folders
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -123,19 +130,26 @@ func Find(paths ...string) (Found, error) {
 				}
 				return nil
 			}
-			if !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") {
-				return nil
+			if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+				candidates = append(candidates, path)
 			}
-			// A file that cannot be read is kept: Load says why.
-			if data, err := input.ReadFile(path, expectations.DefaultMaxScenarioSize); err == nil && !expectations.IsScenario(path, data) {
-				found.Skipped = append(found.Skipped, path)
-				return nil
-			}
-			found.Files = append(found.Files, path)
 			return nil
 		})
 		if err != nil {
 			return Found{}, err
+		}
+	}
+	skipped := make([]bool, len(candidates))
+	forEach(len(candidates), jobs, func(i int) {
+		// A file that cannot be read is kept: Load says why.
+		data, err := input.ReadFile(candidates[i], expectations.DefaultMaxScenarioSize)
+		skipped[i] = err == nil && !expectations.IsScenario(candidates[i], data)
+	})
+	for i, path := range candidates {
+		if skipped[i] {
+			found.Skipped = append(found.Skipped, path)
+		} else {
+			found.Files = append(found.Files, path)
 		}
 	}
 	sort.Strings(found.Files)
@@ -145,15 +159,52 @@ func Find(paths ...string) (Found, error) {
 	return found, nil
 }
 
-// LoadAll loads every scenario file and returns those that loaded, in
-// order, and the errors of all the others, one for each problem, each
-// naming its file:line:col.
+// forEach calls f(i) for every i below n, jobs at a time (all processors
+// when jobs < 1); each call writes only its own index of what it fills,
+// so the results keep their order whatever order the calls finish in.
+func forEach(n, jobs int, f func(i int)) {
+	if jobs < 1 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	jobs = min(jobs, n)
+	if jobs <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// loadEach loads every file, opts.Jobs at a time, and returns each
+// file's scenario or error at its index.
+func loadEach(files []string, opts Options) ([]*expectations.Scenario, []error) {
+	scenarios := make([]*expectations.Scenario, len(files))
+	errs := make([]error, len(files))
+	forEach(len(files), opts.Jobs, func(i int) {
+		scenarios[i], errs[i] = expectations.Load(files[i], expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+	})
+	return scenarios, errs
+}
+
+// LoadAll loads every scenario file, opts.Jobs at a time, and returns
+// those that loaded, in order, and the errors of all the others, one for
+// each problem, each naming its file:line:col.
 func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
 	var out []*expectations.Scenario
 	var errs []error
-	for _, f := range files {
-		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
-		if err != nil {
+	loaded, loadErrs := loadEach(files, opts)
+	for i, s := range loaded {
+		if err := loadErrs[i]; err != nil {
 			var list expectations.Errors
 			if errors.As(err, &list) {
 				for _, e := range list {
@@ -361,7 +412,8 @@ func (e *evaluation) progress(s *expectations.Scenario, k int) {
 }
 
 // CheckFiles loads every scenario file and evaluates those that load and
-// that keep selects (every one when keep is nil), opts.Jobs at a time. It
+// that keep selects (every one when keep is nil), opts.Jobs at a time
+// (keep is called from one goroutine, in file order). It
 // never stops at a bad file: it returns the results of every scenario it
 // evaluated, in file order, and a ScenarioError for every file that did not
 // load (with all of its problems) or whose traces could not be read, in
@@ -369,8 +421,9 @@ func (e *evaluation) progress(s *expectations.Scenario, k int) {
 func CheckFiles(ctx context.Context, files []string, keep func(*expectations.Scenario) bool, opts Options) ([]*expectations.ScenarioResult, []*expectations.ScenarioError) {
 	var bad []*expectations.ScenarioError
 	var scenarios []*expectations.Scenario
-	for _, f := range files {
-		s, err := expectations.Load(f, expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+	loaded, loadErrs := loadEach(files, opts)
+	for i, f := range files {
+		s, err := loaded[i], loadErrs[i]
 		switch {
 		case err != nil:
 			bad = append(bad, expectations.NewScenarioError(f, "", err))

@@ -1,0 +1,500 @@
+package collect
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Decoding a protobuf request into the generated Go types and encoding
+// each file's part with protojson took nine tenths of a request's CPU
+// time: protojson walks every field through reflection, and the decoder
+// allocates every span, attribute and value. A protobuf body is therefore
+// transcoded: its wire format is walked once, with the messages'
+// descriptors for the field names and kinds, and each span or log record
+// is written straight to OTLP/JSON while the file it belongs to is read
+// from its trace id and attributes.
+//
+// The transcoder takes only the encoding every protobuf library writes:
+// each singular field at most once, the elements of a repeated field
+// next to each other, one member of a oneof, the wire type of the field's
+// kind, valid UTF-8 in strings, nesting under maxTranscodeDepth. Anything
+// else (a field repeated to be merged, a body that does not decode) is
+// errIrregular, and the request takes the decoder and protojson, which
+// give the same lines or the same error; FuzzTranscodeAgreesWithDecoding
+// checks that both paths write the same requests.
+
+// signalLayout is where a signal's records sit in its request: the
+// field numbers of TracesData (LogsData), ResourceSpans (ResourceLogs),
+// ScopeSpans (ScopeLogs) and Span (LogRecord) that the split reads.
+type signalLayout struct {
+	resources, resource, scopes, resSchema protowire.Number
+	scope, items, scopeSchema              protowire.Number
+	traceID, attributes                    protowire.Number
+	resourcesName, scopesName, itemsName   []byte // `"resourceSpans":[` …
+	resourceInfo, scopeInfo, itemInfo      *msgInfo
+}
+
+// layouts are the layouts of traces and logs, nil when the descriptors
+// hold a field the transcoder does not write.
+var layouts = sync.OnceValue(func() map[signalKind]*signalLayout {
+	l := map[signalKind]*signalLayout{}
+	seen := map[protoreflect.FullName]*msgInfo{}
+	if t := newLayout((&tracepb.TracesData{}).ProtoReflect().Descriptor(), "resource_spans", "scope_spans", "spans", seen); t != nil {
+		l[traces] = t
+	}
+	if g := newLayout((&logspb.LogsData{}).ProtoReflect().Descriptor(), "resource_logs", "scope_logs", "log_records", seen); g != nil {
+		l[logs] = g
+	}
+	return l
+})
+
+func newLayout(data protoreflect.MessageDescriptor, resources, scopes, items string, seen map[protoreflect.FullName]*msgInfo) *signalLayout {
+	rfd := data.Fields().ByName(protoreflect.Name(resources))
+	rs := rfd.Message()
+	sfd := rs.Fields().ByName(protoreflect.Name(scopes))
+	ss := sfd.Message()
+	ifd := ss.Fields().ByName(protoreflect.Name(items))
+	item := ifd.Message()
+	// The split copies only these fields of ResourceSpans and ScopeSpans
+	// (see decodeTraces); a version of OTLP with more takes the decoder.
+	if data.Fields().Len() != 1 || rs.Fields().Len() != 3 || ss.Fields().Len() != 3 {
+		return nil
+	}
+	l := &signalLayout{
+		resources: rfd.Number(), resource: rs.Fields().ByName("resource").Number(), scopes: sfd.Number(),
+		resSchema: rs.Fields().ByName("schema_url").Number(),
+		scope:     ss.Fields().ByName("scope").Number(), items: ifd.Number(), scopeSchema: ss.Fields().ByName("schema_url").Number(),
+		traceID: item.Fields().ByName("trace_id").Number(), attributes: item.Fields().ByName("attributes").Number(),
+		resourcesName: []byte(strconv.Quote(rfd.JSONName()) + ":["),
+		scopesName:    []byte(strconv.Quote(sfd.JSONName()) + ":["),
+		itemsName:     []byte(strconv.Quote(ifd.JSONName()) + ":["),
+		resourceInfo:  buildInfo(rs.Fields().ByName("resource").Message(), seen),
+		scopeInfo:     buildInfo(ss.Fields().ByName("scope").Message(), seen),
+		itemInfo:      buildInfo(item, seen),
+	}
+	if l.resourceInfo == nil || l.scopeInfo == nil || l.itemInfo == nil || l.resource == 0 || l.resSchema == 0 || l.scope == 0 || l.scopeSchema == 0 {
+		return nil
+	}
+	return l
+}
+
+// record is one span or log record of a request, written as JSON.
+type record struct {
+	file      int // index in the request's files
+	res, scop int // indexes of its resource and scope in the request
+	json      []byte
+}
+
+// lastFile is the file of the last record and what chose it.
+type lastFile struct {
+	file, res        int
+	traceID, session []byte
+}
+
+// container is a ResourceSpans or ScopeSpans (…Logs): the JSON of its
+// resource or scope, and its schema URL.
+type container struct {
+	json      []byte // the resource's or scope's object; nil when absent
+	schemaURL []byte // valid UTF-8, possibly empty
+}
+
+// transcode splits a protobuf TracesData or LogsData by file and writes
+// each file's line, as decodeTraces and decodeLogs do: errIrregular for
+// a body they must read.
+func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
+	l := layouts()[sig]
+	if l == nil {
+		return nil, errIrregular
+	}
+	var (
+		names    []string
+		fileOf   = map[string]int{}
+		recs     []record
+		res      []container
+		scopes   []container
+		rejected int64
+		last     = lastFile{file: -1}
+		// the JSON of every record, resource and scope: about twice the
+		// protobuf, with ids in hex and the names of the fields
+		buf = getBuffer(2*len(body) + 512)
+	)
+	// The lines are copies: buf is reused once they are written.
+	defer func() { putBuffer(buf) }()
+	// The records' JSON lives in one buffer, cut when the records are
+	// written; spans are copied out to their files' lines.
+	for len(body) > 0 {
+		rb, err := nextMessage(&body, l.resources)
+		if err != nil {
+			return nil, err
+		}
+		if rb == nil {
+			continue
+		}
+		ri := len(res)
+		var c container
+		var scopeBodies [][]byte
+		var service, resSession string
+		var haveRes, haveSchema bool
+		for len(rb) > 0 {
+			num, typ, n := consumeTag(rb)
+			if n < 0 {
+				return nil, errIrregular
+			}
+			rb = rb[n:]
+			switch num {
+			case l.resource, l.scopes, l.resSchema:
+			default:
+				if n = protowire.ConsumeFieldValue(num, typ, rb); n < 0 {
+					return nil, errIrregular
+				}
+				rb = rb[n:]
+				continue
+			}
+			v, n := protowire.ConsumeBytes(rb)
+			if typ != protowire.BytesType || n < 0 {
+				return nil, errIrregular
+			}
+			rb = rb[n:]
+			switch num {
+			case l.resource:
+				if haveRes {
+					return nil, errIrregular
+				}
+				haveRes = true
+				start := len(buf)
+				if buf, err = appendMessage(buf, v, l.resourceInfo, 1); err != nil {
+					return nil, err
+				}
+				c.json = buf[start:len(buf):len(buf)]
+				service, resSession = resourceNames(v)
+			case l.resSchema:
+				if haveSchema || !utf8.Valid(v) {
+					return nil, errIrregular
+				}
+				haveSchema, c.schemaURL = true, v
+			case l.scopes:
+				scopeBodies = append(scopeBodies, v)
+			}
+		}
+		res = append(res, c)
+		for _, sb := range scopeBodies {
+			si := len(scopes)
+			s := container{}
+			var haveScope, haveSchema bool
+			var items [][]byte
+			for len(sb) > 0 {
+				num, typ, n := consumeTag(sb)
+				if n < 0 {
+					return nil, errIrregular
+				}
+				sb = sb[n:]
+				switch num {
+				case l.scope, l.items, l.scopeSchema:
+				default:
+					if n = protowire.ConsumeFieldValue(num, typ, sb); n < 0 {
+						return nil, errIrregular
+					}
+					sb = sb[n:]
+					continue
+				}
+				v, n := protowire.ConsumeBytes(sb)
+				if typ != protowire.BytesType || n < 0 {
+					return nil, errIrregular
+				}
+				sb = sb[n:]
+				switch num {
+				case l.scope:
+					if haveScope {
+						return nil, errIrregular
+					}
+					haveScope = true
+					start := len(buf)
+					if buf, err = appendMessage(buf, v, l.scopeInfo, 1); err != nil {
+						return nil, err
+					}
+					s.json = buf[start:len(buf):len(buf)]
+				case l.scopeSchema:
+					if haveSchema || !utf8.Valid(v) {
+						return nil, errIrregular
+					}
+					haveSchema, s.schemaURL = true, v
+				case l.items:
+					items = append(items, v)
+				}
+			}
+			scopes = append(scopes, s)
+			for _, ib := range items {
+				start := len(buf)
+				if buf, err = appendMessage(buf, ib, l.itemInfo, 1); err != nil {
+					return nil, err
+				}
+				traceID, own := itemNames(ib, l)
+				if sig == traces && !validTraceID(traceID) {
+					rejected++
+					buf = buf[:start]
+					continue
+				}
+				// The spans of a request mostly share their trace and
+				// session with the one before: the name is made again only
+				// when they change.
+				if !(last.file >= 0 && last.res == ri && bytes.Equal(last.traceID, traceID) && bytes.Equal(last.session, own)) {
+					session := cmpOr(string(own), resSession)
+					fileTrace := traceID
+					if sig == logs && (session != "" || !validTraceID(traceID)) {
+						fileTrace = nil
+					}
+					name := fileName(g, service, session, fileTrace)
+					fi, ok := fileOf[name]
+					if !ok {
+						fi = len(names)
+						fileOf[name] = fi
+						names = append(names, name)
+					}
+					last = lastFile{file: fi, res: ri, traceID: traceID, session: own}
+				}
+				fi := last.file
+				recs = append(recs, record{file: fi, res: ri, scop: si, json: buf[start:len(buf):len(buf)]})
+			}
+		}
+	}
+	parts := make([]*part, len(names))
+	for fi, name := range names {
+		parts[fi] = &part{name: name, lines: writeLine(l, recs, fi, res, scopes)}
+	}
+	resp := exportResponse{rejectedName: "rejectedLogRecords"}
+	if sig == traces {
+		resp.rejectedName = "rejectedSpans"
+		if rejected > 0 {
+			resp.rejected = rejected
+			resp.message = fmt.Sprintf("%d spans without a valid trace id (16 bytes, not all zero) were dropped", rejected)
+		}
+	}
+	return &batch{parts: parts, response: resp}, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// nextMessage consumes one field of a TracesData or LogsData and returns
+// the resource's bytes, nil for an unknown field.
+func nextMessage(b *[]byte, resources protowire.Number) ([]byte, error) {
+	num, typ, n := consumeTag(*b)
+	if n < 0 {
+		return nil, errIrregular
+	}
+	*b = (*b)[n:]
+	if num != resources {
+		if n = protowire.ConsumeFieldValue(num, typ, *b); n < 0 {
+			return nil, errIrregular
+		}
+		*b = (*b)[n:]
+		return nil, nil
+	}
+	v, n := protowire.ConsumeBytes(*b)
+	if typ != protowire.BytesType || n < 0 {
+		return nil, errIrregular
+	}
+	*b = (*b)[n:]
+	if v == nil {
+		v = []byte{}
+	}
+	return v, nil
+}
+
+// writeLine writes the line of file fi: the request holding its records,
+// under their resources and scopes in the order of the request.
+func writeLine(l *signalLayout, recs []record, fi int, res, scopes []container) []byte {
+	size := 64
+	for _, r := range recs {
+		if r.file == fi {
+			size += len(r.json) + 1
+		}
+	}
+	out := getBuffer(size)
+	out = append(out, '{')
+	out = append(out, l.resourcesName...)
+	curRes, curScope := -1, -1
+	closeScope := func() {
+		if curScope >= 0 {
+			out = append(out, ']')
+			out = appendSchema(out, scopes[curScope])
+			out = append(out, '}')
+		}
+	}
+	closeRes := func() {
+		closeScope()
+		if curRes >= 0 {
+			out = append(out, ']')
+			out = appendSchema(out, res[curRes])
+			out = append(out, '}')
+		}
+	}
+	for _, r := range recs {
+		if r.file != fi {
+			continue
+		}
+		if r.res != curRes {
+			closeRes()
+			if curRes >= 0 {
+				out = append(out, ',')
+			}
+			curRes, curScope = r.res, -1
+			out = append(out, '{')
+			if c := res[r.res]; c.json != nil {
+				out = append(out, `"resource":`...)
+				out = append(out, c.json...)
+				out = append(out, ',')
+			}
+			out = append(out, l.scopesName...)
+		}
+		if r.scop != curScope {
+			closeScope()
+			if curScope >= 0 {
+				out = append(out, ',')
+			}
+			curScope = r.scop
+			out = append(out, '{')
+			if c := scopes[r.scop]; c.json != nil {
+				out = append(out, `"scope":`...)
+				out = append(out, c.json...)
+				out = append(out, ',')
+			}
+			out = append(out, l.itemsName...)
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, r.json...)
+	}
+	closeRes()
+	return append(out, "]}\n"...)
+}
+
+func appendSchema(out []byte, c container) []byte {
+	if len(c.schemaURL) == 0 {
+		return out
+	}
+	out = append(out, `,"schemaUrl":`...)
+	return appendJSONString(out, c.schemaURL)
+}
+
+// resourceNames returns the service.name and the session of a Resource
+// (see attrText and sessionOf), which has been transcoded and is
+// therefore well formed. Its attributes are field 1.
+func resourceNames(b []byte) (service, session string) {
+	var sid, conv []byte
+	var haveService, haveSID, haveConv bool
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			b = b[protowire.ConsumeFieldValue(num, typ, b):]
+			continue
+		}
+		kv, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		key, val := keyValue(kv)
+		switch string(key) {
+		case "service.name":
+			if !haveService {
+				haveService, service = true, string(stringValue(val))
+			}
+		case "session.id":
+			if !haveSID {
+				haveSID, sid = true, stringValue(val)
+			}
+		case "gen_ai.conversation.id":
+			if !haveConv {
+				haveConv, conv = true, stringValue(val)
+			}
+		}
+	}
+	if len(sid) > 0 {
+		return service, string(sid)
+	}
+	return service, string(conv)
+}
+
+// itemNames returns the trace id and the session of a span or log record
+// (its own, not its resource's), which has been transcoded.
+func itemNames(b []byte, l *signalLayout) (traceID, session []byte) {
+	var sid, conv []byte
+	var haveSID, haveConv bool
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		b = b[n:]
+		if typ != protowire.BytesType || num != l.traceID && num != l.attributes {
+			b = b[protowire.ConsumeFieldValue(num, typ, b):]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		if num == l.traceID {
+			traceID = v
+			continue
+		}
+		key, val := keyValue(v)
+		switch string(key) {
+		case "session.id":
+			if !haveSID {
+				haveSID, sid = true, stringValue(val)
+			}
+		case "gen_ai.conversation.id":
+			if !haveConv {
+				haveConv, conv = true, stringValue(val)
+			}
+		}
+	}
+	if len(sid) > 0 {
+		return traceID, sid
+	}
+	return traceID, conv
+}
+
+// keyValue returns the key and the value of a KeyValue (key = 1, value
+// = 2).
+func keyValue(kv []byte) (key, value []byte) {
+	for len(kv) > 0 {
+		num, typ, n := protowire.ConsumeTag(kv)
+		kv = kv[n:]
+		if typ != protowire.BytesType {
+			kv = kv[protowire.ConsumeFieldValue(num, typ, kv):]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(kv)
+		kv = kv[n:]
+		switch num {
+		case 1:
+			key = v
+		case 2:
+			value = v
+		}
+	}
+	return key, value
+}
+
+// stringValue returns the string_value (1) of an AnyValue, nil when it
+// holds another kind.
+func stringValue(v []byte) []byte {
+	var s []byte
+	for len(v) > 0 {
+		num, typ, n := protowire.ConsumeTag(v)
+		v = v[n:]
+		if num == 1 && typ == protowire.BytesType {
+			s, _ = protowire.ConsumeBytes(v)
+		}
+		v = v[protowire.ConsumeFieldValue(num, typ, v):]
+	}
+	return s
+}

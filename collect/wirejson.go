@@ -1,0 +1,334 @@
+package collect
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// The OTLP/JSON of one message, written from its protobuf wire format
+// (see transcode for how a request is split and why).
+
+// errIrregular is a body the transcoder leaves to the decoder.
+var errIrregular = errors.New("irregular protobuf encoding")
+
+// maxTranscodeDepth bounds the nesting the transcoder follows (values in
+// arrays in values…); deeper bodies take the decoder, which allows more.
+const maxTranscodeDepth = 64
+
+// msgInfo is what the transcoder knows of a message type.
+type msgInfo struct {
+	fields []*fieldInfo // by field number, for the numbers up to maxIndexed
+	byNum  map[protowire.Number]*fieldInfo
+}
+
+const maxIndexed = 32
+
+func (m *msgInfo) field(num protowire.Number) *fieldInfo {
+	if num >= 0 && int(num) < len(m.fields) {
+		return m.fields[num]
+	}
+	return m.byNum[num]
+}
+
+// fieldInfo is one field of a message type.
+type fieldInfo struct {
+	index   int // its index in the message, for the seen bits
+	name    []byte
+	kind    protoreflect.Kind
+	wire    protowire.Type
+	list    bool
+	oneof   int  // index of its oneof plus one, 0 when in none
+	present bool // written even when zero (a oneof member, an optional field)
+	id      bool // a trace or span id: hex, not base64
+	msg     *msgInfo
+}
+
+// idFields are the fields OTLP/JSON writes in hex.
+var idFields = map[protoreflect.FullName]bool{
+	"opentelemetry.proto.trace.v1.Span.trace_id":       true,
+	"opentelemetry.proto.trace.v1.Span.span_id":        true,
+	"opentelemetry.proto.trace.v1.Span.parent_span_id": true,
+	"opentelemetry.proto.trace.v1.Span.Link.trace_id":  true,
+	"opentelemetry.proto.trace.v1.Span.Link.span_id":   true,
+	"opentelemetry.proto.logs.v1.LogRecord.trace_id":   true,
+	"opentelemetry.proto.logs.v1.LogRecord.span_id":    true,
+}
+
+// buildInfo describes md and the messages it holds, nil when one of them
+// has a field the transcoder does not write (a map, a group, a message
+// with its own JSON form); then every body takes the decoder.
+func buildInfo(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]*msgInfo) *msgInfo {
+	if m, ok := seen[md.FullName()]; ok {
+		return m
+	}
+	// A field's index is its bit in appendMessage's seen mask.
+	if md.FullName().Parent() == "google.protobuf" || md.Fields().Len() > 64 {
+		return nil
+	}
+	m := &msgInfo{fields: make([]*fieldInfo, maxIndexed+1), byNum: map[protowire.Number]*fieldInfo{}}
+	seen[md.FullName()] = m
+	for i := range md.Fields().Len() {
+		fd := md.Fields().Get(i)
+		if fd.IsMap() || fd.Kind() == protoreflect.GroupKind || fd.IsExtension() || fd.Cardinality() == protoreflect.Required {
+			return nil
+		}
+		f := &fieldInfo{index: i, name: []byte(strconv.Quote(fd.JSONName()) + ":"), kind: fd.Kind(),
+			wire: wireType(fd.Kind()), list: fd.IsList(), present: fd.HasPresence(), id: idFields[fd.FullName()]}
+		if f.list && f.wire != protowire.BytesType {
+			return nil // packed or not: left to the decoder (OTLP's traces and logs have none)
+		}
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			f.oneof = od.Index() + 1
+		}
+		if fd.Kind() == protoreflect.MessageKind {
+			if f.msg = buildInfo(fd.Message(), seen); f.msg == nil {
+				return nil
+			}
+		}
+		if n := fd.Number(); n <= maxIndexed {
+			m.fields[n] = f
+		} else {
+			m.byNum[n] = f
+		}
+	}
+	return m
+}
+
+func wireType(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.BoolKind, protoreflect.EnumKind, protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Uint32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind:
+		return protowire.VarintType
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	}
+	return protowire.BytesType
+}
+
+// appendMessage appends the OTLP/JSON object of the message m encoded in
+// b (enums as numbers, 64-bit integers as strings, ids in hex: what
+// jsonOut and idForJSON write).
+func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
+	if depth > maxTranscodeDepth {
+		return out, errIrregular
+	}
+	out = append(out, '{')
+	var seen, oneofs uint64
+	var open *fieldInfo // the repeated field whose array is open
+	first := true
+	for len(b) > 0 {
+		var num protowire.Number
+		var typ protowire.Type
+		var n int
+		if 8 <= b[0] && b[0] < 0x80 {
+			// The tags of fields 1 to 15 are one byte.
+			num, typ, n = protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		} else if num, typ, n = consumeTag(b); n < 0 {
+			return out, errIrregular
+		}
+		b = b[n:]
+		f := m.field(num)
+		if f == nil {
+			// An unknown field is kept by the decoder and left out by
+			// protojson.
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return out, errIrregular
+			}
+			b = b[n:]
+			continue
+		}
+		if typ != f.wire {
+			return out, errIrregular
+		}
+		if open != nil && open != f {
+			out = append(out, ']')
+			open = nil
+		}
+		bit := uint64(1) << f.index
+		if f.list {
+			if seen&bit != 0 && open != f {
+				return out, errIrregular // elements apart: left to the decoder
+			}
+		} else if seen&bit != 0 {
+			return out, errIrregular // a repeated singular field: merged or replaced
+		}
+		seen |= bit
+		if f.oneof > 0 {
+			ob := uint64(1) << (f.oneof - 1)
+			if oneofs&ob != 0 {
+				return out, errIrregular
+			}
+			oneofs |= ob
+		}
+		var v uint64
+		var raw []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			if len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+				// A length under 128 is one byte.
+				raw, n = b[1:1+b[0]], 1+int(b[0])
+			} else {
+				raw, n = protowire.ConsumeBytes(b)
+			}
+		case protowire.Fixed32Type:
+			var v32 uint32
+			v32, n = protowire.ConsumeFixed32(b)
+			v = uint64(v32)
+		case protowire.Fixed64Type:
+			v, n = protowire.ConsumeFixed64(b)
+		}
+		if n < 0 {
+			return out, errIrregular
+		}
+		b = b[n:]
+		if !f.list && !f.present && typ != protowire.BytesType && v == 0 {
+			continue // a zero proto3 scalar is not written
+		}
+		if !f.list && !f.present && len(raw) == 0 && typ == protowire.BytesType {
+			continue // nor an empty string or bytes (a message has presence)
+		}
+		if open == nil {
+			if !first {
+				out = append(out, ',')
+			}
+			first = false
+			out = append(out, f.name...)
+			if f.list {
+				out = append(out, '[')
+				open = f
+			}
+		} else {
+			out = append(out, ',')
+		}
+		var err error
+		switch f.kind {
+		case protoreflect.MessageKind:
+			out, err = appendMessage(out, raw, f.msg, depth+1)
+		case protoreflect.StringKind:
+			if !utf8.Valid(raw) {
+				return out, errIrregular // the decoder refuses it
+			}
+			out = appendJSONString(out, raw)
+		case protoreflect.BytesKind:
+			out = appendBytes(out, raw, f.id)
+		default:
+			out = appendScalar(out, f.kind, v)
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	if open != nil {
+		out = append(out, ']')
+	}
+	return append(out, '}'), nil
+}
+
+// consumeTag is protowire.ConsumeTag refusing, as the decoder does, a
+// field number above protowire.MaxValidNumber, which ConsumeTag reads.
+func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if num > protowire.MaxValidNumber {
+		return 0, 0, -1
+	}
+	return num, typ, n
+}
+
+// appendScalar writes a number or a bool of kind k, read from the wire
+// as v, as protojson writes it.
+func appendScalar(out []byte, k protoreflect.Kind, v uint64) []byte {
+	switch k {
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(out, v != 0)
+	case protoreflect.EnumKind, protoreflect.Int32Kind:
+		return strconv.AppendInt(out, int64(int32(v)), 10)
+	case protoreflect.Sint32Kind:
+		return strconv.AppendInt(out, int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))), 10)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(out, uint64(uint32(v)), 10)
+	case protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(out, int64(int32(v)), 10)
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		out = append(out, '"')
+		return append(strconv.AppendInt(out, int64(v), 10), '"')
+	case protoreflect.Sint64Kind:
+		out = append(out, '"')
+		return append(strconv.AppendInt(out, protowire.DecodeZigZag(v), 10), '"')
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		out = append(out, '"')
+		return append(strconv.AppendUint(out, v, 10), '"')
+	case protoreflect.FloatKind:
+		return appendFloat(out, float64(math.Float32frombits(uint32(v))), 32)
+	case protoreflect.DoubleKind:
+		return appendFloat(out, math.Float64frombits(v), 64)
+	}
+	panic(fmt.Sprintf("collect: no JSON for kind %v", k))
+}
+
+// appendFloat writes a float as the protobuf JSON mapping does: NaN and
+// the infinities as strings.
+func appendFloat(out []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(out, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(out, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(out, `"-Infinity"`...)
+	}
+	return strconv.AppendFloat(out, f, 'g', -1, bits)
+}
+
+// appendBytes writes bytes in base64, or an id in hex (see idForJSON: an
+// id of an odd length has no hex spelling protojson could write, and
+// stays base64).
+func appendBytes(out, b []byte, id bool) []byte {
+	out = append(out, '"')
+	if id && len(b)%2 == 0 {
+		out = hex.AppendEncode(out, b)
+	} else {
+		out = base64.StdEncoding.AppendEncode(out, b)
+	}
+	return append(out, '"')
+}
+
+// appendJSONString writes valid UTF-8 as a JSON string.
+func appendJSONString(out, s []byte) []byte {
+	const hexDigits = "0123456789abcdef"
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			out = append(out, '\\', c)
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		default:
+			out = append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	out = append(out, s[start:]...)
+	return append(out, '"')
+}
