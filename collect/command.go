@@ -55,7 +55,7 @@ func RunCommand(ctx context.Context, opts Options, c Command) (Result, error) {
 	}
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Env, cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Env, c.Dir, c.Stdin, c.Stdout, c.Stderr
-	files, err := record(ctx, opts, cmd)
+	files, err := recordCommand(ctx, opts, cmd)
 	return Result{ExitCode: exitCode(cmd.ProcessState), Files: files}, err
 }
 
@@ -73,16 +73,16 @@ var ErrNothingExported = errors.New("the command exported no span or log record 
 //	expectations.EvalOptions{Recorder: collect.Record}
 //	retrievaltest.Options{Recorder: collect.Record}
 func Record(ctx context.Context, dir string, cmd *exec.Cmd) ([]string, error) {
-	files, err := record(ctx, Options{Dir: dir}, cmd)
+	files, err := recordCommand(ctx, Options{Dir: dir}, cmd)
 	if err == nil && len(files) == 0 {
 		err = ErrNothingExported
 	}
 	return files, err
 }
 
-// record runs cmd under a receiver on a free loopback port and returns
+// recordCommand runs cmd under a receiver on a free loopback port and returns
 // the files the receiver wrote.
-func record(ctx context.Context, opts Options, cmd *exec.Cmd) ([]string, error) {
+func recordCommand(ctx context.Context, opts Options, cmd *exec.Cmd) ([]string, error) {
 	if cmd.Process != nil {
 		return nil, errors.New("the command is already started")
 	}
