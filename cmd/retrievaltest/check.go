@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/progress"
 	"github.com/agentretrieval/agentretrieval/collect"
 	"github.com/agentretrieval/agentretrieval/expectations"
@@ -37,7 +38,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		annotate   = fs.Bool("annotations", os.Getenv("GITHUB_ACTIONS") == "true", "also write a GitHub annotation of each failure to standard error (default: true under GitHub Actions)")
 	)
 	maxInput := cli.AddMaxInput(fs)
-	hist := addHistoryFlags(fs)
+	hist := historycmd.AddFlags(fs)
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -53,7 +54,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail("%v", outErr)
 	case *update && *baseline == "":
 		return fail("-update-baseline needs -baseline FILE (or use -write-baseline FILE)")
-	case *update && isHistoryRef(*baseline):
+	case *update && historycmd.IsRef(*baseline):
 		return fail("-update-baseline writes a file, and -baseline %s names a run of a history: record runs with -history DB instead", *baseline)
 	case *jobs < 1:
 		return fail("-j %d: expected 1 or more", *jobs)
@@ -91,7 +92,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			n, map[bool]string{true: "file", false: "files"}[n == 1], map[bool]string{true: "is", false: "are"}[n == 1], strings.Join(found.Skipped, ", "))
 	}
 	if *baseline != "" && *writeBase != *baseline {
-		if opts.Baseline, err = readBaseline(ctx, *baseline, stderr); err != nil {
+		if opts.Baseline, err = historycmd.ReadBaseline(ctx, *baseline, stderr); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -132,7 +133,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("%v", err)
 		}
 	}
-	if err := hist.record(ctx, c, stderr); err != nil {
+	if err := hist.Record(ctx, c, stderr); err != nil {
 		return fail("%v", err)
 	}
 	if *writeBase != "" {

@@ -18,6 +18,8 @@ import (
 	"os/signal"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/runcmd"
 	// Every TRACE argument and scenario trace may be an http(s) URL.
 	_ "github.com/agentretrieval/agentretrieval/trace/httpsource"
 )
@@ -31,16 +33,16 @@ var commands = map[string]cli.Command{
 	"metrics":     {Summary: "write retrieval-metrics JSON for traces", Run: runMetrics},
 	"trec":        {Summary: "evaluate TREC qrels and run files like trec_eval", Run: runTrec},
 	"trec-export": {Summary: "write traces as a TREC run and ground truth as qrels", Run: runTrecExport},
-	"run-dir":     {Summary: "evaluate every trial of a Harbor-style benchmark run folder", Run: runRunDir},
-	"merge":       {Summary: "join the shards of a run evaluated with run-dir -shard into its summary", Run: runMerge},
+	"run-dir":     {Summary: "evaluate every trial of a Harbor-style benchmark run folder", Run: withHelp("run-dir", runcmd.RunDir)},
+	"merge":       {Summary: "join the shards of a run evaluated with run-dir -shard into its summary", Run: withHelp("merge", runcmd.Merge)},
 	"dataset":     {Summary: "write Dataset A/B rows (file paths, line ranges) from traces", Run: runDataset},
 	"compare":     {Summary: "compare two configurations of a run on matched tasks", Run: runCompare},
 	"report":      {Summary: "write a markdown report of an evaluated run, with baseline deltas", Run: runReport},
 	"formats":     {Summary: "list the trace formats that are read, and how each is recognized", Run: runFormats},
 	"version":     {Summary: "print the version, commit and Go version of this binary", Run: runVersion},
 	"view":        {Summary: "write an HTML page of traces with a timeline of their calls", Run: runView},
-	"history":     {Summary: "list the runs recorded with -history (check, run-dir, merge), or their flaky expectations", Run: runHistory},
-	"trend":       {Summary: "print a markdown table of figures over a branch's recorded runs, per scenario mean or configuration", Run: runTrend},
+	"history":     {Summary: "list the runs recorded with -history (check, run-dir, merge), or their flaky expectations", Run: withHelp("history", historycmd.History)},
+	"trend":       {Summary: "print a markdown table of figures over a branch's recorded runs, per scenario mean or configuration", Run: withHelp("trend", historycmd.Trend)},
 }
 
 func main() {
@@ -79,6 +81,13 @@ const (
 
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return cli.NewFlags("retrievaltest "+name, usage, stderr)
+}
+
+// withHelp is the command of an internal package that takes its -h text.
+func withHelp(name string, run func(context.Context, []string, io.Writer, io.Writer, string) int) cli.RunFunc {
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return run(ctx, args, stdout, stderr, help(name))
+	}
 }
 
 func failer(name string, stderr io.Writer) func(string, ...any) int {

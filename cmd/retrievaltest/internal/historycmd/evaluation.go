@@ -1,4 +1,4 @@
-package main
+package historycmd
 
 import (
 	"context"
@@ -12,25 +12,29 @@ import (
 	"github.com/agentretrieval/agentretrieval/runs"
 )
 
-// evaluationHistory are the flags of run-dir and merge that record an
+// EvaluationFlags are the flags of run-dir and merge that record an
 // evaluated run in a history database: check's, and for run-dir whether
 // a shard records itself.
-type evaluationHistory struct {
-	historyFlags
+type EvaluationFlags struct {
+	Flags
 	shard *bool
 }
 
-func addEvaluationHistoryFlags(fs *flag.FlagSet, shards bool) evaluationHistory {
-	h := evaluationHistory{historyFlags: addHistoryFlags(fs)}
+// AddEvaluationFlags defines the flags on fs; shards adds -history-shard.
+func AddEvaluationFlags(fs *flag.FlagSet, shards bool) EvaluationFlags {
+	h := EvaluationFlags{Flags: AddFlags(fs)}
 	if shards {
 		h.shard = fs.Bool("history-shard", false, "with -shard and -history, record this shard's trials as a run of their own (its statistics over its own tasks); without it a shard records nothing, and merge -history records the whole run once")
 	}
 	return h
 }
 
-// check refuses -history where it would record part of a run or nothing:
+// Given reports whether -history names a database.
+func (h EvaluationFlags) Given() bool { return *h.db != "" }
+
+// Check refuses -history where it would record part of a run or nothing:
 // a shard (unless -history-shard), a plan, and -history-shard alone.
-func (h evaluationHistory) check(sharded, planning bool) error {
+func (h EvaluationFlags) Check(sharded, planning bool) error {
 	asked := h.shard != nil && *h.shard
 	switch {
 	case asked && (*h.db == "" || !sharded):
@@ -43,10 +47,10 @@ func (h evaluationHistory) check(sharded, planning bool) error {
 	return nil
 }
 
-// reachable opens the -history database, if one is given, and closes it:
+// Reachable opens the -history database, if one is given, and closes it:
 // a database that cannot be opened fails the command before an evaluation
 // that may take hours, not after it.
-func (h evaluationHistory) reachable(ctx context.Context) error {
+func (h EvaluationFlags) Reachable(ctx context.Context) error {
 	if *h.db == "" {
 		return nil
 	}
@@ -57,11 +61,11 @@ func (h evaluationHistory) reachable(ctx context.Context) error {
 	return st.Close()
 }
 
-// record appends an evaluated run to the -history database, if one is
+// Record appends an evaluated run to the -history database, if one is
 // given. Its key is -run-id, else the CI run's, else "run:" and the
 // summary's run id, so that evaluating a run folder again replaces its
 // record; suffix (a shard's) is added to it.
-func (h evaluationHistory) record(ctx context.Context, cmd string, s *runs.Summary, suffix string, stderr io.Writer) error {
+func (h EvaluationFlags) Record(ctx context.Context, cmd string, s *runs.Summary, suffix string, stderr io.Writer) error {
 	if *h.db == "" {
 		return nil
 	}

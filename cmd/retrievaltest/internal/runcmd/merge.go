@@ -1,4 +1,4 @@
-package main
+package runcmd
 
 import (
 	"context"
@@ -8,24 +8,25 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
 
-// runMerge is the "merge" command.
-func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("merge", help("merge"), stderr)
+// Merge runs the merge command; usage is its -h text.
+func Merge(ctx context.Context, args []string, stdout, stderr io.Writer, usage string) int {
+	fs := cli.NewFlags("retrievaltest merge", usage, stderr)
 	out := fs.String("out", "", "output `DIR` of the merged run (required)")
 	columns := fs.String("metrics", strings.Join(report.DefaultRetrievalMetrics, ","), "metrics shown in the table on standard output, comma-separated `LIST`")
 	maxInput := cli.AddMaxInput(fs)
-	hist := addEvaluationHistoryFlags(fs, false)
+	hist := historycmd.AddEvaluationFlags(fs, false)
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	defer maxInput.Apply()()
 	st, stderr := blobio.NewStage(maxInput.OrTrace(), stderr) // bucket URLs
 	defer st.Close()
-	fail := failer("merge", stderr)
+	fail := cli.Failer("retrievaltest merge", stderr)
 	if *out == "" {
 		fs.Usage()
 		return fail("-out is required")
@@ -34,7 +35,7 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fs.Usage()
 		return fail("no shard folder or file given")
 	}
-	if err := hist.reachable(ctx); err != nil {
+	if err := hist.Reachable(ctx); err != nil {
 		return fail("%v", err)
 	}
 	// Of a shard folder in a bucket, only the shard summaries are copied:
@@ -73,14 +74,14 @@ func runMerge(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := writeRun(ctx, "merge", summary, *out, artifacts, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
-	if err := hist.record(ctx, "merge", summary, "", stderr); err != nil {
+	if err := hist.Record(ctx, "merge", summary, "", stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err := summary.FailedError(); err != nil {
 		// As run-dir does for the whole run: the summary is written, and
 		// the run still ends in error.
 		cli.PrintErrors(stderr, "retrievaltest merge", err)
-		return exitBadInput
+		return cli.ExitBadInput
 	}
-	return exitOK
+	return cli.ExitOK
 }

@@ -1,4 +1,7 @@
-package main
+// Package historycmd is the command's history wiring: the flags of check,
+// run-dir and merge that record a run in a history database, the -baseline
+// DB@REF reader, and the history and trend commands.
+package historycmd
 
 import (
 	"bytes"
@@ -19,14 +22,14 @@ import (
 	"github.com/agentretrieval/agentretrieval/report"
 )
 
-// historyFlags are check's flags that record the run in a history
-// database.
-type historyFlags struct {
+// Flags are check's flags that record the run in a history database.
+type Flags struct {
 	db, runID, commit, branch, reportURL *string
 }
 
-func addHistoryFlags(fs *flag.FlagSet) historyFlags {
-	return historyFlags{
+// AddFlags defines the flags on fs.
+func AddFlags(fs *flag.FlagSet) Flags {
+	return Flags{
 		db:        fs.String("history", "", "append this run to the history database `DB` (a SQLite file, created when absent, or a postgres:// URL)"),
 		runID:     fs.String("run-id", "", "the run's `ID` in -history (default: the CI run id of GitHub Actions, GitLab CI or Buildkite; shards sharing an id add up to one run)"),
 		commit:    fs.String("commit", "", "the commit recorded in -history (default: from CI, else git rev-parse HEAD)"),
@@ -35,8 +38,8 @@ func addHistoryFlags(fs *flag.FlagSet) historyFlags {
 	}
 }
 
-// record appends the checked run to the -history database, if one is given.
-func (h historyFlags) record(ctx context.Context, c *report.Check, stderr io.Writer) error {
+// Record appends the checked run to the -history database, if one is given.
+func (h Flags) Record(ctx context.Context, c *report.Check, stderr io.Writer) error {
 	if *h.db == "" {
 		return nil
 	}
@@ -61,7 +64,7 @@ func (h historyFlags) record(ctx context.Context, c *report.Check, stderr io.Wri
 
 // newRun is the run the flags and the environment describe: its key,
 // commit, branch, CI page and report.
-func (h historyFlags) newRun() history.Run {
+func (h Flags) newRun() history.Run {
 	run := history.DetectRun(os.Getenv, time.Now())
 	if *h.runID != "" {
 		run.Key = *h.runID
@@ -83,16 +86,16 @@ func git(args ...string) string {
 	return strings.TrimSpace(line)
 }
 
-// readBaseline reads -baseline: a baseline file, or DB@REF, the latest run
-// of a branch or commit in a history database.
-// isHistoryRef reports whether a -baseline names a run of a history
-// (DB@BRANCH or DB@COMMIT) rather than a baseline file.
-func isHistoryRef(spec string) bool {
+// IsRef reports whether a -baseline names a run of a history (DB@BRANCH
+// or DB@COMMIT) rather than a baseline file.
+func IsRef(spec string) bool {
 	_, _, ok := history.SplitRef(spec)
 	return ok
 }
 
-func readBaseline(ctx context.Context, spec string, stderr io.Writer) (*report.Baseline, error) {
+// ReadBaseline reads -baseline: a baseline file, or DB@REF, the latest run
+// of a branch or commit in a history database.
+func ReadBaseline(ctx context.Context, spec string, stderr io.Writer) (*report.Baseline, error) {
 	db, ref, ok := history.SplitRef(spec)
 	if !ok {
 		return report.ReadBaseline(spec)
@@ -130,8 +133,9 @@ func parseWithDB(fs *flag.FlagSet, args []string, fail func(string, ...any) int)
 	return db, 0, true
 }
 
-func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("history", help("history"), stderr)
+// History runs the history command; usage is its -h text.
+func History(ctx context.Context, args []string, stdout, stderr io.Writer, usage string) int {
+	fs := cli.NewFlags("retrievaltest history", usage, stderr)
 	var (
 		branch   = fs.String("branch", "", "list the runs of `BRANCH` only")
 		scenario = fs.String("scenario", "", "list the runs that recorded scenario `NAME`, with its outcome alone")
@@ -140,7 +144,7 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		flaky    = fs.Bool("flaky", false, "list the flaky expectations of the last -window runs instead")
 		window   = fs.Int("window", 50, "the runs of -branch (or all) that -flaky looks at")
 	)
-	fail := failer("history", stderr)
+	fail := cli.Failer("retrievaltest history", stderr)
 	db, code, ok := parseWithDB(fs, args, fail)
 	if !ok {
 		return code
@@ -178,11 +182,12 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if _, err := stdout.Write(buf.Bytes()); err != nil {
 		return fail("%v", err)
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
-func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("trend", help("trend"), stderr)
+// Trend runs the trend command; usage is its -h text.
+func Trend(ctx context.Context, args []string, stdout, stderr io.Writer, usage string) int {
+	fs := cli.NewFlags("retrievaltest trend", usage, stderr)
 	var (
 		branch   = fs.String("branch", "", "show the runs of `BRANCH` (default: the branch of the latest run)")
 		runs     = fs.Int("n", 20, "show the last `N` runs of the branch")
@@ -192,7 +197,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		outFile  = fs.String("o", "", "write the table to `FILE` (atomically) instead of standard output")
 		htmlFile = fs.String("html", "", "also write a self-contained page with a chart per figure to `FILE` (atomically)")
 	)
-	fail := failer("trend", stderr)
+	fail := cli.Failer("retrievaltest trend", stderr)
 	db, code, ok := parseWithDB(fs, args, fail)
 	if !ok {
 		return code
@@ -241,7 +246,7 @@ func runTrend(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fail("%v", err)
 		}
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 func keepScenario(list []history.FlakyExpectation, name string) []history.FlakyExpectation {

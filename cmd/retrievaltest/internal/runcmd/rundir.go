@@ -1,4 +1,6 @@
-package main
+// Package runcmd is the command's wiring of run-dir and merge: evaluating
+// a benchmark run folder, whole or a shard of it, and joining shards.
+package runcmd
 
 import (
 	"context"
@@ -13,15 +15,16 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/cli"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
 	"github.com/agentretrieval/agentretrieval/report"
 	"github.com/agentretrieval/agentretrieval/report/htmlreport"
 	"github.com/agentretrieval/agentretrieval/runs"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
-// runRunDir is the "run-dir" command.
-func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run-dir", help("run-dir"), stderr)
+// RunDir runs the run-dir command; usage is its -h text.
+func RunDir(ctx context.Context, args []string, stdout, stderr io.Writer, usage string) int {
+	fs := cli.NewFlags("retrievaltest run-dir", usage, stderr)
 	gtRoot := fs.String("gt-root", "", "`DIR` holding one task folder per task, named as the task")
 	out := fs.String("out", "", "output `DIR` (default RUN_DIR/"+runs.OutDir+")")
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "trials processed in parallel")
@@ -33,14 +36,14 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	shardSpec := fs.String("shard", "", "evaluate only shard `K/N` of the trials (K from 1), or \"auto\" to take it from the batch engine's environment; see above")
 	shards := fs.Int("shards", 0, "with -shard auto, the number of shards (required with JOB_COMPLETION_INDEX); with -plan and no -shard, the number of shards the plan is cut into")
 	planFile := fs.String("plan", "", "without -shard: list the run once and write the plan of its shards to `FILE` (see above); with -shard: read the shard's trials from the plan FILE instead of listing the run")
-	hist := addEvaluationHistoryFlags(fs, true)
+	hist := historycmd.AddEvaluationFlags(fs, true)
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
 	defer ef.MaxInput.Apply()()
 	st, stderr := blobio.NewStage(ef.MaxInput.OrTrace(), stderr) // bucket URLs
 	defer st.Close()
-	fail := failer("run-dir", stderr)
+	fail := cli.Failer("retrievaltest run-dir", stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return fail("want exactly one RUN_DIR, got %d arguments", fs.NArg())
@@ -60,10 +63,10 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	} else if shard, shardFrom, sharded, err = runs.ResolveShard(*shardSpec, *shards, os.Getenv); err != nil {
 		return fail("%v", err)
 	}
-	if err := hist.check(sharded, planning); err != nil {
+	if err := hist.Check(sharded, planning); err != nil {
 		return fail("%v", err)
 	}
-	if err := hist.reachable(ctx); err != nil {
+	if err := hist.Reachable(ctx); err != nil {
 		return fail("%v", err)
 	}
 	var plan *runs.PlanPart
@@ -162,23 +165,23 @@ func runRunDir(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if summary == nil {
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
-		return exitBadInput
+		return cli.ExitBadInput
 	}
 	if err := writeRun(ctx, "run-dir", summary, opts.Out, opts.Out, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
 	// A run with failed trials is recorded too: its failures are part of
 	// its history.
-	if err := hist.record(ctx, "run-dir", summary, "", stderr); err != nil {
+	if err := hist.Record(ctx, "run-dir", summary, "", stderr); err != nil {
 		return fail("%v", err)
 	}
 	if err != nil {
 		// Some trials could not be evaluated: the others are in the
 		// summary, and the run still ends in error.
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
-		return exitBadInput
+		return cli.ExitBadInput
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // writeRun writes what run-dir and merge show of a whole run: the table on
@@ -205,15 +208,15 @@ func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, artif
 }
 
 // runShard evaluates one shard of the run and reports what it wrote.
-func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, st *blobio.Stage, hist evaluationHistory, stderr io.Writer) int {
-	fail := failer("run-dir", stderr)
+func runShard(ctx context.Context, runDir string, shard runs.Shard, from string, opts runs.Options, st *blobio.Stage, hist historycmd.EvaluationFlags, stderr io.Writer) int {
+	fail := cli.Failer("retrievaltest run-dir", stderr)
 	s, err := runs.EvaluateShard(ctx, runDir, shard, opts)
 	if errors.Is(err, context.Canceled) {
 		return fail("interrupted")
 	}
 	if s == nil {
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
-		return exitBadInput
+		return cli.ExitBadInput
 	}
 	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
 		return fail("%v", err)
@@ -221,21 +224,21 @@ func runShard(ctx context.Context, runDir string, shard runs.Shard, from string,
 	trials, comp, non, deg, failed := s.Totals()
 	fmt.Fprintf(stderr, "retrievaltest run-dir: shard %d of %d (%s): %d of the run's %d trial(s): %d computable, %d non-computable, %d degraded, %d failed; wrote %s\n",
 		shard.K, shard.N, from, trials, s.RunTrials, comp, non, deg, failed, s.Source)
-	if *hist.db != "" {
-		if err := hist.record(ctx, "run-dir", s.Summary(), fmt.Sprintf("/shard-%d-of-%d", shard.K, shard.N), stderr); err != nil {
+	if hist.Given() {
+		if err := hist.Record(ctx, "run-dir", s.Summary(), fmt.Sprintf("/shard-%d-of-%d", shard.K, shard.N), stderr); err != nil {
 			return fail("%v", err)
 		}
 	}
 	if err != nil {
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
-		return exitBadInput
+		return cli.ExitBadInput
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // writePlan lists the run and writes a plan of its evaluation in shards.
 func writePlan(ctx context.Context, runDir, file string, shards int, opts runs.Options, st *blobio.Stage, stderr io.Writer) int {
-	fail := failer("run-dir", stderr)
+	fail := cli.Failer("retrievaltest run-dir", stderr)
 	local, err := st.OutputFile(file)
 	if err != nil {
 		return fail("%v", err)
@@ -251,7 +254,7 @@ func writePlan(ctx context.Context, runDir, file string, shards int, opts runs.O
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stderr, "retrievaltest run-dir: plan of %d trial(s) in %d shard(s); wrote %s\n", h.RunTrials, h.Shards, file)
-	return exitOK
+	return cli.ExitOK
 }
 
 // shownValues are the figures that the table and report.html show: all
