@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -306,29 +307,6 @@ func appendBytes(out, b []byte, id bool) []byte {
 
 // appendJSONString writes valid UTF-8 as a JSON string.
 func appendJSONString(out, s []byte) []byte {
-	const hexDigits = "0123456789abcdef"
-	out = append(out, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		out = append(out, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			out = append(out, '\\', c)
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			out = append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	out = append(out, s[start:]...)
+	out = jsonscan.AppendEscaped(append(out, '"'), s)
 	return append(out, '"')
 }

@@ -83,16 +83,7 @@ func (c *claudeCompactor) reset() {
 }
 
 // original maps an offset of the compacted line to the original line.
-func (c *claudeCompactor) original(off int) int {
-	orig := off
-	for _, ct := range c.cuts {
-		if ct.at > off {
-			break
-		}
-		orig += ct.n
-	}
-	return orig
-}
+func (c *claudeCompactor) original(off int) int { return originalOffset(c.cuts, off) }
 
 // write passes the next bytes of the line through.
 func (c *claudeCompactor) write(p []byte) {

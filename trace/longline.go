@@ -95,9 +95,13 @@ func (c *stringCutter) tooLong() bool { return c.full }
 
 // original maps an offset of the cut line to the line as read. Within a
 // string read as JSON the map is approximate: its cut is placed at its end.
-func (c *stringCutter) original(off int) int {
+func (c *stringCutter) original(off int) int { return originalOffset(c.cuts, off) }
+
+// originalOffset maps an offset of a compacted line to the line as read,
+// past the cuts made before it.
+func originalOffset(cuts []cut, off int) int {
 	orig := off
-	for _, ct := range c.cuts {
+	for _, ct := range cuts {
 		if ct.at > off {
 			break
 		}
@@ -604,7 +608,7 @@ func (c *stringCutter) closeNest(done bool) {
 	if c.dec.high != 0 {
 		text = utf8.AppendRune(text, utf8.RuneError)
 	}
-	c.out = appendJSONEscaped(c.out, text)
+	c.out = jsonscan.AppendEscaped(c.out, text)
 	if n := c.nestRaw - (len(c.out) - c.start); n > 0 {
 		c.cuts = append(c.cuts, cut{at: len(c.out), n: n})
 	}
@@ -625,31 +629,6 @@ func cutAtRune(text []byte) []byte {
 		}
 	}
 	return text
-}
-
-// appendJSONEscaped appends text as the content of a JSON string.
-func appendJSONEscaped(out, text []byte) []byte {
-	for len(text) > 0 {
-		n := jsonscan.PlainLen(text)
-		out = append(out, text[:n]...)
-		if n == len(text) {
-			break
-		}
-		switch b := text[n]; b {
-		case '"', '\\':
-			out = append(out, '\\', b)
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			out = fmt.Appendf(out, `\u%04x`, b)
-		}
-		text = text[n+1:]
-	}
-	return out
 }
 
 // stringDecoder decodes the raw content of a JSON string, in pieces.

@@ -356,3 +356,31 @@ func appendUTF8(dst, b []byte) []byte {
 	}
 	return dst
 }
+
+// AppendEscaped appends text as the content of a JSON string, without its
+// quotes: quotes, backslashes and control characters escaped, every other
+// byte as it is.
+func AppendEscaped(out, text []byte) []byte {
+	const hexDigits = "0123456789abcdef"
+	for len(text) > 0 {
+		n := plainLen(text)
+		out = append(out, text[:n]...)
+		if n == len(text) {
+			break
+		}
+		switch b := text[n]; b {
+		case '"', '\\':
+			out = append(out, '\\', b)
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		default:
+			out = append(out, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+		}
+		text = text[n+1:]
+	}
+	return out
+}
