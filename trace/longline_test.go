@@ -353,13 +353,23 @@ func TestACutDocumentReadsTheSameInPiecesOfAnySize(t *testing.T) {
 			assert.Equal(t, "the document was read with its long strings cut: 1 kept only their first 64 bytes (the longest was 300 bytes); 1 holding JSON were read as JSON with their own long strings cut", msg)
 		})
 	}
-	// Without a result budget the document is read as it is.
-	r, summary := cutDocument(strings.NewReader(doc), Options{})
-	got, err := io.ReadAll(r)
-	require.NoError(t, err)
-	assert.Equal(t, doc, string(got))
-	msg, _ := summary()
-	assert.Empty(t, msg)
+	// Without a result budget the document is read as it is, however
+	// long its strings.
+	withCutLimits(t, longLine, 64, lineMax, func() {
+		r, summary := cutDocument(strings.NewReader(doc), Options{})
+		got, err := io.ReadAll(r)
+		require.NoError(t, err)
+		assert.Equal(t, doc, string(got))
+		msg, _ := summary()
+		assert.Empty(t, msg)
+	})
+}
+
+func TestACutterKeepsTheResultBudgetAndAMargin(t *testing.T) {
+	assert.Equal(t, 10<<20+8, newStringCutter(10<<20).keep, "a result budget and a margin, so that the reader sees the text go on")
+	assert.Equal(t, minKeepBytes, newStringCutter(10).keep, "never less than any id or path")
+	assert.Equal(t, lineMax, newStringCutter(10).max)
+	assert.True(t, newStringCutter(10).nests)
 }
 
 // BenchmarkCutDocument passes a session document with no long string
