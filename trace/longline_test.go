@@ -426,3 +426,21 @@ func TestAClaudeLineTooLongEvenCompactedIsSkippedWithAWarning(t *testing.T) {
 		assert.False(t, s.Calls[0].HasResult, "the result line was skipped")
 	})
 }
+
+func TestEscapedQuotesAndBackslashesAreReadInsideTheirString(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		// An escaped quote does not end a string, an escaped backslash
+		// before a quote does: the long string after each is cut.
+		{`{"a":"x\"y","b":"0123456789abcdef"}`, `{"a":"x\"y","b":"01234567"}`},
+		{`{"a":"x\\","b":"0123456789abcdef"}`, `{"a":"x\\","b":"01234567"}`},
+		{`{"a":"x\\\"\\","b":"0123456789abcdef"}`, `{"a":"x\\\"\\","b":"01234567"}`},
+		{`{"a":"\\\\\\\\\"","b":"0123456789abcdef"}`, `{"a":"\\\\\\\\\"","b":"01234567"}`},
+		// A long string with escapes counts each once.
+		{`{"b":"\"\"\"\"\"\"\"\"\"\"tail"}`, `{"b":"\"\"\"\"\"\"\"\""}`},
+	} {
+		for _, step := range []int{1, 2, 3, 5, 1 << 20} {
+			_, got := cutLine(t, tc.line, 8, 1<<20, 1<<20, step)
+			assert.Equal(t, tc.want, got, "%s in pieces of %d", tc.line, step)
+		}
+	}
+}
