@@ -444,3 +444,37 @@ func TestEscapedQuotesAndBackslashesAreReadInsideTheirString(t *testing.T) {
 		}
 	}
 }
+
+func TestCutAtRuneDropsOnlyACharacterCutShort(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"abc", "abc"},
+		{"日本", "日本"},
+		{"日本"[:5], "日"},
+		{"日本"[:4], "日"},
+		{"a🙂"[:4], "a"},
+		{"a🙂", "a🙂"},
+		{"é"[:1], ""},
+		{"", ""},
+	} {
+		assert.Equal(t, tc.want, string(cutAtRune([]byte(tc.in))), "%q", tc.in)
+	}
+}
+
+func TestOffsetsPastAStringReadAsJSONMapBack(t *testing.T) {
+	inner := `[\"` + strings.Repeat("a", 40) + `\"]`
+	line := `{"m":"` + inner + `","z":1}`
+	c, got := cutLine(t, line, 8, 1<<20, 1<<20, 1<<20)
+	at := strings.Index(got, `"z"`)
+	require.Positive(t, at, got)
+	assert.Equal(t, strings.Index(line, `"z"`), c.original(at), "the offset of a key after the string, in the line as read")
+	assert.Equal(t, 2, c.original(2), "an offset before it is unchanged")
+}
+
+func TestAnInvalidUnicodeEscapeInJSONInAStringKeepsTheRestForTheParser(t *testing.T) {
+	line := `{"m":"[\"` + strings.Repeat("a", 20) + `\"] \u12x4 rest"}`
+	for _, step := range []int{1, 3, 1 << 20} {
+		_, got := cutLine(t, line, 8, 1<<20, 1<<20, step)
+		assert.True(t, strings.HasSuffix(got, `\u12x4 rest"}`), "pieces of %d: %s", step, got)
+		assert.False(t, json.Valid([]byte(got)), "still invalid: %s", got)
+	}
+}
