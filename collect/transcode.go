@@ -144,25 +144,13 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 		var service, resSession string
 		var haveRes, haveSchema bool
 		for len(rb) > 0 {
-			num, typ, n := consumeTag(rb)
-			if n < 0 {
-				return nil, errIrregular
+			num, v, kept, err := nextField(&rb, l.resource, l.scopes, l.resSchema)
+			if err != nil {
+				return nil, err
 			}
-			rb = rb[n:]
-			switch num {
-			case l.resource, l.scopes, l.resSchema:
-			default:
-				if n = protowire.ConsumeFieldValue(num, typ, rb); n < 0 {
-					return nil, errIrregular
-				}
-				rb = rb[n:]
+			if !kept {
 				continue
 			}
-			v, n := protowire.ConsumeBytes(rb)
-			if typ != protowire.BytesType || n < 0 {
-				return nil, errIrregular
-			}
-			rb = rb[n:]
 			switch num {
 			case l.resource:
 				if haveRes {
@@ -191,25 +179,13 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 			var haveScope, haveSchema bool
 			var items [][]byte
 			for len(sb) > 0 {
-				num, typ, n := consumeTag(sb)
-				if n < 0 {
-					return nil, errIrregular
+				num, v, kept, err := nextField(&sb, l.scope, l.items, l.scopeSchema)
+				if err != nil {
+					return nil, err
 				}
-				sb = sb[n:]
-				switch num {
-				case l.scope, l.items, l.scopeSchema:
-				default:
-					if n = protowire.ConsumeFieldValue(num, typ, sb); n < 0 {
-						return nil, errIrregular
-					}
-					sb = sb[n:]
+				if !kept {
 					continue
 				}
-				v, n := protowire.ConsumeBytes(sb)
-				if typ != protowire.BytesType || n < 0 {
-					return nil, errIrregular
-				}
-				sb = sb[n:]
 				switch num {
 				case l.scope:
 					if haveScope {
@@ -290,27 +266,38 @@ func cmpOr(a, b string) string {
 // nextMessage consumes one field of a TracesData or LogsData and returns
 // the resource's bytes, nil for an unknown field.
 func nextMessage(b *[]byte, resources protowire.Number) ([]byte, error) {
-	num, typ, n := consumeTag(*b)
-	if n < 0 {
-		return nil, errIrregular
+	_, v, kept, err := nextField(b, resources, resources, resources)
+	if err != nil || !kept {
+		return nil, err
 	}
-	*b = (*b)[n:]
-	if num != resources {
-		if n = protowire.ConsumeFieldValue(num, typ, *b); n < 0 {
-			return nil, errIrregular
-		}
-		*b = (*b)[n:]
-		return nil, nil
-	}
-	v, n := protowire.ConsumeBytes(*b)
-	if typ != protowire.BytesType || n < 0 {
-		return nil, errIrregular
-	}
-	*b = (*b)[n:]
 	if v == nil {
 		v = []byte{}
 	}
 	return v, nil
+}
+
+// nextField consumes one field of a message body: a field numbered a, c
+// or d is kept, and must hold bytes; any other is skipped. errIrregular
+// is for an encoding the decoder must read.
+func nextField(b *[]byte, a, c, d protowire.Number) (num protowire.Number, v []byte, kept bool, err error) {
+	num, typ, n := consumeTag(*b)
+	if n < 0 {
+		return 0, nil, false, errIrregular
+	}
+	*b = (*b)[n:]
+	if num != a && num != c && num != d {
+		if n = protowire.ConsumeFieldValue(num, typ, *b); n < 0 {
+			return 0, nil, false, errIrregular
+		}
+		*b = (*b)[n:]
+		return num, nil, false, nil
+	}
+	v, n = protowire.ConsumeBytes(*b)
+	if typ != protowire.BytesType || n < 0 {
+		return 0, nil, false, errIrregular
+	}
+	*b = (*b)[n:]
+	return num, v, true, nil
 }
 
 // writeLine writes the line of file fi: the request holding its records,
