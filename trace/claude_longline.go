@@ -46,9 +46,9 @@ type claudeCompactor struct {
 	isKey     bool
 	key       []byte // the key being read, raw, while short
 	keyLong   bool
-	esc       int // bytes left of an escape sequence (1 after '\', 5 after "\u")
-	escBuf    []byte
-	budget    int // decoded bytes still to keep of the current string; < 0: all
+	esc       int         // bytes left of an escape sequence (1 after '\', 5 after "\u")
+	dropEsc   escapeCheck // an escape in the dropped part of a string
+	budget    int         // decoded bytes still to keep of the current string; < 0: all
 	dropping  bool
 	given     bool // a dropped byte was not valid JSON: keep the rest
 }
@@ -79,7 +79,7 @@ func (c *claudeCompactor) summary(int) string { return "" }
 
 // reset starts a new line.
 func (c *claudeCompactor) reset() {
-	*c = claudeCompactor{keep: c.keep, rule: c.rule, out: c.out[:0], cuts: c.cuts[:0], stack: c.stack[:0], key: c.key[:0], escBuf: c.escBuf[:0]}
+	*c = claudeCompactor{keep: c.keep, rule: c.rule, out: c.out[:0], cuts: c.cuts[:0], stack: c.stack[:0], key: c.key[:0], dropEsc: escapeCheck{buf: c.dropEsc.buf[:0]}}
 }
 
 // original maps an offset of the compacted line to the original line.
@@ -99,7 +99,7 @@ func (c *claudeCompactor) write(p []byte) {
 			continue
 		}
 		if c.dropping {
-			if c.esc == 0 {
+			if !c.dropEsc.open() {
 				// Plain content is dropped in bulk.
 				if n := jsonscan.PlainLen(p[i:]); n > 0 {
 					c.cuts[len(c.cuts)-1].n += n
@@ -257,30 +257,11 @@ func (c *claudeCompactor) endString() {
 // drop handles a byte of the dropped part of a string, checking it.
 func (c *claudeCompactor) drop(b byte) {
 	last := &c.cuts[len(c.cuts)-1]
-	if c.esc > 0 {
-		c.escBuf = append(c.escBuf, b)
-		ok := true
-		switch {
-		case len(c.escBuf) == 2:
-			switch b {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				c.esc = 0
-			case 'u':
-				c.esc = 4
-			default:
-				ok = false
-			}
-		default:
-			ok = jsonscan.Unhex(b) >= 0
-			c.esc--
-		}
-		if !ok {
+	if c.dropEsc.open() {
+		if !c.dropEsc.add(b) {
 			c.giveUp()
-			return
-		}
-		if c.esc == 0 {
-			last.n += len(c.escBuf)
-			c.escBuf = c.escBuf[:0]
+		} else if !c.dropEsc.open() {
+			last.n += len(c.dropEsc.buf)
 		}
 		return
 	}
@@ -290,19 +271,18 @@ func (c *claudeCompactor) drop(b byte) {
 		c.endString()
 		c.out = append(c.out, b)
 	case b == '\\':
-		c.esc = 1
-		c.escBuf = append(c.escBuf[:0], b)
+		c.dropEsc.start(b)
 	case b < 0x20:
-		c.escBuf = append(c.escBuf[:0], b)
+		c.dropEsc.buf = append(c.dropEsc.buf[:0], b)
 		c.giveUp()
 	default:
 		last.n++
 	}
 }
 
-// giveUp keeps the rest of the line from the invalid bytes in escBuf on.
+// giveUp keeps the rest of the line from the invalid bytes in dropEsc.buf on.
 func (c *claudeCompactor) giveUp() {
-	c.out = append(c.out, c.escBuf...)
-	c.escBuf = c.escBuf[:0]
+	c.out = append(c.out, c.dropEsc.buf...)
+	c.dropEsc.reset()
 	c.given = true
 }

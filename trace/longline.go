@@ -62,8 +62,8 @@ type stringCutter struct {
 	start    int  // offset in out where the current string's content starts
 	n        int  // raw bytes of the current string read so far
 	dropping bool
-	escBuf   []byte // an escape being checked while dropping
-	given    bool   // a byte that is not valid JSON was met: the rest is kept
+	drop     escapeCheck // an escape in the dropped part of a string
+	given    bool        // a byte that is not valid JSON was met: the rest is kept
 
 	// While the current string is read as JSON, its content is decoded
 	// into inner and its raw length counted in nestRaw.
@@ -87,7 +87,7 @@ func newStringCutter(maxResult int) *stringCutter {
 
 func (c *stringCutter) reset() {
 	*c = stringCutter{keep: c.keep, nests: c.nests, max: c.max, out: c.out[:0], cuts: c.cuts[:0],
-		escBuf: c.escBuf[:0], inner: c.inner}
+		drop: escapeCheck{buf: c.drop.buf[:0]}, inner: c.inner}
 }
 
 func (c *stringCutter) line() []byte  { return c.out }
@@ -509,7 +509,7 @@ func startsJSON(raw []byte) bool {
 // and returns how many it consumed.
 func (c *stringCutter) dropWrite(p []byte) int {
 	last := &c.cuts[len(c.cuts)-1]
-	if c.esc == 0 {
+	if !c.drop.open() {
 		if n := jsonscan.PlainLen(p); n > 0 {
 			last.n += n
 			c.n += n
@@ -517,30 +517,14 @@ func (c *stringCutter) dropWrite(p []byte) int {
 		}
 	}
 	b := p[0]
-	if c.esc > 0 {
-		c.escBuf = append(c.escBuf, b)
-		ok := true
-		if len(c.escBuf) == 2 {
-			switch b {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				c.esc = 0
-			case 'u':
-				c.esc = 4
-			default:
-				ok = false
-			}
-		} else {
-			ok = jsonscan.Unhex(b) >= 0
-			c.esc--
-		}
-		if !ok {
+	if c.drop.open() {
+		if !c.drop.add(b) {
 			c.giveUp()
 			return 1
 		}
-		if c.esc == 0 {
-			last.n += len(c.escBuf)
-			c.n += len(c.escBuf)
-			c.escBuf = c.escBuf[:0]
+		if !c.drop.open() {
+			last.n += len(c.drop.buf)
+			c.n += len(c.drop.buf)
 		}
 		return 1
 	}
@@ -550,20 +534,55 @@ func (c *stringCutter) dropWrite(p []byte) int {
 		c.longest = max(c.longest, c.n)
 		c.emit(p[:1])
 	case b == '\\':
-		c.esc = 1
-		c.escBuf = append(c.escBuf[:0], b)
+		c.drop.start(b)
 	default: // a control character
-		c.escBuf = append(c.escBuf[:0], b)
+		c.drop.buf = append(c.drop.buf[:0], b)
 		c.giveUp()
 	}
 	return 1
 }
 
-// giveUp keeps the rest of the line from the invalid bytes in escBuf on.
+// giveUp keeps the rest of the line from the invalid bytes in drop.buf on.
 func (c *stringCutter) giveUp() {
-	c.emit(c.escBuf)
-	c.escBuf = c.escBuf[:0]
+	c.emit(c.drop.buf)
+	c.drop.reset()
 	c.dropping, c.given = false, true
+}
+
+// escapeCheck checks an escape in the dropped part of a string byte by
+// byte, as the JSON scanner would, and keeps its bytes so that an invalid
+// one is written back where it was met.
+type escapeCheck struct {
+	left int    // bytes still to come; 0 when no escape is open
+	buf  []byte // the escape's bytes so far
+}
+
+func (e *escapeCheck) open() bool { return e.left > 0 }
+
+func (e *escapeCheck) reset() { e.left, e.buf = 0, e.buf[:0] }
+
+// start opens an escape at its backslash.
+func (e *escapeCheck) start(backslash byte) {
+	e.left, e.buf = 1, append(e.buf[:0], backslash)
+}
+
+// add takes the next byte of an open escape and reports whether the escape
+// is still valid. Once it is closed, buf holds all of it.
+func (e *escapeCheck) add(b byte) bool {
+	e.buf = append(e.buf, b)
+	if len(e.buf) > 2 {
+		e.left--
+		return jsonscan.Unhex(b) >= 0
+	}
+	switch b {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		e.left = 0
+	case 'u':
+		e.left = 4
+	default:
+		return false
+	}
+	return true
 }
 
 // nestWrite reads raw bytes of a string read as JSON, up to and with its
@@ -574,7 +593,7 @@ func (c *stringCutter) nestWrite(p []byte) int {
 		// An invalid escape or a control character: write back what was
 		// read, then the rest of the line as it is, for the parser.
 		c.closeNest(false)
-		c.escBuf = append(c.escBuf[:0], c.dec.bad...)
+		c.drop.buf = append(c.drop.buf[:0], c.dec.bad...)
 		c.giveUp()
 		return used
 	}

@@ -478,3 +478,123 @@ func TestAnInvalidUnicodeEscapeInJSONInAStringKeepsTheRestForTheParser(t *testin
 		assert.False(t, json.Valid([]byte(got)), "still invalid: %s", got)
 	}
 }
+
+// decodeInPieces runs a string decoder over raw string content cut at the
+// given offsets, and returns what it decoded, what it used and whether it
+// met an invalid escape.
+func decodeInPieces(raw string, at ...int) (text string, used int, ok bool, bad string) {
+	var d stringDecoder
+	w := &stringCutter{keep: 1 << 20, max: 1 << 20}
+	from := 0
+	for _, to := range append(at, len(raw)) {
+		piece := []byte(raw[from:to])
+		if e := d.end(piece); e != len(piece) {
+			panic(fmt.Sprintf("end found a closing quote at %d in %q", e, piece))
+		}
+		n, good := d.decode(piece, w)
+		used += n
+		if !good {
+			return string(w.out), used, false, string(d.bad)
+		}
+		from = to
+	}
+	d.buf = d.buf[:0]
+	d.flushHigh()
+	w.write(d.buf)
+	return string(w.out), used, true, ""
+}
+
+func TestTheStringDecoderReadsEscapesSplitAcrossPieces(t *testing.T) {
+	// Every escape, and surrogates paired, alone and doubled, cut at every
+	// offset into two pieces and into three: the text decoded is the one
+	// encoding/json decodes.
+	for _, raw := range []string{
+		`a\"b\\c\/d\be\ff\ng\rh\ti`,
+		`\u00e9\u65e5x\u2028`,
+		`\ud83d\ude42 pair`,
+		`\ud83d lone high`,
+		`lone high at the end \ud83d`,
+		`\ude42 lone low`,
+		`\ud83d\ud83d\ude42 two highs`,
+		`\ud83dx\ude42 split by a letter`,
+	} {
+		var want string
+		require.NoError(t, json.Unmarshal([]byte(`"`+raw+`"`), &want), raw)
+		for i := 0; i <= len(raw); i++ {
+			got, used, ok, _ := decodeInPieces(raw, i)
+			require.True(t, ok, "%q cut at %d", raw, i)
+			assert.Equal(t, len(raw), used, "%q cut at %d", raw, i)
+			assert.Equal(t, want, got, "%q cut at %d", raw, i)
+			for j := i; j <= len(raw); j++ {
+				got, _, _, _ := decodeInPieces(raw, i, j)
+				assert.Equal(t, want, got, "%q cut at %d and %d", raw, i, j)
+			}
+		}
+	}
+}
+
+func TestTheStringDecoderStopsAtAnInvalidEscapeWhereverItIsCut(t *testing.T) {
+	for _, c := range []struct{ raw, bad string }{
+		{`ab\x rest`, `\x`},
+		{`ab\u12g4 rest`, `\u12g4`},
+		{`ab\uZ rest`, `\uZ re`},
+		{"ab\x01 rest", "\x01"},
+	} {
+		at := strings.Index(c.raw, c.bad)
+		for i := 0; i <= len(c.raw); i++ {
+			got, used, ok, bad := decodeInPieces(c.raw, i)
+			require.False(t, ok, "%q cut at %d", c.raw, i)
+			assert.Equal(t, c.bad, bad, "%q cut at %d", c.raw, i)
+			assert.Equal(t, at+len(c.bad), used, "%q cut at %d: used counts the bad bytes", c.raw, i)
+			assert.Equal(t, "ab", got, "%q cut at %d", c.raw, i)
+		}
+	}
+}
+
+func TestTheStringDecoderFindsTheClosingQuoteAfterAnEscapeSplitAcrossPieces(t *testing.T) {
+	raw := `a\"b\u0022c\\` + `"after`
+	closing := strings.LastIndex(raw, `"`)
+	for i := 1; i < closing; i++ {
+		var d stringDecoder
+		w := &stringCutter{keep: 1 << 20, max: 1 << 20}
+		first := []byte(raw[:i])
+		require.Equal(t, len(first), d.end(first), "cut at %d: no quote in the first piece", i)
+		_, ok := d.decode(first, w)
+		require.True(t, ok)
+		rest := []byte(raw[i:])
+		assert.Equal(t, closing-i, d.end(rest), "cut at %d", i)
+	}
+}
+
+func TestAnEscapeCheckAcceptsWhatJSONAcceptsByteByByte(t *testing.T) {
+	for _, c := range []struct {
+		esc   string
+		valid bool
+	}{
+		{`\"`, true}, {`\\`, true}, {`\/`, true}, {`\b`, true}, {`\f`, true}, {`\n`, true}, {`\r`, true}, {`\t`, true},
+		{`\u00e9`, true}, {`\uABCD`, true}, {`\x`, false}, {`\U0041`, false}, {`\u00g9`, false}, {`\u12`, true},
+	} {
+		var e escapeCheck
+		e.start(c.esc[0])
+		require.True(t, e.open(), c.esc)
+		ok := true
+		for i := 1; i < len(c.esc) && ok; i++ {
+			ok = e.add(c.esc[i])
+		}
+		assert.Equal(t, c.valid, ok, c.esc)
+		if !ok {
+			assert.True(t, strings.HasPrefix(c.esc, string(e.buf)), "%q keeps the bytes read: %q", c.esc, e.buf)
+			continue
+		}
+		complete := len(c.esc) == 2 || len(c.esc) == 6
+		assert.Equal(t, !complete, e.open(), "%q: open until its last byte", c.esc)
+		if complete {
+			assert.Equal(t, c.esc, string(e.buf))
+		}
+	}
+	var e escapeCheck
+	e.start('\\')
+	e.reset()
+	assert.False(t, e.open())
+	assert.Empty(t, e.buf)
+}
