@@ -89,7 +89,7 @@ func (c Cline) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 	if src == "" {
 		src = "."
 	}
-	data, err := opts.readFS(fsys, clineHistory)
+	data, cutWarning, err := opts.readFSCut(fsys, clineHistory)
 	if err != nil {
 		return nil, err
 	}
@@ -98,14 +98,16 @@ func (c Cline) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	cutWarning(s)
 	s.Source = src
-	ui, err := opts.readFS(fsys, clineUIMessages)
+	ui, cutWarning, err := opts.readFSCut(fsys, clineUIMessages)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		s.Warnf(0, "%s: %v; read without times and tokens", clineUIMessages, err)
 	default:
 		clineReadUI(s, ui, path.Join(src, clineUIMessages))
+		cutWarning(s)
 	}
 	return s, nil
 }

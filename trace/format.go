@@ -160,6 +160,34 @@ func (o *Options) readFS(fsys fs.FS, name string) ([]byte, error) {
 	return input.ReadFileFS(fsys, name, o.maxInputSize())
 }
 
+// readFSCut is readFS for a file that is one JSON document: one longer
+// than a long line is passed through the string cutter as it is read, so
+// that it costs what its cut strings take. The warning says what was cut.
+func (o *Options) readFSCut(fsys fs.FS, name string) (data []byte, warning func(*Session), err error) {
+	var (
+		f    io.ReadCloser
+		size int64
+	)
+	if o.budget != nil {
+		f, size, err = o.budget.OpenFileFS(fsys, name)
+	} else {
+		f, size, err = input.OpenFileFS(fsys, name, o.maxInputSize())
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	opts := *o
+	opts.fileSize = max(size, 1) // a size of 0 would mean unknown
+	cut, summary := cutDocument(f, opts)
+	data, err = io.ReadAll(cut)
+	return data, func(s *Session) {
+		if msg, line := summary(); msg != "" {
+			s.Warnf(line, "%s: %s", name, msg)
+		}
+	}, err
+}
+
 // ErrEmpty is returned (wrapped) for an input with no content.
 var ErrEmpty = errors.New("trace is empty")
 

@@ -288,26 +288,41 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 // ReadFileFS is ReadFile on a file of fsys (a trace stored as a folder,
 // read through os.DirFS).
 func ReadFileFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	limit = orNoLimit(limit)
-	info, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if err := check(name, info, limit, false); err != nil {
-		return nil, err
-	}
-	f, err := fsys.Open(name)
+	f, _, err := OpenFileFS(fsys, name, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// OpenFileFS opens a file of fsys to be read streaming, with the checks of
+// ReadFileFS, and returns its size: reading past limit bytes fails with a
+// *TooLargeError naming it.
+func OpenFileFS(fsys fs.FS, name string, limit int64) (io.ReadCloser, int64, error) {
+	limit = orNoLimit(limit)
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := check(name, info, limit, false); err != nil {
+		return nil, 0, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
 	if info, err = f.Stat(); err == nil {
 		err = check(name, info, limit, false)
 	}
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, 0, err
 	}
-	return io.ReadAll(LimitReader(f, name, limit))
+	return struct {
+		io.Reader
+		io.Closer
+	}{LimitReader(f, name, limit), f}, info.Size(), nil
 }
 
 // A Budget bounds what is read, in all, from the files of one input
@@ -329,20 +344,50 @@ func NewBudget(folder string, limit int64) *Budget {
 // ReadFileFS is ReadFileFS within what is left of the budget. Past it, the
 // error is a *TooLargeError naming the folder.
 func (b *Budget) ReadFileFS(fsys fs.FS, name string) ([]byte, error) {
-	// At least one byte may be asked for, as 0 would mean no limit; the
-	// total is checked after the read.
-	data, err := ReadFileFS(fsys, name, max(b.limit-b.used, 1))
-	if err == nil {
-		b.used += int64(len(data))
-		if b.used > b.limit {
-			err = ErrTooLarge
-		}
+	f, _, err := b.OpenFileFS(fsys, name)
+	if err != nil {
+		return nil, err
 	}
-	if errors.Is(err, ErrTooLarge) {
-		return nil, &TooLargeError{Path: b.folder, Limit: b.limit, Folder: true}
-	}
-	return data, err
+	defer f.Close()
+	return io.ReadAll(f)
 }
+
+// OpenFileFS is OpenFileFS within what is left of the budget: what is
+// read is taken from it, and reading past it fails with a *TooLargeError
+// naming the folder.
+func (b *Budget) OpenFileFS(fsys fs.FS, name string) (io.ReadCloser, int64, error) {
+	// At least one byte may be asked for, as 0 would mean no limit; the
+	// total is checked as the file is read.
+	f, size, err := OpenFileFS(fsys, name, max(b.limit-b.used, 1))
+	if err != nil {
+		return nil, 0, b.folderError(err)
+	}
+	return &budgetReader{f: f, b: b}, size, nil
+}
+
+func (b *Budget) folderError(err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return &TooLargeError{Path: b.folder, Limit: b.limit, Folder: true}
+	}
+	return err
+}
+
+// budgetReader takes what it reads from its budget.
+type budgetReader struct {
+	f io.ReadCloser
+	b *Budget
+}
+
+func (r *budgetReader) Read(p []byte) (int, error) {
+	n, err := r.f.Read(p)
+	r.b.used += int64(n)
+	if r.b.used > r.b.limit {
+		err = ErrTooLarge
+	}
+	return n, r.b.folderError(err)
+}
+
+func (r *budgetReader) Close() error { return r.f.Close() }
 
 // LimitReader returns a reader of r that fails with a *TooLargeError,
 // naming name, once more than limit bytes would be read. The bytes up to

@@ -3,10 +3,12 @@ package input
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
@@ -280,4 +282,61 @@ func TestExcerptQuotesAtMost64BytesEscaped(t *testing.T) {
 			assert.Equal(t, tt.want, Excerpt(tt.in))
 		})
 	}
+}
+
+func TestOpenFileFSStreamsAFileWithinTheLimit(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"a.json": {Data: []byte("12345")}, "dir": {Mode: fs.ModeDir}}
+	f, size, err := OpenFileFS(fsys, "a.json", 5)
+	require.NoError(t, err)
+	assert.Equal(t, int64(5), size)
+	data, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "12345", string(data))
+	require.NoError(t, f.Close())
+
+	_, _, err = OpenFileFS(fsys, "a.json", 4)
+	var tl *TooLargeError
+	require.ErrorAs(t, err, &tl, "refused at once by its size")
+	assert.Equal(t, "a.json", tl.Path)
+	_, _, err = OpenFileFS(fsys, "dir", 0)
+	assert.Error(t, err, "a folder is not read")
+	_, _, err = OpenFileFS(fsys, "missing.json", 0)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+}
+
+func TestABudgetTakesWhatEachFileReadsAndRefusesPastIt(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"a": {Data: []byte("123")}, "b": {Data: []byte("4567")}, "c": {Data: []byte("8")}}
+	b := NewBudget("run/folder", 8)
+	f, size, err := b.OpenFileFS(fsys, "a")
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), size)
+	data, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "123", string(data))
+	data, err = b.ReadFileFS(fsys, "b")
+	require.NoError(t, err)
+	assert.Equal(t, "4567", string(data))
+	data, err = b.ReadFileFS(fsys, "c")
+	require.NoError(t, err, "8 bytes in all: exactly the budget")
+	assert.Equal(t, "8", string(data))
+
+	_, err = b.ReadFileFS(fsys, "c")
+	var tl *TooLargeError
+	require.ErrorAs(t, err, &tl, "one byte past the budget")
+	assert.Equal(t, &TooLargeError{Path: "run/folder", Limit: 8, Folder: true}, tl)
+
+	// What is streamed is taken from the budget as it is read.
+	b = NewBudget("run/folder", 5)
+	f, _, err = b.OpenFileFS(fsys, "b")
+	require.NoError(t, err)
+	_, err = io.ReadAll(iotest.OneByteReader(f))
+	require.NoError(t, err)
+	_, _, err = b.OpenFileFS(fsys, "a")
+	require.ErrorAs(t, err, &tl, "4 bytes read, 3 more asked for")
+	assert.True(t, tl.Folder)
+	data, err = b.ReadFileFS(fsys, "c")
+	require.NoError(t, err)
+	assert.Equal(t, "8", string(data))
 }
