@@ -25,7 +25,8 @@ func (l *loader) groundTruth(e *entry, nextLine int) {
 	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
 	default:
 		hint := ""
-		if s, ok := l.scalarText(n); ok {
+		if _, isString := l.resolve(n).(*ast.StringNode); isString {
+			s, _ := l.scalarText(n)
 			hint = fmt.Sprintf("; to load a file write {from: %s}", s)
 		}
 		l.at(n, "ground_truth: expected a list of paths, a mapping (files, symbols, expected_edit_files, chunks) or {from: FILE}, got %s%s", l.kindOf(n), hint)

@@ -90,5 +90,73 @@ func From(file string, err error) error {
 func cleanMessage(msg string) string {
 	msg = strings.TrimSpace(msg)
 	msg = strings.Replace(msg, "unknown field", "unknown key", 1)
+	// "sequence was used where mapping is expected"
+	if got, want, ok := strings.Cut(msg, " was used where "); ok {
+		if want, ok := strings.CutSuffix(want, " is expected"); ok {
+			return "expected " + nodeWord(want) + ", got " + gotWord(nodeWord(got))
+		}
+	}
+	// "cannot unmarshal string into Go struct field T.A of type int",
+	// "cannot unmarshal -42 into Go value of type uint ( overflow )"
+	if rest, ok := strings.CutPrefix(msg, "cannot unmarshal "); ok {
+		got, rest, _ := strings.Cut(rest, " into Go ")
+		_, goType, ok := strings.Cut(rest, " of type ")
+		if !ok {
+			return msg
+		}
+		goType, overflow := strings.CutSuffix(goType, " ( overflow )")
+		if overflow {
+			return fmt.Sprintf("%s is out of range for %s", got, goWord(goType))
+		}
+		return "expected " + goWord(goType) + ", got " + gotWord(goWord(got))
+	}
 	return msg
+}
+
+// gotWord is a kind's name for what a file holds.
+func gotWord(word string) string {
+	if word == "true or false" {
+		return "a boolean"
+	}
+	return word
+}
+
+// nodeWord names a kind of YAML node as the decoder writes it.
+func nodeWord(kind string) string {
+	switch kind {
+	case "sequence":
+		return "a list"
+	case "mapping":
+		return "a mapping"
+	case "string", "scalar":
+		return "a string"
+	case "int":
+		return "a whole number"
+	case "float", "inf", "nan":
+		return "a number"
+	case "boolean":
+		return "true or false"
+	case "null":
+		return "nothing"
+	}
+	return kind
+}
+
+// goWord names what a Go type holds in the words of a YAML file.
+func goWord(t string) string {
+	switch {
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "struct"), strings.Contains(t, "."):
+		return "a mapping"
+	}
+	return t
 }

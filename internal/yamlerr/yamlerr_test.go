@@ -36,3 +36,51 @@ func TestErrorWithoutPosition(t *testing.T) {
 	assert.Equal(t, "f.yaml: msg", (&Error{File: "f.yaml", Msg: "msg"}).Error())
 	assert.Equal(t, "msg", (&Error{Msg: "msg"}).Error())
 }
+
+func TestTheDecodersTypeErrorsSpeakOfTheFile(t *testing.T) {
+	t.Parallel()
+	type inner struct {
+		Path  string `yaml:"path"`
+		Grade int    `yaml:"grade"`
+	}
+	var v struct {
+		Files   []inner           `yaml:"files"`
+		Names   []string          `yaml:"names"`
+		Ratio   float64           `yaml:"ratio"`
+		On      bool              `yaml:"on"`
+		Small   int8              `yaml:"small"`
+		Counts  map[string]uint32 `yaml:"counts"`
+		Nothing []string          `yaml:"nothing"`
+	}
+	for src, want := range map[string]string{
+		"files: {a: 1}\n":                "f.yaml:1:8: expected a list, got a mapping",
+		"files: [3]\n":                   "f.yaml:1:9: expected a mapping, got a whole number",
+		"files: [{path: [a]}]\n":         "f.yaml:1:16: expected a string, got a list",
+		"files: [{path: a, grade: x}]\n": "f.yaml:1:26: expected a whole number, got a string",
+		"names: [{a: 1}]\n":              "f.yaml:1:9: expected a string, got a mapping",
+		"names: true\n":                  "f.yaml:1:8: expected a list, got a boolean",
+		"ratio: [1]\n":                   "f.yaml:1:8: expected a number, got a list",
+		"on: [1]\n":                      "f.yaml:1:5: expected true or false, got a list",
+		"small: 300\n":                   "f.yaml:1:8: 300 is out of range for a whole number",
+		"counts: {a: x}\n":               "f.yaml:1:13: expected a whole number, got a string",
+	} {
+		err := yaml.UnmarshalWithOptions([]byte(src), &v, yaml.Strict())
+		require.Error(t, err, src)
+		got := From("f.yaml", err).Error()
+		assert.Equal(t, want, got, src)
+		assert.NotContains(t, got, "Go ", src)
+	}
+}
+
+func TestCleanMessageLeavesOtherMessagesAsTheyAre(t *testing.T) {
+	t.Parallel()
+	for _, msg := range []string{
+		"mapping value is not allowed in this context",
+		"cannot unmarshal something odd",
+		"x was used where y",
+	} {
+		assert.Equal(t, msg, cleanMessage(msg))
+	}
+	assert.Equal(t, `unknown key "a"`, cleanMessage(`  unknown field "a" `))
+	assert.Equal(t, "expected a tag, got nothing", cleanMessage("null was used where a tag is expected"))
+}
