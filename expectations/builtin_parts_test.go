@@ -1,6 +1,7 @@
 package expectations
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/agentretrieval/agentretrieval/events"
@@ -91,4 +92,27 @@ func TestIndexAndCallsSayWhyARunHasNone(t *testing.T) {
 	calls, ok := callsOf(&Run{Session: &trace.Session{Calls: []trace.ToolCall{{Index: 0, Name: "Read"}, {Index: 2, Name: "Grep"}}}})
 	require.True(t, ok)
 	assert.Equal(t, []toolCall{{0, "Read"}, {2, "Grep"}}, calls, "the session's calls when there is no document")
+}
+
+func TestACallsKeyIsItsArgumentsWithKeysSorted(t *testing.T) {
+	view := func(raw string) callView { return callView{lazy: &lazyArgs{raw: json.RawMessage(raw)}} }
+	a, b := view(`{"b": 1, "a": {"d": 2, "c": 3}}`), view(`{"a":{"c":3,"d":2},"b":1}`)
+	assert.Equal(t, `{"a":{"c":3,"d":2},"b":1}`, a.key())
+	assert.Equal(t, a.key(), b.key(), "the same arguments in another order")
+	assert.NotEqual(t, a.key(), view(`{"a":{"c":3,"d":2},"b":2}`).key())
+	assert.Equal(t, `{"a":`, view(`{"a":`).key(), "arguments that are not JSON are their text")
+	assert.Empty(t, view(``).key(), "no arguments")
+	assert.Equal(t, "x", callView{argsKey: "x"}.key(), "a view without raw arguments keeps its key")
+}
+
+func TestAnExactPatternWithoutArgumentsMatchesOnlyACallWithNone(t *testing.T) {
+	exact := CallPattern{Tool: "Read", Match: "exact"}
+	withArgs := callView{name: "Read", lazy: &lazyArgs{raw: json.RawMessage(`{"file_path":"a.go"}`)}}
+	without := callView{name: "Read", lazy: &lazyArgs{raw: json.RawMessage(`{}`)}}
+	var paths events.PathNormalizer
+	assert.False(t, exact.matches(withArgs, paths))
+	assert.True(t, exact.matches(without, paths))
+	assert.True(t, CallPattern{Tool: "Read"}.matches(withArgs, paths), "partial, the default, with no args matches any")
+	assert.True(t, CallPattern{Tool: "Read", Match: "ignore", Args: map[string]ArgMatcher{"x": {Glob: "y"}}}.matches(withArgs, paths))
+	assert.False(t, CallPattern{Tool: "Read", Args: map[string]ArgMatcher{"x": {Glob: "y"}}}.matches(withArgs, paths), "a listed argument the call lacks")
 }
