@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentretrieval/agentretrieval/report"
@@ -102,7 +103,7 @@ func (s *Store) Runs(ctx context.Context, f Filter) ([]RunSummary, error) {
 }
 
 // hexPrefix is what a commit reference looks like: 4 to 40 hex digits.
-var hexPrefix = regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`)
+var hexPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`) })
 
 // Baseline returns the figures of the latest run of branch ref, or, when
 // no run has that branch, of the latest run of the commit ref (a full
@@ -115,7 +116,7 @@ func (s *Store) Baseline(ctx context.Context, ref string) (*report.Baseline, str
 		return nil, "", fmt.Errorf("history %s: no branch or commit given (expected DB@BRANCH or DB@COMMIT)", s.name)
 	}
 	id, key, err := s.latestRun(ctx, `branch = ?`, ref)
-	if err == sql.ErrNoRows && hexPrefix.MatchString(ref) {
+	if err == sql.ErrNoRows && hexPrefix().MatchString(ref) {
 		var commits []string
 		commits, err = s.strings(ctx, `SELECT DISTINCT commit_sha FROM runs WHERE LOWER(commit_sha) LIKE ? ORDER BY commit_sha LIMIT 5`, strings.ToLower(ref)+"%")
 		switch {

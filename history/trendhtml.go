@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // trendCSS is the page's only style; the page has no script.
@@ -32,7 +33,10 @@ func cssHash() string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-var trendPage = template.Must(template.New("trend").Parse(`<!DOCTYPE html>
+// trendPage is parsed when a trend page is first written, not at every
+// start of the command.
+var trendPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("trend").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{{.CSP}}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -67,6 +71,7 @@ configuration's mean over tasks.</p>
 {{end}}</table>{{end}}
 </body></html>
 `))
+})
 
 type chartPoint struct {
 	X, Y   float64
@@ -135,7 +140,7 @@ func (t *Trend) WriteHTML(w io.Writer, flaky []FlakyExpectation) error {
 		data.Flaky = append(data.Flaky, flakyRow{f.Scenario, name, fmt.Sprintf("%.0f%%", 100*f.PassRate()), fmt.Sprintf("%d of %d", f.Passed, f.Judged)})
 	}
 	var b bytes.Buffer
-	if err := trendPage.Execute(&b, data); err != nil {
+	if err := trendPage().Execute(&b, data); err != nil {
 		return fmt.Errorf("trend page: %w", err)
 	}
 	_, err := w.Write(b.Bytes())
