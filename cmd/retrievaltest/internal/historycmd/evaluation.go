@@ -36,12 +36,13 @@ func (h EvaluationFlags) Given() bool { return *h.db != "" }
 // a shard (unless -history-shard), a plan, and -history-shard alone.
 func (h EvaluationFlags) Check(sharded, planning bool) error {
 	asked := h.shard != nil && *h.shard
-	switch {
-	case asked && (*h.db == "" || !sharded):
+	if asked && (*h.db == "" || !sharded) {
 		return errors.New("-history-shard records a shard of a run: give it with -shard K/N and -history DB")
-	case *h.db != "" && planning:
+	}
+	if *h.db != "" && planning {
 		return errors.New("-history: writing a plan evaluates no trial, so there is nothing to record; give -history to merge, which records the whole run")
-	case *h.db != "" && sharded && !asked:
+	}
+	if *h.db != "" && sharded && !asked {
 		return errors.New("-history with -shard: a shard holds part of the run's trials; give -history to merge, which records the whole run once (or -history-shard to record this shard as a run of its own)")
 	}
 	return nil

@@ -242,7 +242,8 @@ func Trend(ctx context.Context, args []string, stdout, stderr io.Writer, usage s
 		return fail("%v", err)
 	}
 	if *htmlFile != "" {
-		if err := atomicfile.Write(*htmlFile, func(w io.Writer) error { return t.WriteHTML(w, flaky) }); err != nil {
+		page := func(w io.Writer) error { return t.WriteHTML(w, flaky) }
+		if err := atomicfile.Write(*htmlFile, page); err != nil {
 			return fail("%v", err)
 		}
 	}
