@@ -68,6 +68,7 @@ func TestRunDirRefusesBadFlagsAndArguments(t *testing.T) {
 		{"a shard recorded in a history", []string{"-shard", "1/2", "-history", filepath.Join(tmp, "h.db"), miniRun}, "-history with -shard"},
 		{"a history that cannot be opened", []string{"-history", tmp, miniRun}, "is a folder"},
 		{"a plan that is not there", []string{"-plan", filepath.Join(tmp, "missing"), "-shard", "1/2", miniRun}, "missing"},
+		{"a plan that is no plan", []string{"-plan", file, "-shard", "1/2", miniRun}, file},
 		{"a bad cutoff", []string{"-k", "0", miniRun}, "-k"},
 		{"a missing ground-truth root", []string{"-gt-root", filepath.Join(tmp, "nope"), miniRun}, "-gt-root " + filepath.Join(tmp, "nope") + ": not a folder"},
 		{"a file as ground-truth root", []string{"-gt-root", file, miniRun}, "-gt-root " + file + ": not a folder"},
@@ -148,6 +149,8 @@ func TestAPlanShardsAndAMergeGiveTheWholeRun(t *testing.T) {
 	assert.NoDirExists(t, out, "a plan evaluates nothing")
 	code, _, stderr = call(context.Background(), RunDir, "-plan", filepath.Join(tmp, "p1"), "-shards", "1", miniRun)
 	require.Equal(t, cli.ExitOK, code, "one shard is a plan too: %s", stderr)
+	code, _, stderr = call(context.Background(), RunDir, "-plan", filepath.Join(tmp, "pmax"), "-shards", fmt.Sprint(runs.MaxShards), miniRun)
+	require.Equal(t, cli.ExitOK, code, "as many shards as allowed: %s", stderr)
 	code, _, stderr = call(context.Background(), RunDir, "-plan", filepath.Join(tmp, "no", "such", "p"), "-shards", "2", miniRun)
 	assert.Equal(t, cli.ExitBadInput, code)
 	assert.Contains(t, stderr, filepath.Join(tmp, "no", "such", "p"))
@@ -198,6 +201,9 @@ func TestAPlanShardsAndAMergeGiveTheWholeRun(t *testing.T) {
 func TestMergeRefusesBadFlagsAndArguments(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
+	shards := filepath.Join(tmp, "shards")
+	code, _, stderr := call(context.Background(), RunDir, "-gt-root", miniGT, "-out", shards, "-shard", "1/1", miniRun)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -209,13 +215,14 @@ func TestMergeRefusesBadFlagsAndArguments(t *testing.T) {
 		{"a folder of no shard", []string{"-out", filepath.Join(tmp, "o"), tmp}, tmp},
 		{"a shard that is not there", []string{"-out", filepath.Join(tmp, "o"), filepath.Join(tmp, "nope")}, "nope"},
 		{"a bad flag", []string{"-bogus"}, "-bogus"},
+		{"local shards merged into a bucket", []string{"-out", "s3://bucket/merged", shards}, "its artifacts cannot be named from s3://bucket/merged: s3://bucket/merged and " + shards + " are not both bucket URLs: merge into a folder of the bucket the shards wrote to"},
 	} {
 		code, stdout, stderr := call(context.Background(), Merge, tc.args...)
 		assert.Equal(t, cli.ExitBadInput, code, tc.name)
 		assert.Contains(t, stderr, tc.want, tc.name)
 		assert.Empty(t, stdout, tc.name)
 	}
-	_, _, stderr := call(context.Background(), Merge, tmp)
+	_, _, stderr = call(context.Background(), Merge, tmp)
 	assert.Contains(t, stderr, "USAGE TEXT", "the usage is shown")
 	_, _, stderr = call(context.Background(), Merge, "-out", filepath.Join(tmp, "o"))
 	assert.Contains(t, stderr, "USAGE TEXT")

@@ -195,7 +195,8 @@ func writeRun(ctx context.Context, cmd string, summary *runs.Summary, out, artif
 		return err
 	}
 	htmlFile := filepath.Join(out, htmlreport.RunReportFile)
-	if err := htmlreport.WriteFile(htmlFile, func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: artifacts}) }); err != nil {
+	page := func(w io.Writer) error { return htmlreport.WriteRun(w, summary, htmlreport.RunOptions{Dir: artifacts}) }
+	if err := htmlreport.WriteFile(htmlFile, page); err != nil {
 		return err
 	}
 	if err := st.Commit(ctx, runs.IsSummaryFile); err != nil {
