@@ -13,14 +13,18 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver with database/sql
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver: pure Go, so the command stays cgo-free
 )
 
 //go:embed migrations
 var migrations embed.FS
+
+// ErrNoDrivers is the error of Open in a build without the database
+// drivers (see DriversLinked).
+var ErrNoDrivers = errors.New("this build of retrievaltest has no database drivers (they would slow down every command's start); " +
+	"run it through retrievaltest-clouds, which the release archives carry beside it, or build it without -tags nodb " +
+	"(go install github.com/agentretrieval/agentretrieval/cmd/retrievaltest@latest)")
 
 // A Store is an open history database.
 type Store struct {
@@ -55,6 +59,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, errors.New("history: no database given (expected a SQLite file path or a postgres:// URL)")
 	}
 	s := &Store{name: displayName(dsn)}
+	if !DriversLinked {
+		return nil, fmt.Errorf("history %s: %w", s.name, ErrNoDrivers)
+	}
 	var (
 		err    error
 		sub    string

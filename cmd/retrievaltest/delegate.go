@@ -10,19 +10,27 @@ import (
 	"runtime"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
+	"github.com/agentretrieval/agentretrieval/history"
 )
 
 // delegatedEnv marks a process started by runIn: a build without drivers
 // found under the name of the one with them hands nothing on again.
 const delegatedEnv = "RETRIEVALTEST_DELEGATED"
 
-// cloudsBinary returns the build that has the bucket drivers when this
-// one has none and an argument names a bucket: retrievaltest-clouds beside
-// this executable (as the release archives place it), else on PATH. It
-// returns "" when this build reads the arguments itself, or when there is
+// cloudsBinary returns the build that has the bucket and database drivers
+// when this one lacks those the arguments need (an argument names a
+// bucket, or the command opens a history database): retrievaltest-clouds
+// beside this executable (as the release archives place it), else on PATH.
+// It returns "" when this build runs the command itself, or when there is
 // no such build (the command then says how to get one).
 func cloudsBinary(args []string) string {
-	if blobio.Linked("s3") || !blobio.NamesBucket(args) || os.Getenv(delegatedEnv) != "" {
+	if os.Getenv(delegatedEnv) != "" {
+		return ""
+	}
+	bucket := !blobio.Linked("s3") && blobio.NamesBucket(args)
+	db := !history.DriversLinked && historycmd.NamesDatabase(args)
+	if !bucket && !db {
 		return ""
 	}
 	name := cloudsName(runtime.GOOS)

@@ -190,3 +190,34 @@ func TestTheCloudsBuildIsAnExeOnWindows(t *testing.T) {
 		assert.Equal(t, blobio.CloudsBinary, cloudsName(goos), goos)
 	}
 }
+
+// The release's retrievaltest is built with -tags nodb: a command that
+// opens a history database runs in retrievaltest-clouds, beside it, which
+// has the drivers; without it, the command says what to install.
+func TestTheNodbBuildHandsHistoryCommandsToTheCloudsBuild(t *testing.T) {
+	t.Parallel()
+	lean := leanBinary(t, "-tags", "nodb")
+	db := filepath.Join(t.TempDir(), "h.db")
+	wantCode, want, wantErr := runCLI(t, nil, "check", "-history", db, "-run-id", "r1", "-branch", "main", "-commit", "c0ffee", checkMixed)
+	require.Equal(t, exitFailed, wantCode, wantErr)
+
+	code, out, stderr := runBinary(t, lean, "history", db)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "this build of retrievaltest has no database drivers")
+
+	placeClouds(t, lean)
+	wantCode, want, wantErr = runCLI(t, nil, "history", db)
+	require.Equal(t, exitOK, wantCode, wantErr)
+	code, out, stderr = runBinary(t, lean, "history", db)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, want, out, "the listing of the build with the drivers")
+	assert.Contains(t, out, "| r1 |")
+
+	code, _, stderr = runBinary(t, lean, "check", "-baseline", db+"@main", checkMixed)
+	assert.Equal(t, exitFailed, code, stderr)
+	assert.Contains(t, stderr, "baseline: run r1 of main", "-baseline DB@REF is read by the build with the drivers")
+	code, out, stderr = runBinary(t, lean, "version")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `^retrievaltest .* go1\.\d+`, out)
+}

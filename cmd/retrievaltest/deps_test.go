@@ -65,3 +65,29 @@ func TestTheLeanBuildLinksNoCloudSDK(t *testing.T) {
 		assert.Contains(t, clouds, driver, "the allclouds build")
 	}
 }
+
+// A build made with -tags nodb (the release's retrievaltest) links no
+// database driver; the default build, as go install makes it, has both.
+func TestTheNodbBuildLinksNoDatabaseDriver(t *testing.T) {
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := exec.LookPath(goTool); err != nil {
+		if goTool, err = exec.LookPath("go"); err != nil {
+			t.Skip("no go command to list the dependencies with")
+		}
+	}
+	list := func(tags ...string) []string {
+		out, err := exec.Command(goTool, append(append([]string{"list"}, tags...), "-deps", ".")...).Output()
+		require.NoError(t, err)
+		return strings.Fields(string(out))
+	}
+	drivers := []string{"modernc.org/sqlite", "github.com/jackc/pgx/v5/stdlib"}
+	deps := list()
+	for _, d := range drivers {
+		assert.Contains(t, deps, d, "the default build")
+	}
+	deps = list("-tags", "nodb")
+	require.Contains(t, deps, "github.com/agentretrieval/agentretrieval/history", "the listing is of the command")
+	for _, d := range deps {
+		assert.False(t, strings.HasPrefix(d, "modernc.org/") || strings.HasPrefix(d, "github.com/jackc/"), "the nodb build links %s", d)
+	}
+}

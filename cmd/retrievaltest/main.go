@@ -46,8 +46,9 @@ var commands = map[string]cli.Command{
 }
 
 func main() {
-	// A build without the bucket drivers hands a command that names a
-	// bucket to the build that has them (see delegate.go).
+	// A build without the bucket drivers (or, made with -tags nodb, the
+	// database drivers) hands a command that needs them to the build that
+	// has them (see delegate.go).
 	if bin := cloudsBinary(os.Args[1:]); bin != "" {
 		os.Exit(runIn(bin, os.Args[1:]))
 	}

@@ -259,3 +259,36 @@ func keepScenario(list []history.FlakyExpectation, name string) []history.FlakyE
 	}
 	return out
 }
+
+// NamesDatabase reports whether a command line (the command's name, then
+// its arguments) opens a history database: the history and trend commands,
+// -history DB, and -baseline DB@REF. A build without the database drivers
+// hands such a command to the build that has them.
+func NamesDatabase(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	if args[0] == "history" || args[0] == "trend" {
+		return true
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break // the rest are arguments, not flags
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, value, inline := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if !inline && i+1 < len(args) {
+			value = args[i+1]
+		}
+		switch {
+		case name == "history" && value != "":
+			return true
+		case name == "baseline" && IsRef(value):
+			return true
+		}
+	}
+	return false
+}

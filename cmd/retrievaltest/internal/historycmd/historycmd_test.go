@@ -430,3 +430,34 @@ func TestAnEvaluatedRunIsRecordedUnderItsOwnIdOutsideCI(t *testing.T) {
 	}
 	assert.Contains(t, keys, "github:o/r/9/1", "a CI run keeps the CI's key")
 }
+
+func TestACommandLineNamesADatabaseByItsCommandOrFlags(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "h.db")
+	recordRuns(t, db, history.Pass)
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"version"}, false},
+		{[]string{"history"}, true},
+		{[]string{"trend", "-h"}, true},
+		{[]string{"check", "-history", "h.db", "s.yaml"}, true},
+		{[]string{"run-dir", "--history", "postgres://h/db", "run"}, true},
+		{[]string{"merge", "-history=h.db", "-out", "o", "s"}, true},
+		{[]string{"check", "-history=", "s.yaml"}, false},
+		{[]string{"check", "-history"}, false},
+		{[]string{"run-dir", "-history-shard", "-shard", "1/2", "run"}, false},
+		{[]string{"check", "-baseline", "base.json", "s.yaml"}, false},
+		{[]string{"check", "-baseline", db + "@main", "s.yaml"}, true},
+		{[]string{"check", "--baseline=" + db + "@main", "s.yaml"}, true},
+		{[]string{"check", "-baseline=" + db, "s.yaml"}, false},
+		{[]string{"check", "-baseline", "postgres://h/db@main", "s.yaml"}, true},
+		{[]string{"check", "s.yaml", "-history", "h.db"}, true},
+		{[]string{"events", "--", "-history", "h.db"}, false},
+		{[]string{"events", "history"}, false},
+	} {
+		assert.Equal(t, tc.want, NamesDatabase(tc.args), "%q", tc.args)
+	}
+}
