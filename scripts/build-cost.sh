@@ -24,10 +24,11 @@
 #     cache is shared (downloads are not compile time);
 #   - the size of the command's binary, without and with allclouds, built
 #     by go build as it is and as the release builds it (.goreleaser.yaml:
-#     CGO_ENABLED=0 -trimpath -ldflags "-s -w");
-#   - start-up: the median wall time, the CPU time and the largest peak
-#     resident memory of "version", and of "events" on a three-line trace,
-#     over RUNS runs, for each of the four binaries.
+#     CGO_ENABLED=0 -trimpath -ldflags "-s -w", and -tags nodb for the
+#     build without allclouds);
+#   - start-up: the median wall time, the CPU time and the median and
+#     largest peak resident memory of "version", and of "events" on a
+#     three-line trace, over RUNS runs, for each of the four binaries.
 #
 # Needs Go and /usr/bin/time (GNU time, for the peak memory).
 set -euo pipefail
@@ -67,7 +68,7 @@ cold() {
 	rm -rf "$cache"
 }
 
-# startup LABEL CMD...: median wall time and largest peak memory of RUNS
+# startup LABEL CMD...: median wall time, median and largest peak memory of RUNS
 # runs, and the CPU time (user + sys) of one run, from RUNS runs in a row
 # (wall time waits for a core on a loaded machine; CPU time does not).
 startup() {
@@ -85,8 +86,10 @@ startup() {
 	/usr/bin/time -f "%U %S" -o "$tmp/cpu" bash -c 'for _ in $(seq "$0"); do "$@" >/dev/null 2>&1; done' "$runs" "$@"
 	local cpu
 	cpu=$(awk -v n="$runs" '{ printf "%.1f", ($1 + $2) * 1000 / n }' "$tmp/cpu")
-	sort -n "$tmp/runs" | awk -v l="$label" -v cpu="$cpu" '{ t[NR] = $1; if ($2 > m) m = $2 }
-		END { printf "  %-38s %7.1f ms wall %6.1f ms cpu %6.1f MiB peak\n", l, t[int((NR + 1) / 2)] / 1000, cpu, m / 1024 }'
+	local rss
+	rss=$(sort -n -k2 "$tmp/runs" | awk '{ r[NR] = $2 } END { print r[int((NR + 1) / 2)] }')
+	sort -n "$tmp/runs" | awk -v l="$label" -v cpu="$cpu" -v med="$rss" '{ t[NR] = $1; if ($2 > m) m = $2 }
+		END { printf "  %-38s %7.1f ms wall %6.1f ms cpu %6.1f MiB peak (median; largest %.1f)\n", l, t[int((NR + 1) / 2)] / 1000, cpu, med / 1024, m / 1024 }'
 }
 
 # label KIND: how a binary was built, for the table.
@@ -94,7 +97,7 @@ label() {
 	case $1 in
 	bin) echo "(go build)" ;;
 	bin-clouds) echo "(go build, allclouds)" ;;
-	rel) echo "(release flags)" ;;
+	rel) echo "(release, nodb)" ;;
 	rel-clouds) echo "(release, allclouds)" ;;
 	esac
 }
@@ -114,7 +117,7 @@ measure() {
 		printf "  %-38s %4d\n" "packages ... -tags allclouds" "$(go list -tags allclouds -deps ./cmd/retrievaltest | wc -l)"
 		go build -o "$tmp/$tag-bin" ./cmd/retrievaltest
 		go build -tags allclouds -o "$tmp/$tag-bin-clouds" ./cmd/retrievaltest
-		CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel" ./cmd/retrievaltest
+		CGO_ENABLED=0 go build -tags nodb -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel" ./cmd/retrievaltest
 		CGO_ENABLED=0 go build -tags allclouds -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel-clouds" ./cmd/retrievaltest
 	)
 	local b
