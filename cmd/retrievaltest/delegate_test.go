@@ -6,10 +6,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -135,60 +133,6 @@ func TestTheLeanBuildHandsBucketCommandsToTheCloudsBuild(t *testing.T) {
 	code, _, stderr = runBinary(t, alone, "events", srv.URL("s/session.jsonl"))
 	assert.Equal(t, exitBadInput, code, stderr)
 	assert.Contains(t, stderr, "this build of retrievaltest has no bucket drivers")
-}
-
-// Where the process cannot be replaced (Windows has no exec), the build
-// with the drivers runs as a child: it reads the same standard input,
-// writes to the same output, and its exit code is the command's. The
-// child here is this test binary as the command (see TestMain).
-func TestAHandOffThatCannotReplaceTheProcessRunsTheBuildAsAChild(t *testing.T) {
-	// Not parallel: the environment is the child's.
-	t.Setenv(delegatedEnv, "")
-	t.Setenv("RETRIEVALTEST_TEST_ROLE", "main")
-	t.Cleanup(func() { signal.Reset(os.Interrupt) })
-	self, err := os.Executable()
-	require.NoError(t, err)
-	noExec := func(string, []string) error { return errors.ErrUnsupported }
-	trace, err := os.ReadFile(filepath.Join("..", "..", "testdata", "traces", "claude", "unmatched-result.claude.jsonl"))
-	require.NoError(t, err)
-
-	var stdout, stderr bytes.Buffer
-	code := handOff(self, []string{"events", "-"}, noExec, bytes.NewReader(trace), &stdout, &stderr)
-	require.Equal(t, exitOK, code, stderr.String())
-	assert.Contains(t, stdout.String(), `"trace_file": "-"`, "the child read the trace from the same standard input")
-	assert.Equal(t, "1", os.Getenv(delegatedEnv), "the child is told it was handed the command")
-
-	stdout.Reset()
-	code = handOff(self, []string{"events", filepath.Join(t.TempDir(), "missing.jsonl")}, noExec, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitBadInput, code, "the child's exit code")
-	assert.Contains(t, stderr.String(), "missing.jsonl")
-	assert.Empty(t, stdout.String())
-
-	stderr.Reset()
-	notProgram := filepath.Join(t.TempDir(), cloudsName(runtime.GOOS))
-	require.NoError(t, os.WriteFile(notProgram, []byte("not a program\n"), 0o644))
-	code = handOff(notProgram, []string{"version"}, noExec, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitFailed, code)
-	assert.True(t, strings.HasPrefix(stderr.String(), "retrievaltest: running "+notProgram+": "), stderr.String())
-
-	// Where the process is replaced, nothing runs as a child.
-	var replaced []string
-	stdout.Reset()
-	code = handOff(notProgram, []string{"version", "-x"}, func(bin string, args []string) error {
-		replaced = append([]string{bin}, args...)
-		return nil
-	}, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitOK, code)
-	assert.Equal(t, []string{notProgram, "version", "-x"}, replaced)
-	assert.Empty(t, stdout.String())
-}
-
-func TestTheCloudsBuildIsAnExeOnWindows(t *testing.T) {
-	t.Parallel()
-	assert.Equal(t, blobio.CloudsBinary+".exe", cloudsName("windows"))
-	for _, goos := range []string{"linux", "darwin", "freebsd"} {
-		assert.Equal(t, blobio.CloudsBinary, cloudsName(goos), goos)
-	}
 }
 
 // The release's retrievaltest is built with -tags nodb: a command that

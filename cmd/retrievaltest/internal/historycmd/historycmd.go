@@ -283,10 +283,7 @@ func NamesDatabase(args []string) bool {
 		if !inline && i+1 < len(args) {
 			value = args[i+1]
 		}
-		switch {
-		case name == "history" && value != "":
-			return true
-		case name == "baseline" && IsRef(value):
+		if name == "history" && value != "" || name == "baseline" && IsRef(value) {
 			return true
 		}
 	}
