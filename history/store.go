@@ -6,15 +6,11 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 )
 
 //go:embed migrations
@@ -62,24 +58,13 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if !DriversLinked {
 		return nil, fmt.Errorf("history %s: %w", s.name, ErrNoDrivers)
 	}
-	var (
-		err    error
-		sub    string
-		dial   goose.Dialect
-		locker goose.ProviderOption
-	)
+	var err error
 	if IsPostgres(dsn) {
-		s.dialect, sub, dial = postgresDialect, "migrations/postgres", goose.DialectPostgres
+		s.dialect = postgresDialect
 		s.db, err = sql.Open("pgx", dsn)
 		if err != nil {
 			return nil, fmt.Errorf("history %s: %w", s.name, err)
 		}
-		l, err := lock.NewPostgresSessionLocker()
-		if err != nil {
-			s.db.Close()
-			return nil, fmt.Errorf("history %s: %w", s.name, err)
-		}
-		locker = goose.WithSessionLocker(l)
 	} else {
 		if strings.Contains(dsn, "://") {
 			return nil, fmt.Errorf("history %s: expected a SQLite file path or a postgres:// URL", s.name)
@@ -91,14 +76,13 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 				return nil, err
 			}
 		}
-		s.dialect, sub, dial = sqliteDialect, "migrations/sqlite", goose.DialectSQLite3
+		s.dialect = sqliteDialect
 		s.db, err = sql.Open("sqlite", sqliteDSN(dsn))
 		if err != nil {
 			return nil, fmt.Errorf("history %s: %w", s.name, err)
 		}
-		locker = goose.WithLocker(sqliteLocker{})
 	}
-	if err := s.migrate(ctx, sub, dial, locker); err != nil {
+	if err := s.migrate(ctx); err != nil {
 		s.db.Close()
 		return nil, err
 	}
@@ -160,28 +144,6 @@ func displayName(dsn string) string {
 		return "postgres://…"
 	}
 	return u.Redacted()
-}
-
-func (s *Store) migrate(ctx context.Context, sub string, dial goose.Dialect, locker goose.ProviderOption) error {
-	fsys, err := fs.Sub(migrations, sub)
-	if err != nil {
-		return err
-	}
-	p, err := goose.NewProvider(dial, s.db, fsys, locker)
-	if err != nil {
-		return fmt.Errorf("history %s: %w", s.name, err)
-	}
-	current, err := p.GetDBVersion(ctx)
-	if err == nil {
-		sources := p.ListSources()
-		if latest := sources[len(sources)-1].Version; current > latest {
-			return fmt.Errorf("history %s: schema version %d is newer than this build's (%d): use a newer retrievaltest", s.name, current, latest)
-		}
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("history %s: migrating the schema: %w", s.name, err)
-	}
-	return nil
 }
 
 // Close closes the database.

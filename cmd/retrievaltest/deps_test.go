@@ -67,7 +67,8 @@ func TestTheLeanBuildLinksNoCloudSDK(t *testing.T) {
 }
 
 // A build made with -tags nodb (the release's retrievaltest) links no
-// database driver; the default build, as go install makes it, has both.
+// database driver and no goose; the default build, as go install makes
+// it, has them.
 func TestTheNodbBuildLinksNoDatabaseDriver(t *testing.T) {
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := exec.LookPath(goTool); err != nil {
@@ -80,7 +81,7 @@ func TestTheNodbBuildLinksNoDatabaseDriver(t *testing.T) {
 		require.NoError(t, err)
 		return strings.Fields(string(out))
 	}
-	drivers := []string{"modernc.org/sqlite", "github.com/jackc/pgx/v5/stdlib"}
+	drivers := []string{"modernc.org/sqlite", "github.com/jackc/pgx/v5/stdlib", "github.com/pressly/goose/v3"}
 	deps := list()
 	for _, d := range drivers {
 		assert.Contains(t, deps, d, "the default build")
@@ -88,6 +89,7 @@ func TestTheNodbBuildLinksNoDatabaseDriver(t *testing.T) {
 	deps = list("-tags", "nodb")
 	require.Contains(t, deps, "github.com/agentretrieval/agentretrieval/history", "the listing is of the command")
 	for _, d := range deps {
-		assert.False(t, strings.HasPrefix(d, "modernc.org/") || strings.HasPrefix(d, "github.com/jackc/"), "the nodb build links %s", d)
+		assert.False(t, strings.HasPrefix(d, "modernc.org/") || strings.HasPrefix(d, "github.com/jackc/") || strings.HasPrefix(d, "github.com/pressly/goose"),
+			"the nodb build links %s", d)
 	}
 }
