@@ -577,23 +577,61 @@ func (r *claudeReader) userMessage(t time.Time, sub bool) {
 // sideParents maps the uuid of each sidechain line to the Task call its
 // subagent belongs to. A session has tens of thousands of sidechain
 // lines and few Task calls: their uuids, in the canonical lowercase form
-// Claude Code writes, are kept as 16 bytes (any other string as it is),
-// each with the number of its parent's id in a table of the ids.
+// Claude Code writes, are kept as 16 bytes, with the number of whatever
+// comes before the uuid in a table of such prefixes (none, in the files
+// Claude Code writes; a copy's or an agent's mark in files made from
+// them); any other string is kept as it is. Each uuid comes with the
+// number of its parent's id in a table of the ids.
 type sideParents struct {
-	uuids map[[16]byte]uint32
-	other map[string]uint32
-	ids   []string
-	num   map[string]uint32
+	uuids    map[prefixedUUID]uint32
+	prefixes map[string]uint32
+	other    map[string]uint32
+	ids      []string
+	num      map[string]uint32
+}
+
+// prefixedUUID is a string that ends in a canonical uuid: the number of
+// the bytes before the uuid, and the uuid's value.
+type prefixedUUID struct {
+	prefix uint32
+	uuid   [16]byte
 }
 
 func newSideParents() sideParents {
-	return sideParents{uuids: map[[16]byte]uint32{}, other: map[string]uint32{}, num: map[string]uint32{}}
+	return sideParents{uuids: map[prefixedUUID]uint32{}, prefixes: map[string]uint32{}, other: map[string]uint32{}, num: map[string]uint32{}}
+}
+
+// key splits s into a prefix and a canonical uuid, numbering a new prefix
+// when add is set. ok is false when s does not end in a canonical uuid, or
+// (without add) when its prefix was never numbered, so that no key holds
+// it.
+func (m *sideParents) key(s []byte, add bool) (k prefixedUUID, canonical, ok bool) {
+	if len(s) < 36 {
+		return k, false, false
+	}
+	at := len(s) - 36
+	u, canonical := parseUUID(s[at:])
+	if !canonical {
+		return k, false, false
+	}
+	p, ok := m.prefixes[string(s[:at])]
+	if !ok {
+		if !add {
+			return k, true, false
+		}
+		p = uint32(len(m.prefixes))
+		m.prefixes[string(s[:at])] = p
+	}
+	return prefixedUUID{prefix: p, uuid: u}, true, true
 }
 
 func (m *sideParents) get(uuid []byte) (string, bool) {
 	var n uint32
 	var ok bool
-	if k, canonical := parseUUID(uuid); canonical {
+	if k, canonical, known := m.key(uuid, false); canonical {
+		if !known {
+			return "", false
+		}
 		n, ok = m.uuids[k]
 	} else {
 		n, ok = m.other[string(uuid)]
@@ -611,7 +649,7 @@ func (m *sideParents) set(uuid []byte, parent string) {
 		m.ids = append(m.ids, parent)
 		m.num[parent] = n
 	}
-	if k, canonical := parseUUID(uuid); canonical {
+	if k, canonical, _ := m.key(uuid, true); canonical {
 		m.uuids[k] = n
 		return
 	}

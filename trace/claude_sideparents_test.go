@@ -31,6 +31,34 @@ func TestSidechainUUIDsAreKeptAsBytesOnlyInTheirCanonicalForm(t *testing.T) {
 	assert.Equal(t, []string{"task1", "task2", "task3", ""}, m.ids, "each parent is kept once")
 }
 
+func TestUUIDsAfterAPrefixAreToldApartByPrefixAndUUID(t *testing.T) {
+	m := newSideParents()
+	const u = "62e0bdc0-a1e4-4d5c-8509-3b9d0d57cc67"
+	m.set([]byte(u), "none")
+	m.set([]byte("7-"+u), "seven")
+	m.set([]byte("12-"+u), "twelve")
+	m.set([]byte("12-62e0bdc0-a1e4-4d5c-8509-3b9d0d57cc68"), "twelve too")
+	m.set([]byte("12-62E0BDC0-A1E4-4D5C-8509-3B9D0D57CC67"), "upper")
+	for uuid, want := range map[string]string{
+		u:         "none",
+		"7-" + u:  "seven",
+		"12-" + u: "twelve",
+		"12-62e0bdc0-a1e4-4d5c-8509-3b9d0d57cc68": "twelve too",
+		"12-62E0BDC0-A1E4-4D5C-8509-3B9D0D57CC67": "upper",
+	} {
+		got, ok := m.get([]byte(uuid))
+		assert.True(t, ok, uuid)
+		assert.Equal(t, want, got, uuid)
+	}
+	for _, absent := range []string{"1-" + u, "2-" + u, "7-62e0bdc0-a1e4-4d5c-8509-3b9d0d57cc68", "7" + u, u[1:], "x"} {
+		_, ok := m.get([]byte(absent))
+		assert.False(t, ok, absent)
+	}
+	assert.Len(t, m.uuids, 4, "a uuid after a prefix is kept as bytes")
+	assert.Len(t, m.prefixes, 3, "each prefix is numbered once")
+	assert.Len(t, m.other, 1)
+}
+
 func TestMessageIDsTellEveryIDApart(t *testing.T) {
 	m := newMessageIDs()
 	ids := []string{
