@@ -170,11 +170,20 @@ func (b *docBuilder) warn(warnings []string) {
 // whole session: the tokens up to the call and the time since the
 // session began.
 func (b *docBuilder) timing(i int, called time.Time, ev *Event) {
+	b.timingInto(i, called, ev, nil)
+}
+
+// timingInto is timing keeping the elapsed seconds in *sec, or in a new
+// variable when sec is nil.
+func (b *docBuilder) timingInto(i int, called time.Time, ev *Event, sec *float64) {
 	ev.CumulativeTokens = b.s.CallTokens(i)
 	ev.ElapsedSeconds = nil
 	if !called.IsZero() && !b.s.Start.IsZero() {
-		sec := called.Sub(b.s.Start).Seconds()
-		ev.ElapsedSeconds = &sec
+		if sec == nil {
+			sec = new(float64)
+		}
+		*sec = called.Sub(b.s.Start).Seconds()
+		ev.ElapsedSeconds = sec
 	}
 }
 
@@ -258,6 +267,23 @@ func extractEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer) (Event
 	if ex.Class != "" {
 		ev.ToolClass = ex.Class
 	}
+	// The three lists share one array; FilesRead and FilesWritten stay
+	// nil when no file was read or written.
+	n, read, written := len(ex.Files), 0, 0
+	for _, f := range ex.Files {
+		read += b2i(f.Read)
+		written += b2i(f.Written)
+	}
+	if n > 0 {
+		lists := make([]string, 0, n+read+written)
+		ev.TargetFiles = lists[:0:n]
+		if read > 0 {
+			ev.FilesRead = lists[n : n : n+read]
+		}
+		if written > 0 {
+			ev.FilesWritten = lists[n+read : n+read : n+read+written]
+		}
+	}
 	for _, f := range ex.Files {
 		ev.TargetFiles = append(ev.TargetFiles, f.Path)
 		if f.Read {
@@ -268,6 +294,13 @@ func extractEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer) (Event
 		}
 	}
 	return ev, warnings
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Degraded returns a document for a run with no usable trace: no events,

@@ -141,6 +141,21 @@ func appendLength(b []byte, isNil bool, n int) []byte {
 // and returns the time of the call. The strings are those put kept; the
 // slices are new.
 func (st *eventStore) get(i int, ev *Event) (called time.Time) {
+	return st.decode(i, ev, false)
+}
+
+// getReusing is get writing the event's lists into the arrays of the
+// lists ev holds, for a caller that is done with the event ev held: one
+// that decodes every event in turn to write it.
+func (st *eventStore) getReusing(i int, ev *Event) (called time.Time) {
+	return st.decode(i, ev, true)
+}
+
+func (st *eventStore) decode(i int, ev *Event, reuse bool) (called time.Time) {
+	var old Event
+	if reuse {
+		old = *ev
+	}
 	d := storeDecoder{st: st, b: st.buf[st.at[i]:]}
 	flags := d.byte()
 	*ev = Event{
@@ -160,11 +175,11 @@ func (st *eventStore) get(i int, ev *Event) (called time.Time) {
 	ev.ToolCategory = Category(d.string())
 	ev.ToolClass = Class(d.string())
 	ev.ParentCallID = d.string()
-	ev.TargetFiles = d.list()
-	ev.FilesRead = d.list()
-	ev.FilesWritten = d.list()
+	ev.TargetFiles = d.list(old.TargetFiles)
+	ev.FilesRead = d.list(old.FilesRead)
+	ev.FilesWritten = d.list(old.FilesWritten)
 	if n, ok := d.length(); ok {
-		ev.LineRanges = make([]LineRange, n)
+		ev.LineRanges = reuseSlice(old.LineRanges, n)
 		for k := range ev.LineRanges {
 			r := &ev.LineRanges[k]
 			r.Path = d.string()
@@ -172,11 +187,24 @@ func (st *eventStore) get(i int, ev *Event) (called time.Time) {
 			r.End = int(d.varint())
 		}
 	}
-	ev.Symbols = d.list()
-	ev.GroundTruthHits = d.list()
+	ev.Symbols = d.list(old.Symbols)
+	ev.GroundTruthHits = d.list(old.GroundTruthHits)
 	n := int(d.uvarint())
-	ev.Query = string(d.b[:n])
+	if reuse && string(d.b[:n]) == old.Query {
+		ev.Query = old.Query
+	} else {
+		ev.Query = string(d.b[:n])
+	}
 	return called
+}
+
+// reuseSlice returns a slice of n elements, in the array of s when it is
+// large enough; never nil.
+func reuseSlice[T any](s []T, n int) []T {
+	if s != nil && cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }
 
 // storeDecoder reads an event put encoded. The bytes are the store's own,
@@ -218,12 +246,13 @@ func (d *storeDecoder) length() (n int, ok bool) {
 	return int(v) - 1, v > 0
 }
 
-func (d *storeDecoder) list() []string {
+// list reads a list, into the array of reuse when it is large enough.
+func (d *storeDecoder) list(reuse []string) []string {
 	n, ok := d.length()
 	if !ok {
 		return nil
 	}
-	list := make([]string, n)
+	list := reuseSlice(reuse, n)
 	for k := range list {
 		list[k] = d.string()
 	}

@@ -82,6 +82,17 @@ func TestTheEventStoreGivesBackTheEventsItKept(t *testing.T) {
 	}
 	assert.Equal(t, map[int][]string{1: {"step 8 (mcp__aura__search): no query"}}, st.warnings)
 	assert.False(t, st.has(len(events)))
+
+	// Decoded in turn into one Event, each event is the one get gives,
+	// its nil and empty lists included, whatever the one before held.
+	var reused Event
+	for _, i := range append(order, 0, 1, 2, 1, 0) {
+		var want Event
+		st.get(i, &want)
+		at := st.getReusing(i, &reused)
+		assert.Equal(t, want, reused, "event %d decoded into the event before", i)
+		assert.True(t, at.Equal(called(i)), "event %d", i)
+	}
 }
 
 func TestAStreamDocumentOfAGeneratedSessionIsWrittenAsMade(t *testing.T) {

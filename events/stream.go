@@ -295,13 +295,17 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 			st.put(i, &made, warnings, c.Time)
 		}
 		b.warn(st.warnings[i])
-		b.timing(i, st.get(i, &ev), &ev)
+		// The summary reads neither the tokens nor the time: no timing.
+		st.getReusing(i, &ev)
 		sum.add(&ev)
 	}
 	b.endWarnings()
 	b.doc.Summary = sum.result()
+	// Each event is written before the next is decoded into the same
+	// Event, its lists and its elapsed seconds.
+	var sec float64
 	return b.doc.writeJSON(w, false, n, func(i int) *Event {
-		b.timing(i, st.get(i, &ev), &ev)
+		b.timingInto(i, st.getReusing(i, &ev), &ev, &sec)
 		return &ev
 	})
 }
