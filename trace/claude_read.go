@@ -38,8 +38,9 @@ type claudeReader struct {
 
 	// Subagents of a session transcript.
 	tasks      []claudeTask
-	taskIndex  map[string]int // Task call id → index in tasks
-	sideParent sideParents    // sidechain line uuid → parent Task call id
+	taskIndex  map[string]int   // Task call id → index in tasks
+	byPrompt   map[string][]int // a Task call's prompt, trimmed → indexes in tasks, in order
+	sideParent sideParents      // sidechain line uuid → parent Task call id
 
 	bomLen int // length of the byte order mark cut from the line being read
 
@@ -51,7 +52,7 @@ type claudeReader struct {
 // claudeTask is a Task (or Agent) call of the main chain: the call that
 // starts a subagent.
 type claudeTask struct {
-	id, prompt string
+	id string
 	// done is set by the call's result; claimed once a sidechain root has
 	// been attributed to the call.
 	done, claimed bool
@@ -73,6 +74,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		msgIndex:   newMessageIDs(),
 		sideParent: newSideParents(),
 		taskIndex:  map[string]int{},
+		byPrompt:   map[string][]int{},
 	}
 	cr.name = cr.blockField
 	if opts.CallDone != nil && opts.DropReleased {
@@ -273,13 +275,9 @@ func (r *claudeReader) rootText() string {
 // preferring one that no sidechain has claimed yet and that has no result;
 // without a match it falls back to the most recent open Task call.
 func (r *claudeReader) matchTask(text string) string {
-	text = strings.TrimSpace(text)
 	best := -1
-	for i := range r.tasks {
+	for _, i := range r.byPrompt[strings.TrimSpace(text)] {
 		t := &r.tasks[i]
-		if t.prompt == "" || strings.TrimSpace(t.prompt) != text {
-			continue
-		}
 		if !t.claimed && !t.done {
 			best = i
 			break
@@ -372,7 +370,12 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int32, su
 		if id != "" {
 			r.taskIndex[id] = len(r.tasks)
 		}
-		r.tasks = append(r.tasks, claudeTask{id: id, prompt: r.taskPrompt(b.input)})
+		if prompt := r.taskPrompt(b.input); prompt != "" {
+			// A prompt of blanks alone matches a root line without text.
+			key := strings.TrimSpace(prompt)
+			r.byPrompt[key] = append(r.byPrompt[key], len(r.tasks))
+		}
+		r.tasks = append(r.tasks, claudeTask{id: id})
 	}
 }
 
@@ -588,6 +591,17 @@ type sideParents struct {
 	other    map[string]uint32
 	ids      []string
 	num      map[string]uint32
+	// recent holds the last uuids set, with their parent's number: a
+	// line's parentUuid is mostly the line just before it in its chain,
+	// found here without a look-up in a map of every line.
+	recent     [8]recentUUID
+	recentNext int
+}
+
+type recentUUID struct {
+	key prefixedUUID
+	n   uint32
+	set bool
 }
 
 // prefixedUUID is a string that ends in a canonical uuid: the number of
@@ -632,6 +646,13 @@ func (m *sideParents) get(uuid []byte) (string, bool) {
 		if !known {
 			return "", false
 		}
+		// Newest first: a uuid set twice has the parent it was set to last.
+		for i := range len(m.recent) {
+			e := &m.recent[(m.recentNext+len(m.recent)-1-i)%len(m.recent)]
+			if e.set && e.key == k {
+				return m.ids[e.n], true
+			}
+		}
 		n, ok = m.uuids[k]
 	} else {
 		n, ok = m.other[string(uuid)]
@@ -651,6 +672,8 @@ func (m *sideParents) set(uuid []byte, parent string) {
 	}
 	if k, canonical, _ := m.key(uuid, true); canonical {
 		m.uuids[k] = n
+		m.recent[m.recentNext] = recentUUID{key: k, n: n, set: true}
+		m.recentNext = (m.recentNext + 1) % len(m.recent)
 		return
 	}
 	m.other[string(uuid)] = n
