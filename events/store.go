@@ -3,6 +3,8 @@ package events
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -36,6 +38,18 @@ type eventStore struct {
 type stringTable struct {
 	strs []string
 	num  map[string]uint32
+	// shared is set on the table the Streams of CallDoneAll share: a
+	// store that adds to it afterwards (Pending.WriteJSON, for a call
+	// the reader kept) works on a copy of its own, since the other
+	// Streams may read it at the same time.
+	shared bool
+}
+
+// clone returns a copy of t that is not shared.
+func (t *stringTable) clone() *stringTable {
+	c := &stringTable{strs: slices.Clone(t.strs), num: make(map[string]uint32, len(t.num))}
+	maps.Copy(c.num, t.num)
+	return c
 }
 
 func newStringTable() *stringTable { return &stringTable{num: map[string]uint32{}} }
@@ -64,6 +78,15 @@ func (st *eventStore) has(i int) bool { return i < len(st.at) && st.at[i] >= 0 }
 // put keeps ev as the event of call i, with the warnings its extraction
 // gave and the time of the call.
 func (st *eventStore) put(i int, ev *Event, warnings []string, called time.Time) {
+	if st.strs.shared {
+		st.strs = st.strs.clone()
+	}
+	st.putShared(i, ev, warnings, called)
+}
+
+// putShared is put adding to the string table even when it is shared:
+// for CallDoneAll, which alone writes to it while the trace is read.
+func (st *eventStore) putShared(i int, ev *Event, warnings []string, called time.Time) {
 	for len(st.at) <= i {
 		// One call more at a time, mostly: appending grows the slices
 		// without a temporary one per call.
