@@ -78,11 +78,15 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 	b := beginDocument(s, opts)
 	doc := b.doc
 	doc.Events = make([]Event, s.NumCalls())
+	// The events' lists and elapsed seconds are kept in a few arrays for
+	// the document rather than a few for each event.
+	var arena listArena
+	var secs []float64
 	for i := range doc.Events {
 		ev := &doc.Events[i]
 		var called time.Time
 		if done != nil && done.store.has(i) {
-			called = done.store.get(i, ev)
+			called = done.store.getFrom(i, ev, &arena)
 			b.warn(done.store.warnings[i])
 		} else {
 			// Not handed over, or not taken: the session kept the call.
@@ -92,7 +96,7 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 			b.warn(warnings)
 			called = c.Time
 		}
-		b.timing(i, called, ev)
+		b.timingInto(i, called, ev, &take(&secs, 1)[0])
 	}
 	b.endWarnings()
 	doc.Summary = summarize(doc.Events, b.paths)

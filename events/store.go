@@ -164,22 +164,51 @@ func appendLength(b []byte, isNil bool, n int) []byte {
 // and returns the time of the call. The strings are those put kept; the
 // slices are new.
 func (st *eventStore) get(i int, ev *Event) (called time.Time) {
-	return st.decode(i, ev, false)
+	return st.decode(i, ev, false, nil)
+}
+
+// getFrom is get taking the event's lists from arena, for the events of
+// one document: a few arrays instead of a few per event.
+func (st *eventStore) getFrom(i int, ev *Event, arena *listArena) (called time.Time) {
+	return st.decode(i, ev, false, arena)
+}
+
+// A listArena hands out the lists of decoded events from shared arrays.
+// Each list has the capacity of its length, so that appending to one
+// copies it rather than writing over the next.
+type listArena struct {
+	strs   []string
+	ranges []LineRange
+}
+
+// arenaChunk is how many elements an arena's array holds at least.
+const arenaChunk = 256
+
+func take[T any](from *[]T, n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if cap(*from)-len(*from) < n {
+		*from = make([]T, 0, max(n, arenaChunk))
+	}
+	at := len(*from)
+	*from = (*from)[:at+n]
+	return (*from)[at : at+n : at+n]
 }
 
 // getReusing is get writing the event's lists into the arrays of the
 // lists ev holds, for a caller that is done with the event ev held: one
 // that decodes every event in turn to write it.
 func (st *eventStore) getReusing(i int, ev *Event) (called time.Time) {
-	return st.decode(i, ev, true)
+	return st.decode(i, ev, true, nil)
 }
 
-func (st *eventStore) decode(i int, ev *Event, reuse bool) (called time.Time) {
+func (st *eventStore) decode(i int, ev *Event, reuse bool, arena *listArena) (called time.Time) {
 	var old Event
 	if reuse {
 		old = *ev
 	}
-	d := storeDecoder{st: st, b: st.buf[st.at[i]:]}
+	d := storeDecoder{st: st, b: st.buf[st.at[i]:], arena: arena}
 	flags := d.byte()
 	*ev = Event{
 		IsMCP:           flags&flagMCP != 0,
@@ -202,7 +231,11 @@ func (st *eventStore) decode(i int, ev *Event, reuse bool) (called time.Time) {
 	ev.FilesRead = d.list(old.FilesRead)
 	ev.FilesWritten = d.list(old.FilesWritten)
 	if n, ok := d.length(); ok {
-		ev.LineRanges = reuseSlice(old.LineRanges, n)
+		if arena != nil {
+			ev.LineRanges = take(&arena.ranges, n)
+		} else {
+			ev.LineRanges = reuseSlice(old.LineRanges, n)
+		}
 		for k := range ev.LineRanges {
 			r := &ev.LineRanges[k]
 			r.Path = d.string()
@@ -233,8 +266,9 @@ func reuseSlice[T any](s []T, n int) []T {
 // storeDecoder reads an event put encoded. The bytes are the store's own,
 // so a failure to decode them is a bug, and panics.
 type storeDecoder struct {
-	st *eventStore
-	b  []byte
+	st    *eventStore
+	b     []byte
+	arena *listArena // nil: each list is an array of its own
 }
 
 func (d *storeDecoder) byte() byte {
@@ -275,7 +309,12 @@ func (d *storeDecoder) list(reuse []string) []string {
 	if !ok {
 		return nil
 	}
-	list := reuseSlice(reuse, n)
+	var list []string
+	if d.arena != nil {
+		list = take(&d.arena.strs, n)
+	} else {
+		list = reuseSlice(reuse, n)
+	}
 	for k := range list {
 		list[k] = d.string()
 	}
