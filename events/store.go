@@ -181,15 +181,22 @@ type listArena struct {
 	ranges []LineRange
 }
 
-// arenaChunk is how many elements an arena's array holds at least.
-const arenaChunk = 256
+// An arena's arrays start at firstChunk elements and double up to
+// maxChunk, so that a short document wastes little and a long one makes
+// few arrays.
+const (
+	firstChunk = 32
+	maxChunk   = 1024
+)
 
+// take returns n elements of the array *from, making a new one when it
+// has no room.
 func take[T any](from *[]T, n int) []T {
 	if n == 0 {
 		return []T{}
 	}
 	if cap(*from)-len(*from) < n {
-		*from = make([]T, 0, max(n, arenaChunk))
+		*from = make([]T, 0, max(n, min(2*cap(*from), maxChunk), firstChunk))
 	}
 	at := len(*from)
 	*from = (*from)[:at+n]
