@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,4 +70,28 @@ func TestACollectorWithoutAnIndexDropsAFile(t *testing.T) {
 	assert.Equal(t, 1, i)
 	c.drop("b.go")
 	assert.Len(t, c.files, 2, "dropping an unknown file changes nothing")
+}
+
+func TestStringValuesYieldTheNonBlankStringsOfAnArgument(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		arg  any
+		want []string
+	}{
+		{"a.go", []string{"a.go"}},
+		{"  ", nil},
+		{[]any{"a.go", 3.0, " ", nil, "b.go", []any{"c.go"}}, []string{"a.go", "b.go"}},
+		{map[string]any{"a": "a.go"}, nil},
+		{nil, nil},
+	} {
+		assert.Equal(t, c.want, slices.Collect(stringValues(c.arg)), "%v", c.arg)
+	}
+	var first []string
+	for s := range stringValues([]any{"a.go", "b.go", "c.go"}) {
+		first = append(first, s)
+		if len(first) == 2 {
+			break
+		}
+	}
+	assert.Equal(t, []string{"a.go", "b.go"}, first, "a loop that breaks ends the sequence")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -338,12 +339,12 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		}
 	}
 	for _, k := range fileArgKeys {
-		for _, p := range stringValues(args[k]) {
+		for p := range stringValues(args[k]) {
 			addArg(p, FromArgument)
 		}
 	}
 	for _, k := range fileListArgKeys {
-		for _, p := range stringValues(args[k]) {
+		for p := range stringValues(args[k]) {
 			addArg(p, FromArgument)
 		}
 	}
@@ -352,7 +353,7 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 	}
 	scope := ""
 	for _, k := range scopeArgKeys {
-		for _, p := range stringValues(args[k]) {
+		for p := range stringValues(args[k]) {
 			if (read || write) && !listing {
 				addArg(p, FromArgument)
 				continue
@@ -368,12 +369,12 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		col.setQuery(firstString(args, queryArgKeys))
 	}
 	for _, k := range symbolArgKeys {
-		for _, s := range stringValues(args[k]) {
+		for s := range stringValues(args[k]) {
 			col.addSymbol(s)
 		}
 	}
 	if cat == SymbolNavigation || class == Semantic {
-		for _, s := range stringValues(args["name"]) {
+		for s := range stringValues(args["name"]) {
 			col.addSymbol(s)
 		}
 	}
@@ -569,24 +570,27 @@ func (c *collector) warnf(format string, args ...any) {
 	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
-// stringValues returns the strings held by an argument: a string, or the
-// strings of an array.
-func stringValues(v any) []string {
-	switch v := v.(type) {
-	case string:
-		if strings.TrimSpace(v) != "" {
-			return []string{v}
-		}
-	case []any:
-		var out []string
-		for _, e := range v {
-			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
-				out = append(out, s)
+// stringValues yields the strings held by an argument: a string, or the
+// strings of an array; blank ones are left out.
+func stringValues(v any) iter.Seq[string] {
+	// A sequence rather than a slice: most values are one string, and a
+	// slice of it would be made for each argument of each call.
+	return func(yield func(string) bool) {
+		switch v := v.(type) {
+		case string:
+			if strings.TrimSpace(v) != "" {
+				yield(v)
+			}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+					if !yield(s) {
+						return
+					}
+				}
 			}
 		}
-		return out
 	}
-	return nil
 }
 
 func firstString(m map[string]any, keys []string) string {
