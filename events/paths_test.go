@@ -97,6 +97,7 @@ func TestPathNormalizerFile(t *testing.T) {
 		{"folding case keeps the path's own spelling", PathNormalizer{FoldCase: true}, "/TESTBED/Src/A.go", FromArgument, "Src/A.go", true},
 		{"a sibling folder whose name extends the working directory's stays absolute", PathNormalizer{CWD: "/Root", FoldCase: true}, "/rootx/a.go", FromArgument, "/rootx/a.go", true},
 		{"a path made of the working directory's name and more is outside it", PathNormalizer{CWD: "/repo"}, "/repo.go", FromArgument, "/repo.go", true},
+		{"a path as long as the working directory, and not it, is outside it", PathNormalizer{CWD: "/repo"}, "/rexo", FromArgument, "/rexo", true},
 		{"an unclean path is cleaned before it is made relative", PathNormalizer{CWD: "/repo"}, "/repo//src/./b/../a.go", FromText, "src/a.go", true},
 		{"a glob after a file URI is decoded is not a file", PathNormalizer{}, "file:///testbed/%2A.go", FromArgument, "", false},
 		{"a Windows path uses forward slashes", PathNormalizer{}, `C:\Users\me\a.go`, FromArgument, "C:/Users/me/a.go", true},
