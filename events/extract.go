@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -338,12 +339,12 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		}
 	}
 	for _, k := range fileArgKeys {
-		for _, p := range stringValues(args[k]) {
+		for p := range stringValues(args[k]) {
 			addArg(p, FromArgument)
 		}
 	}
 	for _, k := range fileListArgKeys {
-		for _, p := range stringValues(args[k]) {
+		for p := range stringValues(args[k]) {
 			addArg(p, FromArgument)
 		}
 	}
@@ -352,7 +353,7 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 	}
 	scope := ""
 	for _, k := range scopeArgKeys {
-		for _, p := range stringValues(args[k]) {
+		for p := range stringValues(args[k]) {
 			if (read || write) && !listing {
 				addArg(p, FromArgument)
 				continue
@@ -368,12 +369,12 @@ func extractTool(col *collector, c *trace.ToolCall, rule Rule, args map[string]a
 		col.setQuery(firstString(args, queryArgKeys))
 	}
 	for _, k := range symbolArgKeys {
-		for _, s := range stringValues(args[k]) {
+		for s := range stringValues(args[k]) {
 			col.addSymbol(s)
 		}
 	}
 	if cat == SymbolNavigation || class == Semantic {
-		for _, s := range stringValues(args["name"]) {
+		for s := range stringValues(args["name"]) {
 			col.addSymbol(s)
 		}
 	}
@@ -569,24 +570,27 @@ func (c *collector) warnf(format string, args ...any) {
 	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
-// stringValues returns the strings held by an argument: a string, or the
-// strings of an array.
-func stringValues(v any) []string {
-	switch v := v.(type) {
-	case string:
-		if strings.TrimSpace(v) != "" {
-			return []string{v}
-		}
-	case []any:
-		var out []string
-		for _, e := range v {
-			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
-				out = append(out, s)
+// stringValues yields the strings held by an argument: a string, or the
+// strings of an array; blank ones are left out.
+func stringValues(v any) iter.Seq[string] {
+	// A sequence rather than a slice: most values are one string, and a
+	// slice of it would be made for each argument of each call.
+	return func(yield func(string) bool) {
+		switch v := v.(type) {
+		case string:
+			if strings.TrimSpace(v) != "" {
+				yield(v)
+			}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+					if !yield(s) {
+						return
+					}
+				}
 			}
 		}
-		return out
 	}
-	return nil
 }
 
 func firstString(m map[string]any, keys []string) string {
@@ -625,7 +629,7 @@ func intValue(v any) (int, bool) {
 type collector struct {
 	n        PathNormalizer
 	files    []FileRef
-	index    map[string]int
+	index    map[string]int         // by key; nil while lookup compares paths
 	argRng   map[string][]LineRange // by key
 	resRng   map[string][]LineRange // by key
 	nRanges  int
@@ -657,7 +661,7 @@ func (c *collector) addFile(p string, read, written, fromResult bool) bool {
 		return false
 	}
 	k := c.n.Key(p)
-	if i, ok := c.index[k]; ok {
+	if i, ok := c.lookup(k); ok {
 		f := &c.files[i]
 		f.Read = f.Read || read
 		f.Written = f.Written || written
@@ -667,16 +671,41 @@ func (c *collector) addFile(p string, read, written, fromResult bool) bool {
 	if len(c.files) >= maxFilesPerCall {
 		return false
 	}
-	if c.index == nil {
-		c.index = map[string]int{}
+	if c.index == nil && (c.n.FoldCase || len(c.files) >= linearFiles) {
+		c.index = make(map[string]int, len(c.files)+1)
+		for i, f := range c.files {
+			c.index[c.n.Key(f.Path)] = i
+		}
 	}
-	c.index[k] = len(c.files)
+	if c.index != nil {
+		c.index[k] = len(c.files)
+	}
 	c.files = append(c.files, FileRef{Path: p, Read: read, Written: written, FromResult: fromResult})
 	return true
 }
 
+// linearFiles is how many files a collector finds by comparing their
+// paths, before it indexes them: most calls name one file or a few.
+const linearFiles = 8
+
+// lookup returns the index in c.files of the file whose key is k. Without
+// an index, which only a collector that does not fold case and holds
+// fewer than linearFiles files lacks, a file's key is its path.
+func (c *collector) lookup(k string) (int, bool) {
+	if c.index != nil {
+		i, ok := c.index[k]
+		return i, ok
+	}
+	for i := range c.files {
+		if c.files[i].Path == k {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 func (c *collector) known(p string) bool {
-	_, ok := c.index[c.n.Key(p)]
+	_, ok := c.lookup(c.n.Key(p))
 	return ok
 }
 
@@ -712,7 +741,8 @@ func (c *collector) addRange(to *map[string][]LineRange, p string, start, end in
 		rs[n-1].End = max(rs[n-1].End, end)
 		return
 	}
-	into[k] = append(rs, LineRange{Path: c.files[c.index[k]].Path, Start: start, End: end})
+	i, _ := c.lookup(k)
+	into[k] = append(rs, LineRange{Path: c.files[i].Path, Start: start, End: end})
 }
 
 // setQuery keeps the first query; blanks inside it are meaningful ("def ").
@@ -753,7 +783,7 @@ func (c *collector) clearWrites() {
 // unread forgets that p was read, and the lines of it.
 func (c *collector) unread(p string) {
 	k := c.n.Key(p)
-	if i, ok := c.index[k]; ok {
+	if i, ok := c.lookup(k); ok {
 		c.files[i].Read = false
 	}
 	delete(c.argRng, k)
@@ -772,14 +802,16 @@ func (c *collector) setArgRanges(p string, rs []LineRange) {
 // drop forgets file p altogether.
 func (c *collector) drop(p string) {
 	k := c.n.Key(p)
-	i, ok := c.index[k]
+	i, ok := c.lookup(k)
 	if !ok {
 		return
 	}
 	c.files = append(c.files[:i], c.files[i+1:]...)
-	delete(c.index, k)
-	for j := i; j < len(c.files); j++ {
-		c.index[c.n.Key(c.files[j].Path)] = j
+	if c.index != nil {
+		delete(c.index, k)
+		for j := i; j < len(c.files); j++ {
+			c.index[c.n.Key(c.files[j].Path)] = j
+		}
 	}
 	delete(c.argRng, k)
 	delete(c.resRng, k)
@@ -806,8 +838,17 @@ func (c *collector) dropFolders() {
 	var prefix []byte
 	for i, f := range c.files {
 		prefix = append(append(prefix[:0], keys[i]...), '/')
-		j, _ := slices.BinarySearch(sorted, string(prefix))
-		if j < len(sorted) && strings.HasPrefix(sorted[j], string(prefix)) {
+		// The first name not less than the prefix, searched with
+		// comparisons that read the prefix's bytes in place.
+		lo, hi := 0, len(sorted)
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); sorted[m] < string(prefix) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(sorted) && len(sorted[lo]) >= len(prefix) && sorted[lo][:len(prefix)] == string(prefix) {
 			drop = append(drop, f.Path)
 		}
 	}

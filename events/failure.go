@@ -55,10 +55,14 @@ func uncaughtTraceback(result string) bool {
 	if len(tail) > 16<<10 {
 		tail = tail[len(tail)-16<<10:]
 	}
-	i := strings.LastIndex(tail, "Traceback (most recent call last):")
-	if i < 0 {
+	// Looked for forward first, which is fast, and most results have no
+	// traceback; the last one is looked for from the first one on.
+	const header = "Traceback (most recent call last):"
+	first := strings.Index(tail, header)
+	if first < 0 {
 		return false
 	}
+	i := first + strings.LastIndex(tail[first:], header)
 	lines := strings.Split(strings.TrimRight(tail[i:], "\n\r\t "), "\n")
 	// Past the frames (indented), the first line at the margin is the
 	// exception; at most a few lines of its message may follow.

@@ -24,6 +24,8 @@ func TestUncaughtTraceback(t *testing.T) {
 		{"a caught traceback followed by output is not", frames + "handled, going on\n", false},
 		{"no traceback", "ValueError: bad\n", false},
 		{"the last traceback decides", frames + "ValueError: a\n" + frames + "all fine\n", false},
+		{"the last traceback decides when it ends the program", frames + "all fine\n" + frames + "ValueError: b\n", true},
+		{"three tracebacks: the last decides", frames + "ValueError: a\n" + frames + "ok\n" + frames + "ValueError: c\n", true},
 	} {
 		assert.Equal(t, tc.want, uncaughtTraceback(tc.output), tc.name)
 	}

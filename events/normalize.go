@@ -78,11 +78,15 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 	b := beginDocument(s, opts)
 	doc := b.doc
 	doc.Events = make([]Event, s.NumCalls())
+	// The events' lists and elapsed seconds are kept in a few arrays for
+	// the document rather than a few for each event.
+	var arena listArena
+	var secs []float64
 	for i := range doc.Events {
 		ev := &doc.Events[i]
 		var called time.Time
 		if done != nil && done.store.has(i) {
-			called = done.store.get(i, ev)
+			called = done.store.getFrom(i, ev, &arena)
 			b.warn(done.store.warnings[i])
 		} else {
 			// Not handed over, or not taken: the session kept the call.
@@ -92,7 +96,7 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 			b.warn(warnings)
 			called = c.Time
 		}
-		b.timing(i, called, ev)
+		b.timingInto(i, called, ev, &take(&secs, 1)[0])
 	}
 	b.endWarnings()
 	doc.Summary = summarize(doc.Events, b.paths)
@@ -170,11 +174,20 @@ func (b *docBuilder) warn(warnings []string) {
 // whole session: the tokens up to the call and the time since the
 // session began.
 func (b *docBuilder) timing(i int, called time.Time, ev *Event) {
+	b.timingInto(i, called, ev, nil)
+}
+
+// timingInto is timing keeping the elapsed seconds in *sec, or in a new
+// variable when sec is nil.
+func (b *docBuilder) timingInto(i int, called time.Time, ev *Event, sec *float64) {
 	ev.CumulativeTokens = b.s.CallTokens(i)
 	ev.ElapsedSeconds = nil
 	if !called.IsZero() && !b.s.Start.IsZero() {
-		sec := called.Sub(b.s.Start).Seconds()
-		ev.ElapsedSeconds = &sec
+		if sec == nil {
+			sec = new(float64)
+		}
+		*sec = called.Sub(b.s.Start).Seconds()
+		ev.ElapsedSeconds = sec
 	}
 }
 
@@ -258,6 +271,23 @@ func extractEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer) (Event
 	if ex.Class != "" {
 		ev.ToolClass = ex.Class
 	}
+	// The three lists share one array; FilesRead and FilesWritten stay
+	// nil when no file was read or written.
+	n, read, written := len(ex.Files), 0, 0
+	for _, f := range ex.Files {
+		read += b2i(f.Read)
+		written += b2i(f.Written)
+	}
+	if n > 0 {
+		lists := make([]string, 0, n+read+written)
+		ev.TargetFiles = lists[:0:n]
+		if read > 0 {
+			ev.FilesRead = lists[n : n : n+read]
+		}
+		if written > 0 {
+			ev.FilesWritten = lists[n+read : n+read : n+read+written]
+		}
+	}
 	for _, f := range ex.Files {
 		ev.TargetFiles = append(ev.TargetFiles, f.Path)
 		if f.Read {
@@ -268,6 +298,13 @@ func extractEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer) (Event
 		}
 	}
 	return ev, warnings
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Degraded returns a document for a run with no usable trace: no events,

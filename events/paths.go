@@ -95,15 +95,22 @@ func (n PathNormalizer) Key(p string) string {
 // "~"-relative) when it was outside, and always clean.
 func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 	p = strings.TrimSpace(p)
-	if p == "" || len(p) > maxPathLen || hasControl(p) {
+	if p == "" || len(p) > maxPathLen {
 		return "", false
 	}
+	classes := pathClasses(p)
+	if classes&classControl != 0 {
+		return "", false
+	}
+	raw := p
 	p, ok := stripScheme(p)
 	if !ok {
 		return "", false
 	}
-	p = windowsSlashes(p)
-	if strings.ContainsAny(p, "$`*?|;&<>{}\\") || hasGlobClass(p) {
+	if p = windowsSlashes(p); p != raw {
+		classes = pathClasses(p)
+	}
+	if classes&classShell != 0 || classes&classBracket != 0 && hasGlobClass(p) {
 		return "", false
 	}
 	// A double quote is a character of a name only in an argument that
@@ -133,7 +140,9 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 			p = p[2:]
 		}
 	}
-	p = path.Clean(p)
+	if !isClean(p) {
+		p = path.Clean(p)
+	}
 	switch {
 	case p == "." || p == ".." || p == "/" || p == "~":
 		return "", false
@@ -188,11 +197,10 @@ func (n PathNormalizer) relative(p string) (string, bool) {
 		if n.equal(p, c) {
 			return "", false
 		}
-		if n.hasPrefix(p, c+"/") {
+		// p starts with c+"/", compared without making that string.
+		if len(p) > len(c) && p[len(c)] == '/' && n.equal(p[:len(c)], c) {
 			return p[len(c)+1:], true
 		}
-	}
-	if n.cwd() != "" {
 		// The working directory is known and the path is not below it: a
 		// file outside the repository (/workspace/test.c when the
 		// repository is /workspace/repo) stays absolute.
@@ -308,13 +316,57 @@ func isAbsPath(p string) bool {
 	return strings.HasPrefix(p, "/") || isDrivePath(p)
 }
 
-func hasControl(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			return true
-		}
+// The classes of bytes File tells apart in one pass over a path.
+const (
+	classControl = 1 << iota // a control character: not a path
+	classShell               // shell syntax or a glob: $`*?|;&<>{}\
+	classBracket             // '[', which may open a glob class
+)
+
+var pathByteClass = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = classControl
 	}
-	return false
+	t[0x7f] = classControl
+	for _, c := range []byte("$`*?|;&<>{}\\") {
+		t[c] = classShell
+	}
+	t['['] = classBracket
+	return t
+}()
+
+// pathClasses returns the classes of the bytes of p, ORed together.
+func pathClasses(p string) uint8 {
+	var classes uint8
+	for i := 0; i < len(p); i++ {
+		classes |= pathByteClass[p[i]]
+	}
+	return classes
+}
+
+// isClean reports whether p is a path path.Clean leaves as it is because
+// it has nothing to clean: no empty, "." or ".." element and no trailing
+// slash. A path it does not accept may still be clean; it goes through
+// path.Clean.
+func isClean(p string) bool {
+	if p == "" || p[len(p)-1] == '/' {
+		return false
+	}
+	start := 0
+	if p[0] == '/' {
+		start = 1
+	}
+	for i := start; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // hasGlobClass reports a bracket expression that reads as a glob character

@@ -132,16 +132,21 @@ func isClock(s string) bool {
 		}
 		s = s[:i]
 	}
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return false
-	}
-	for k, p := range parts {
+	// Two or three parts split at colons, walked without splitting: this
+	// runs on every field of every line that looks like ls -l output.
+	for k := 0; ; k++ {
+		p, rest, more := strings.Cut(s, ":")
 		if !allDigits(p) || len(p) > 2 || k > 0 && len(p) != 2 {
 			return false
 		}
+		if !more {
+			return k >= 1
+		}
+		if k == 2 {
+			return false
+		}
+		s = rest
 	}
-	return true
 }
 
 // treeMarkers start an entry in `tree` output (Unicode and --charset ascii).

@@ -289,7 +289,7 @@ func (c *shellConv) pipeElem(s *syntax.Stmt, pl *shellPipeline) {
 		c.add(pl, simpleCommand{}, s.Redirs)
 		return
 	case *syntax.CallExpr:
-		sc := simpleCommand{}
+		sc := simpleCommand{words: make([]shellWord, 0, len(cmd.Assigns)+len(cmd.Args))}
 		for _, a := range cmd.Assigns {
 			sc.words = append(sc.words, c.assign(a))
 		}
@@ -449,6 +449,33 @@ func (c *shellConv) word(w *syntax.Word) shellWord {
 	if w == nil {
 		return out
 	}
+	if len(w.Parts) == 1 {
+		// Most words are one literal or one quoted string without an
+		// escape: their text is the parser's own string.
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if strings.IndexByte(p.Value, '\\') < 0 {
+				out.text, out.glob = p.Value, strings.ContainsAny(p.Value, "*?[")
+				return out
+			}
+		case *syntax.SglQuoted:
+			out.text = p.Value
+			return out
+		case *syntax.DblQuoted:
+			if len(p.Parts) == 1 {
+				if l, ok := p.Parts[0].(*syntax.Lit); ok && strings.IndexByte(l.Value, '\\') < 0 {
+					out.text = l.Value
+					return out
+				}
+			}
+		}
+	}
+	return c.wordParts(w)
+}
+
+// wordParts is word for any word, built part by part.
+func (c *shellConv) wordParts(w *syntax.Word) shellWord {
+	var out shellWord
 	var b strings.Builder
 	for _, part := range w.Parts {
 		switch p := part.(type) {

@@ -3,6 +3,8 @@ package events
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -36,6 +38,18 @@ type eventStore struct {
 type stringTable struct {
 	strs []string
 	num  map[string]uint32
+	// shared is set on the table the Streams of CallDoneAll share: a
+	// store that adds to it afterwards (Pending.WriteJSON, for a call
+	// the reader kept) works on a copy of its own, since the other
+	// Streams may read it at the same time.
+	shared bool
+}
+
+// clone returns a copy of t that is not shared.
+func (t *stringTable) clone() *stringTable {
+	c := &stringTable{strs: slices.Clone(t.strs), num: make(map[string]uint32, len(t.num))}
+	maps.Copy(c.num, t.num)
+	return c
 }
 
 func newStringTable() *stringTable { return &stringTable{num: map[string]uint32{}} }
@@ -64,6 +78,15 @@ func (st *eventStore) has(i int) bool { return i < len(st.at) && st.at[i] >= 0 }
 // put keeps ev as the event of call i, with the warnings its extraction
 // gave and the time of the call.
 func (st *eventStore) put(i int, ev *Event, warnings []string, called time.Time) {
+	if st.strs.shared {
+		st.strs = st.strs.clone()
+	}
+	st.putShared(i, ev, warnings, called)
+}
+
+// putShared is put adding to the string table even when it is shared:
+// for CallDoneAll, which alone writes to it while the trace is read.
+func (st *eventStore) putShared(i int, ev *Event, warnings []string, called time.Time) {
 	for len(st.at) <= i {
 		// One call more at a time, mostly: appending grows the slices
 		// without a temporary one per call.
@@ -141,7 +164,58 @@ func appendLength(b []byte, isNil bool, n int) []byte {
 // and returns the time of the call. The strings are those put kept; the
 // slices are new.
 func (st *eventStore) get(i int, ev *Event) (called time.Time) {
-	d := storeDecoder{st: st, b: st.buf[st.at[i]:]}
+	return st.decode(i, ev, false, nil)
+}
+
+// getFrom is get taking the event's lists from arena, for the events of
+// one document: a few arrays instead of a few per event.
+func (st *eventStore) getFrom(i int, ev *Event, arena *listArena) (called time.Time) {
+	return st.decode(i, ev, false, arena)
+}
+
+// A listArena hands out the lists of decoded events from shared arrays.
+// Each list has the capacity of its length, so that appending to one
+// copies it rather than writing over the next.
+type listArena struct {
+	strs   []string
+	ranges []LineRange
+}
+
+// An arena's arrays start at firstChunk elements and double up to
+// maxChunk, so that a short document wastes little and a long one makes
+// few arrays.
+const (
+	firstChunk = 32
+	maxChunk   = 1024
+)
+
+// take returns n elements of the array *from, making a new one when it
+// has no room.
+func take[T any](from *[]T, n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if cap(*from)-len(*from) < n {
+		*from = make([]T, 0, max(n, min(2*cap(*from), maxChunk), firstChunk))
+	}
+	at := len(*from)
+	*from = (*from)[:at+n]
+	return (*from)[at : at+n : at+n]
+}
+
+// getReusing is get writing the event's lists into the arrays of the
+// lists ev holds, for a caller that is done with the event ev held: one
+// that decodes every event in turn to write it.
+func (st *eventStore) getReusing(i int, ev *Event) (called time.Time) {
+	return st.decode(i, ev, true, nil)
+}
+
+func (st *eventStore) decode(i int, ev *Event, reuse bool, arena *listArena) (called time.Time) {
+	var old Event
+	if reuse {
+		old = *ev
+	}
+	d := storeDecoder{st: st, b: st.buf[st.at[i]:], arena: arena}
 	flags := d.byte()
 	*ev = Event{
 		IsMCP:           flags&flagMCP != 0,
@@ -160,11 +234,15 @@ func (st *eventStore) get(i int, ev *Event) (called time.Time) {
 	ev.ToolCategory = Category(d.string())
 	ev.ToolClass = Class(d.string())
 	ev.ParentCallID = d.string()
-	ev.TargetFiles = d.list()
-	ev.FilesRead = d.list()
-	ev.FilesWritten = d.list()
+	ev.TargetFiles = d.list(old.TargetFiles)
+	ev.FilesRead = d.list(old.FilesRead)
+	ev.FilesWritten = d.list(old.FilesWritten)
 	if n, ok := d.length(); ok {
-		ev.LineRanges = make([]LineRange, n)
+		if arena != nil {
+			ev.LineRanges = take(&arena.ranges, n)
+		} else {
+			ev.LineRanges = reuseSlice(old.LineRanges, n)
+		}
 		for k := range ev.LineRanges {
 			r := &ev.LineRanges[k]
 			r.Path = d.string()
@@ -172,18 +250,32 @@ func (st *eventStore) get(i int, ev *Event) (called time.Time) {
 			r.End = int(d.varint())
 		}
 	}
-	ev.Symbols = d.list()
-	ev.GroundTruthHits = d.list()
+	ev.Symbols = d.list(old.Symbols)
+	ev.GroundTruthHits = d.list(old.GroundTruthHits)
 	n := int(d.uvarint())
-	ev.Query = string(d.b[:n])
+	if reuse && string(d.b[:n]) == old.Query {
+		ev.Query = old.Query
+	} else {
+		ev.Query = string(d.b[:n])
+	}
 	return called
+}
+
+// reuseSlice returns a slice of n elements, in the array of s when it is
+// large enough; never nil.
+func reuseSlice[T any](s []T, n int) []T {
+	if s != nil && cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }
 
 // storeDecoder reads an event put encoded. The bytes are the store's own,
 // so a failure to decode them is a bug, and panics.
 type storeDecoder struct {
-	st *eventStore
-	b  []byte
+	st    *eventStore
+	b     []byte
+	arena *listArena // nil: each list is an array of its own
 }
 
 func (d *storeDecoder) byte() byte {
@@ -218,12 +310,18 @@ func (d *storeDecoder) length() (n int, ok bool) {
 	return int(v) - 1, v > 0
 }
 
-func (d *storeDecoder) list() []string {
+// list reads a list, into the array of reuse when it is large enough.
+func (d *storeDecoder) list(reuse []string) []string {
 	n, ok := d.length()
 	if !ok {
 		return nil
 	}
-	list := make([]string, n)
+	var list []string
+	if d.arena != nil {
+		list = take(&d.arena.strs, n)
+	} else {
+		list = reuseSlice(reuse, n)
+	}
 	for k := range list {
 		list[k] = d.string()
 	}

@@ -82,6 +82,56 @@ func TestTheEventStoreGivesBackTheEventsItKept(t *testing.T) {
 	}
 	assert.Equal(t, map[int][]string{1: {"step 8 (mcp__aura__search): no query"}}, st.warnings)
 	assert.False(t, st.has(len(events)))
+
+	// Decoded in turn into one Event, each event is the one get gives,
+	// its nil and empty lists included, whatever the one before held.
+	var reused Event
+	for _, i := range append(order, 0, 1, 2, 1, 0) {
+		var want Event
+		st.get(i, &want)
+		at := st.getReusing(i, &reused)
+		assert.Equal(t, want, reused, "event %d decoded into the event before", i)
+		assert.True(t, at.Equal(called(i)), "event %d", i)
+	}
+
+	// Decoded with one arena, as a document's events are, each event is
+	// the one get gives, and appending to a list leaves the next alone.
+	var arena listArena
+	fromArena := make([]Event, len(events))
+	for i := range events {
+		at := st.getFrom(i, &fromArena[i], &arena)
+		assert.True(t, at.Equal(called(i)), "event %d", i)
+	}
+	for i := range events {
+		var want Event
+		st.get(i, &want)
+		assert.Equal(t, want, fromArena[i], "event %d from the arena", i)
+	}
+	for i := range fromArena {
+		ev := &fromArena[i]
+		ev.TargetFiles = append(ev.TargetFiles, "appended.go")
+		ev.FilesRead = append(ev.FilesRead, "appended.go")
+		ev.LineRanges = append(ev.LineRanges, LineRange{Path: "appended.go"})
+	}
+	for i := range events {
+		var want Event
+		st.get(i, &want)
+		ev := fromArena[i]
+		assert.Equal(t, "appended.go", ev.TargetFiles[len(ev.TargetFiles)-1])
+		ev.TargetFiles = ev.TargetFiles[:len(ev.TargetFiles)-1]
+		if want.TargetFiles == nil && len(ev.TargetFiles) == 0 {
+			ev.TargetFiles = nil
+		}
+		ev.FilesRead = ev.FilesRead[:len(ev.FilesRead)-1]
+		if want.FilesRead == nil && len(ev.FilesRead) == 0 {
+			ev.FilesRead = nil
+		}
+		ev.LineRanges = ev.LineRanges[:len(ev.LineRanges)-1]
+		if want.LineRanges == nil && len(ev.LineRanges) == 0 {
+			ev.LineRanges = nil
+		}
+		assert.Equal(t, want, ev, "event %d: the appends to the others copied their lists", i)
+	}
 }
 
 func TestAStreamDocumentOfAGeneratedSessionIsWrittenAsMade(t *testing.T) {

@@ -68,7 +68,7 @@ func NewConcurrentStream(opts Options) *Stream {
 // may release the call's arguments and result. Its signature is that of
 // trace.Options.CallDone.
 func (st *Stream) CallDone(s *trace.Session, i int) bool {
-	ss := st.session(s)
+	ss := st.session(s, nil)
 	if ss == nil {
 		return false
 	}
@@ -84,8 +84,10 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 
 // session returns what st holds for session s, or nil while the working
 // directory its paths are made relative to is unknown (a later line may
-// still name it).
-func (st *Stream) session(s *trace.Session) *streamSession {
+// still name it). With table set, a new read takes the string table
+// *table when there is one, and makes it *table otherwise: the Streams
+// of CallDoneAll keep each string once between them.
+func (st *Stream) session(s *trace.Session, table **stringTable) *streamSession {
 	if st.opts.Paths.CWD == "" && s.CWD == "" {
 		return nil
 	}
@@ -94,7 +96,16 @@ func (st *Stream) session(s *trace.Session) *streamSession {
 		if len(st.sessions) == 0 || st.strs == nil {
 			// A new read: its strings go to a table of their own, so that
 			// a Stream that serves many reads holds only the last one's.
-			st.strs = newStringTable()
+			switch {
+			case table == nil:
+				st.strs = newStringTable()
+			case *table == nil:
+				st.strs = newStringTable()
+				*table = st.strs
+			default:
+				st.strs = *table
+				st.strs.shared = true
+			}
 		}
 		ss = &streamSession{store: eventStore{strs: st.strs}}
 		ss.tax, ss.paths = sessionRules(s, st.opts)
@@ -113,13 +124,14 @@ func (st *Stream) session(s *trace.Session) *streamSession {
 // for the session's working directory.
 func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
 	var made []sharedEvent // the calls extracted, by rules
+	var table *stringTable // the strings of a new read, shared
 	took := len(streams) > 0
 	for _, st := range streams {
 		if st.pipe != nil {
 			took = st.CallDone(s, i) && took
 			continue
 		}
-		ss := st.session(s)
+		ss := st.session(s, &table)
 		if ss == nil {
 			took = false
 			continue
@@ -133,7 +145,9 @@ func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
 		}
 		ev := made[k].ev
 		markHits(&ev, ss.paths, ss.gtKeys)
-		ss.store.put(i, &ev, made[k].warnings, c.Time)
+		// One goroutine runs CallDoneAll: the Streams' shared table is
+		// written by one at a time.
+		ss.store.putShared(i, &ev, made[k].warnings, c.Time)
 	}
 	return took
 }
@@ -295,13 +309,17 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 			st.put(i, &made, warnings, c.Time)
 		}
 		b.warn(st.warnings[i])
-		b.timing(i, st.get(i, &ev), &ev)
+		// The summary reads neither the tokens nor the time: no timing.
+		st.getReusing(i, &ev)
 		sum.add(&ev)
 	}
 	b.endWarnings()
 	b.doc.Summary = sum.result()
+	// Each event is written before the next is decoded into the same
+	// Event, its lists and its elapsed seconds.
+	var sec float64
 	return b.doc.writeJSON(w, false, n, func(i int) *Event {
-		b.timing(i, st.get(i, &ev), &ev)
+		b.timingInto(i, st.getReusing(i, &ev), &ev, &sec)
 		return &ev
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -324,4 +325,51 @@ func TestStreamsShareExtractionOnlyUnderTheSameRules(t *testing.T) {
 	}
 	empty := with(func(o *Options) { o.Paths.Prefixes = []string{} })
 	assert.False(t, sameRules(empty, with(func(o *Options) { o.Paths.Prefixes = nil })), "none stripped is not the default")
+}
+
+// The Streams of CallDoneAll keep each string once between them; a
+// Pending that adds a call the reader kept works on its own copy, so the
+// Pendings of different Streams may be written at once (go test -race).
+func TestStreamsReadingTogetherShareTheirStringsAndCopyThemToAddMore(t *testing.T) {
+	task := Provenance{TaskName: "t"}
+	opts := []Options{{Provenance: task}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"a.go"}}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"b.go"}}}}
+	streams := make([]*Stream, len(opts))
+	for k, o := range opts {
+		streams[k] = NewStream(o)
+	}
+	s := &trace.Session{Calls: []trace.ToolCall{
+		{Index: 0, Name: "Read", Arguments: []byte(`{"file_path":"/w/a.go"}`), Result: "     1→package a", HasResult: true},
+		{Index: 1, Name: "Read", Arguments: []byte(`{"file_path":"/w/b.go"}`), Result: "     1→package b", HasResult: true},
+		{Index: 2, Name: "Grep", Arguments: []byte(`{"pattern":"x","path":"/w"}`), Result: "c.go\nd.go", HasResult: true},
+	}}
+	assert.False(t, CallDoneAll(streams, s, 0), "no working directory yet: the session keeps the call")
+	s.CWD = "/w"
+	assert.True(t, CallDoneAll(streams, s, 1))
+	assert.True(t, CallDoneAll(streams, s, 2))
+	shared := streams[0].strs
+	for k, st := range streams {
+		assert.Same(t, shared, st.strs, "stream %d", k)
+	}
+	assert.True(t, shared.shared)
+	before := slices.Clone(shared.strs)
+
+	pending := make([]*Pending, len(streams))
+	for k, st := range streams {
+		pending[k] = st.Pending([]*trace.Session{s}, "")[0]
+	}
+	got := make([]string, len(streams))
+	var wg sync.WaitGroup
+	for k := range pending {
+		wg.Go(func() {
+			var b bytes.Buffer
+			assert.NoError(t, pending[k].WriteJSON(&b))
+			got[k] = b.String()
+		})
+	}
+	wg.Wait()
+	for k, o := range opts {
+		assert.Equal(t, documentJSON(t, Normalize(s, o)), got[k], "stream %d", k)
+		assert.NotSame(t, shared, pending[k].done.store.strs, "stream %d added call 0 to a copy", k)
+	}
+	assert.Equal(t, before, shared.strs, "the shared table is left as the read made it")
 }

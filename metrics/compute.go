@@ -472,14 +472,22 @@ func newInput(doc *events.Document, opts Options) *input {
 	in.writeOnly = make([]map[string]bool, len(doc.Events))
 	for i := range doc.Events {
 		ev := &doc.Events[i]
-		readHere := map[string]bool{}
-		for _, f := range ev.FilesRead {
-			readHere[key(f)] = true
+		var readHere map[string]bool
+		if len(ev.FilesWritten) > 0 {
+			readHere = make(map[string]bool, len(ev.FilesRead))
+			for _, f := range ev.FilesRead {
+				readHere[key(f)] = true
+			}
 		}
-		wo := map[string]bool{}
+		// Nil for the many events that write nothing: reading a nil map
+		// gives false.
+		var wo map[string]bool
 		for _, f := range ev.FilesWritten {
 			k := key(f)
 			if !readHere[k] {
+				if wo == nil {
+					wo = map[string]bool{}
+				}
 				wo[k] = true
 			}
 			if _, ok := in.firstWrite[k]; !ok {
@@ -493,9 +501,11 @@ func newInput(doc *events.Document, opts Options) *input {
 				in.firstRead[key(f)] = i
 			}
 		}
-		for _, f := range slices.Concat(ev.TargetFiles, ev.FilesRead) {
-			if k := key(f); opts.IncludeWrites || !wo[k] {
-				surfaced.add(k, i)
+		for _, files := range [2][]string{ev.TargetFiles, ev.FilesRead} {
+			for _, f := range files {
+				if k := key(f); opts.IncludeWrites || !wo[k] {
+					surfaced.add(k, i)
+				}
 			}
 		}
 		for _, f := range ev.FilesRead {

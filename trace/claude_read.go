@@ -38,8 +38,9 @@ type claudeReader struct {
 
 	// Subagents of a session transcript.
 	tasks      []claudeTask
-	taskIndex  map[string]int // Task call id → index in tasks
-	sideParent sideParents    // sidechain line uuid → parent Task call id
+	taskIndex  map[string]int   // Task call id → index in tasks
+	byPrompt   map[string][]int // a Task call's prompt, trimmed → indexes in tasks, in order
+	sideParent sideParents      // sidechain line uuid → parent Task call id
 
 	bomLen int // length of the byte order mark cut from the line being read
 
@@ -51,7 +52,7 @@ type claudeReader struct {
 // claudeTask is a Task (or Agent) call of the main chain: the call that
 // starts a subagent.
 type claudeTask struct {
-	id, prompt string
+	id string
 	// done is set by the call's result; claimed once a sidechain root has
 	// been attributed to the call.
 	done, claimed bool
@@ -73,6 +74,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		msgIndex:   newMessageIDs(),
 		sideParent: newSideParents(),
 		taskIndex:  map[string]int{},
+		byPrompt:   map[string][]int{},
 	}
 	cr.name = cr.blockField
 	if opts.CallDone != nil && opts.DropReleased {
@@ -273,13 +275,9 @@ func (r *claudeReader) rootText() string {
 // preferring one that no sidechain has claimed yet and that has no result;
 // without a match it falls back to the most recent open Task call.
 func (r *claudeReader) matchTask(text string) string {
-	text = strings.TrimSpace(text)
 	best := -1
-	for i := range r.tasks {
+	for _, i := range r.byPrompt[strings.TrimSpace(text)] {
 		t := &r.tasks[i]
-		if t.prompt == "" || strings.TrimSpace(t.prompt) != text {
-			continue
-		}
 		if !t.claimed && !t.done {
 			best = i
 			break
@@ -372,7 +370,12 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int32, su
 		if id != "" {
 			r.taskIndex[id] = len(r.tasks)
 		}
-		r.tasks = append(r.tasks, claudeTask{id: id, prompt: r.taskPrompt(b.input)})
+		if prompt := r.taskPrompt(b.input); prompt != "" {
+			// A prompt of blanks alone matches a root line without text.
+			key := strings.TrimSpace(prompt)
+			r.byPrompt[key] = append(r.byPrompt[key], len(r.tasks))
+		}
+		r.tasks = append(r.tasks, claudeTask{id: id})
 	}
 }
 
@@ -577,23 +580,79 @@ func (r *claudeReader) userMessage(t time.Time, sub bool) {
 // sideParents maps the uuid of each sidechain line to the Task call its
 // subagent belongs to. A session has tens of thousands of sidechain
 // lines and few Task calls: their uuids, in the canonical lowercase form
-// Claude Code writes, are kept as 16 bytes (any other string as it is),
-// each with the number of its parent's id in a table of the ids.
+// Claude Code writes, are kept as 16 bytes, with the number of whatever
+// comes before the uuid in a table of such prefixes (none, in the files
+// Claude Code writes; a copy's or an agent's mark in files made from
+// them); any other string is kept as it is. Each uuid comes with the
+// number of its parent's id in a table of the ids.
 type sideParents struct {
-	uuids map[[16]byte]uint32
-	other map[string]uint32
-	ids   []string
-	num   map[string]uint32
+	uuids    map[prefixedUUID]uint32
+	prefixes map[string]uint32
+	other    map[string]uint32
+	ids      []string
+	num      map[string]uint32
+	// recent holds the last uuids set, with their parent's number: a
+	// line's parentUuid is mostly the line just before it in its chain,
+	// found here without a look-up in a map of every line.
+	recent     [8]recentUUID
+	recentNext int
+}
+
+type recentUUID struct {
+	key prefixedUUID
+	n   uint32
+	set bool
+}
+
+// prefixedUUID is a string that ends in a canonical uuid: the number of
+// the bytes before the uuid, and the uuid's value.
+type prefixedUUID struct {
+	prefix uint32
+	uuid   [16]byte
 }
 
 func newSideParents() sideParents {
-	return sideParents{uuids: map[[16]byte]uint32{}, other: map[string]uint32{}, num: map[string]uint32{}}
+	return sideParents{uuids: map[prefixedUUID]uint32{}, prefixes: map[string]uint32{}, other: map[string]uint32{}, num: map[string]uint32{}}
+}
+
+// key splits s into a prefix and a canonical uuid, numbering a new prefix
+// when add is set. ok is false when s does not end in a canonical uuid, or
+// (without add) when its prefix was never numbered, so that no key holds
+// it.
+func (m *sideParents) key(s []byte, add bool) (k prefixedUUID, canonical, ok bool) {
+	if len(s) < 36 {
+		return k, false, false
+	}
+	at := len(s) - 36
+	u, canonical := parseUUID(s[at:])
+	if !canonical {
+		return k, false, false
+	}
+	p, ok := m.prefixes[string(s[:at])]
+	if !ok {
+		if !add {
+			return k, true, false
+		}
+		p = uint32(len(m.prefixes))
+		m.prefixes[string(s[:at])] = p
+	}
+	return prefixedUUID{prefix: p, uuid: u}, true, true
 }
 
 func (m *sideParents) get(uuid []byte) (string, bool) {
 	var n uint32
 	var ok bool
-	if k, canonical := parseUUID(uuid); canonical {
+	if k, canonical, known := m.key(uuid, false); canonical {
+		if !known {
+			return "", false
+		}
+		// Newest first: a uuid set twice has the parent it was set to last.
+		for i := range len(m.recent) {
+			e := &m.recent[(m.recentNext+len(m.recent)-1-i)%len(m.recent)]
+			if e.set && e.key == k {
+				return m.ids[e.n], true
+			}
+		}
 		n, ok = m.uuids[k]
 	} else {
 		n, ok = m.other[string(uuid)]
@@ -611,8 +670,10 @@ func (m *sideParents) set(uuid []byte, parent string) {
 		m.ids = append(m.ids, parent)
 		m.num[parent] = n
 	}
-	if k, canonical := parseUUID(uuid); canonical {
+	if k, canonical, _ := m.key(uuid, true); canonical {
 		m.uuids[k] = n
+		m.recent[m.recentNext] = recentUUID{key: k, n: n, set: true}
+		m.recentNext = (m.recentNext + 1) % len(m.recent)
 		return
 	}
 	m.other[string(uuid)] = n

@@ -24,6 +24,28 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 type decoder struct {
 	sc  jsonscan.Scanner
 	buf []byte
+	// keys holds the member names met so far, so that a name that comes
+	// back (every call of a tool has the same ones) is not copied again.
+	keys map[string]string
+}
+
+// maxKeys bounds a decoder's keys: arguments made of arbitrary names
+// stop being kept once that many are.
+const maxKeys = 1024
+
+// key returns name as a string, the one kept when it was met before.
+func (d *decoder) key(name []byte) string {
+	if k, ok := d.keys[string(name)]; ok {
+		return k
+	}
+	k := string(name)
+	if d.keys == nil {
+		d.keys = map[string]string{}
+	}
+	if len(d.keys) < maxKeys {
+		d.keys[k] = k
+	}
+	return k
 }
 
 // Decode decodes a JSON object as json.Unmarshal into a map[string]any
@@ -59,7 +81,7 @@ func (d *decoder) object(skip func(key string) bool) (map[string]any, bool) {
 	}
 	m := map[string]any{}
 	for key, ok := d.sc.NextKey(); ok; key, ok = d.sc.NextKey() {
-		k := string(key)
+		k := d.key(key)
 		if skip != nil && skip(k) {
 			if !d.check() {
 				return nil, false

@@ -2,6 +2,7 @@ package jsonmap
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,6 +81,27 @@ func TestDecodeLeavesOutTheValuesOfSkippedTopLevelKeys(t *testing.T) {
 		_, ok = Decode([]byte(raw), skipContent)
 		assert.False(t, ok, "%s: a value left out is still checked", raw)
 	}
+}
+
+func TestDecodeKeepsNamesAcrossObjectsAndStopsKeepingPastTheBound(t *testing.T) {
+	// One decoder, as the pool hands it out here: the names of earlier
+	// objects, escaped or not, and more names than it keeps.
+	d := &decoder{}
+	decode := func(raw string) map[string]any {
+		d.sc.Reset([]byte(raw))
+		m, ok := d.object(nil)
+		assert.True(t, ok, raw)
+		return m
+	}
+	for i := range maxKeys + 10 {
+		raw := fmt.Sprintf(`{"k%d": %d, "file_path": "a.go", "\u0066ile": "b.go"}`, i, i)
+		assert.Equal(t, map[string]any{fmt.Sprintf("k%d", i): float64(i), "file_path": "a.go", "file": "b.go"}, decode(raw), raw)
+	}
+	assert.Len(t, d.keys, maxKeys, "names are kept up to the bound")
+	assert.Equal(t, "file", d.key([]byte("file")), "an escaped name is kept as its value")
+	assert.Equal(t, "k0", d.key([]byte("k0")))
+	assert.Equal(t, fmt.Sprint("k", maxKeys+5), d.key([]byte(fmt.Sprint("k", maxKeys+5))), "a name past the bound is still its own value")
+	assert.Len(t, d.keys, maxKeys)
 }
 
 func FuzzDecode(f *testing.F) {
