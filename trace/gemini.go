@@ -144,6 +144,9 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("%s: %w", opts.Source, err)
 	}
 	if document {
+		if opts.file != nil {
+			gr.kind, gr.streaming = geminiDocumentKind(opts.file, opts.fileSize)
+		}
 		cut, summary := cutDocument(br, opts)
 		err = gr.readDocument(newJSONDoc(cut))
 		warnCut(gr.s, summary)
@@ -253,7 +256,7 @@ func (gr *geminiReader) readDocument(d *jsonDoc) error {
 		if gr.records == 0 {
 			return fmt.Errorf("%s:%d: reading Gemini CLI session: no message could be read: %w", src, de.Line, de.Err)
 		}
-		gr.s.Warnf(de.Line, "session is cut short or malformed (%v); kept the %d messages read before it", de.Err, len(gr.msgs))
+		gr.s.Warnf(de.Line, "session is cut short or malformed (%v); kept the %d messages read before it", de.Err, gr.identified)
 		return nil
 	}
 	if !gr.sawMeta && gr.identified == 0 {
@@ -321,8 +324,75 @@ func (gr *geminiReader) documentFields(d *jsonDoc) error {
 			}
 			gr.records++
 			if m != nil {
-				gr.put(m)
+				gr.addDocumentMessage(m)
 			}
 		}
 	}
+}
+
+// geminiDocumentKind reads the session document in f ahead of the read
+// for its kind ("main" or "subagent"), which Gemini CLI writes after the
+// messages, so that the messages can go to the session, and their calls
+// to Options.CallDone, as they are read. It finds the end of each value
+// by its brackets and quotes alone, a fraction of the cost of reading
+// it, and holds one message at a time. ok is false when the document
+// cannot be walked to its end: it is then read as before, its messages
+// kept until the end.
+func geminiDocumentKind(f io.ReaderAt, size int64) (kind string, ok bool) {
+	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<16)
+	if b, _ := br.Peek(len(bom)); string(b) == bom {
+		br.Discard(len(bom))
+	}
+	d := newJSONDoc(br)
+	if c, _ := d.peek(); c != '{' {
+		return "", false
+	}
+	d.Open()
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return "", false
+		}
+		if !more {
+			break
+		}
+		c, _ := d.peek()
+		switch {
+		case key == "kind":
+			raw, err := d.Value()
+			if err != nil {
+				return "", false
+			}
+			// A string sets the kind; null or another type leaves it, as
+			// the read does.
+			var sc jsonscan.Scanner
+			sc.Reset(raw)
+			if sc.Peek() == jsonscan.String {
+				b, _ := sc.AppendString(nil, -1)
+				kind = string(b)
+			}
+		case key == "messages" && c == '[':
+			d.Open()
+			for {
+				more, err := d.NextElem()
+				if err != nil {
+					return "", false
+				}
+				if !more {
+					break
+				}
+				if _, err := d.Frame(); err != nil {
+					return "", false
+				}
+			}
+		default:
+			if _, err := d.Frame(); err != nil {
+				return "", false
+			}
+		}
+	}
+	if note, _ := d.End(); note != "" {
+		return "", false
+	}
+	return kind, true
 }

@@ -44,6 +44,24 @@ type geminiReader struct {
 	identified int
 	kind       string
 	start      time.Time
+
+	// done, with Options.CallDone, is handed each call once it is added.
+	done func(*Session, int) bool
+	// streaming is set while the messages of a document go to the session
+	// as they are read, its kind being known before them (see
+	// geminiDocumentKind); otherwise they are kept until the end.
+	streaming bool
+	// callTokens holds the CumulativeTokens of every call by index, for a
+	// session that drops its calls as it hands them over.
+	callTokens    []*int64
+	anyCallTokens bool
+	// What the messages added so far make of the session: the tokens used
+	// up to the last one, their total, the answer candidates.
+	used                     int64
+	total                    Usage
+	hasUsage                 bool
+	answerNoCalls, answerAny string
+	prompt                   string
 }
 
 // geminiCallContext is what reading a call's result needs to know of the
@@ -86,11 +104,17 @@ type geminiRec struct {
 }
 
 func newGeminiReader(opts Options) *geminiReader {
-	return &geminiReader{
-		s:    &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages},
-		max:  opts.MaxResultBytes,
-		byID: map[string]int{},
+	// Gemini CLI records no working directory (projectHash is a hash of
+	// it), so the session's is known from the start: none.
+	s := &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages, noCWD: true}
+	gr := &geminiReader{s: s, max: opts.MaxResultBytes, byID: map[string]int{}}
+	if opts.CallDone != nil {
+		gr.done = opts.CallDone
+		if opts.DropReleased {
+			s.dropReleased()
+		}
 	}
+	return gr
 }
 
 // record applies one line of the line format. Records are told apart as
@@ -559,7 +583,9 @@ func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
 	}
 	if m.typ == "gemini" {
 		m.text = gr.contentText(rec.content)
-		m.thoughts = gr.thoughtsText(rec.thoughts)
+		if !gr.s.skipMessages {
+			m.thoughts = gr.thoughtsText(rec.thoughts)
+		}
 		if len(rec.calls) > 0 {
 			m.calls = make([]ToolCall, len(rec.calls))
 			copy(m.calls, rec.calls)
@@ -662,6 +688,18 @@ func (gr *geminiReader) textPart(p *jsonscan.Scanner, c *ToolCall) {
 			p.Skip()
 		}
 	}
+}
+
+// addDocumentMessage adds a message of a session document: every element
+// of the array is a message where it stands, as Gemini CLI reads an older
+// session file (the parsed array itself; a repeated id replaces nothing).
+// While the document streams, the message goes to the session at once.
+func (gr *geminiReader) addDocumentMessage(m *geminiMsg) {
+	if gr.streaming {
+		gr.emit(m)
+		return
+	}
+	gr.msgs = append(gr.msgs, m)
 }
 
 // put adds a message, or replaces the message with its id where it stands.
@@ -795,62 +833,87 @@ func (gr *geminiReader) message(n int, field string) (*geminiMsg, error) {
 }
 
 // finish turns the messages left after every update and rewind into the
-// session's calls.
+// session's calls, handing each call over as it is added and letting go of
+// each message once it is added, and settles the session's totals.
 func (gr *geminiReader) finish() {
 	s := gr.s
 	s.NoteTime(gr.start)
-	var used int64
-	var total Usage
-	hasUsage := false
-	var answerNoCalls, answerAny string
-	sub := gr.kind == "subagent"
-	for _, m := range gr.msgs {
-		s.NoteTime(m.time)
-		if m.typ == "user" && s.Prompt == "" && !sub {
-			s.Prompt = strings.TrimSpace(m.text)
-		}
-		if m.typ == "user" {
-			s.AddMessage(RoleUser, KindText, m.text, m.time, sub)
-		}
-		if m.typ != "gemini" {
-			continue
-		}
-		// A gemini message thinks, says what it will do, then calls.
-		s.AddMessage(RoleAssistant, KindReasoning, m.thoughts, m.time, sub)
-		s.AddMessage(RoleAssistant, KindText, m.text, m.time, sub)
-		if s.Model == "" {
-			s.Model = m.model
-		}
-		if m.hasTokens {
-			t := m.tokens
-			u := Usage{InputTokens: t.input + t.tool, OutputTokens: t.output + t.thoughts, CacheReadTokens: t.cached}
-			total = total.Add(u)
-			used += u.Total()
-			hasUsage = true
-		}
-		for _, c := range m.calls {
-			if c.Time.IsZero() {
-				c.Time = m.time
-			}
-			s.NoteTime(c.Time)
-			if hasUsage {
-				cum := used
-				c.CumulativeTokens = &cum
-			}
-			c.Subagent = sub
-			s.AddCall(c)
-		}
-		if m.text != "" {
-			answerAny = m.text
-			if len(m.calls) == 0 {
-				answerNoCalls = m.text
-			}
-		}
+	for k, m := range gr.msgs {
+		gr.emit(m)
+		gr.msgs[k] = nil
 	}
-	if hasUsage {
+	sub := gr.kind == "subagent"
+	if !sub {
+		s.Prompt = gr.prompt
+		s.Answer = cmp.Or(gr.answerNoCalls, gr.answerAny)
+	}
+	if gr.hasUsage {
+		total := gr.total
 		s.Usage = &total
 	}
-	if !sub {
-		s.Answer = cmp.Or(answerNoCalls, answerAny)
+	if gr.done != nil {
+		s.streamed = true
+		if l := s.ledger; l != nil {
+			if gr.anyCallTokens {
+				l.setTokens(gr.callTokens)
+			}
+			s.closeLedger()
+		}
+	}
+}
+
+// emit adds one message to the session: its conversation, its tokens and
+// its calls, each handed to Options.CallDone once added. The session's
+// kind must be known: it marks subagent calls.
+func (gr *geminiReader) emit(m *geminiMsg) {
+	s := gr.s
+	sub := gr.kind == "subagent"
+	s.NoteTime(m.time)
+	if m.typ == "user" {
+		if gr.prompt == "" {
+			gr.prompt = strings.TrimSpace(m.text)
+		}
+		s.AddMessage(RoleUser, KindText, m.text, m.time, sub)
+	}
+	if m.typ != "gemini" {
+		return
+	}
+	// A gemini message thinks, says what it will do, then calls.
+	s.AddMessage(RoleAssistant, KindReasoning, m.thoughts, m.time, sub)
+	s.AddMessage(RoleAssistant, KindText, m.text, m.time, sub)
+	if s.Model == "" {
+		s.Model = m.model
+	}
+	if m.hasTokens {
+		t := m.tokens
+		u := Usage{InputTokens: t.input + t.tool, OutputTokens: t.output + t.thoughts, CacheReadTokens: t.cached}
+		gr.total = gr.total.Add(u)
+		gr.used += u.Total()
+		gr.hasUsage = true
+	}
+	for _, c := range m.calls {
+		if c.Time.IsZero() {
+			c.Time = m.time
+		}
+		s.NoteTime(c.Time)
+		if gr.hasUsage {
+			cum := gr.used
+			c.CumulativeTokens = &cum
+		}
+		c.Subagent = sub
+		i := s.AddCall(c)
+		if s.ledger != nil {
+			gr.callTokens = append(gr.callTokens, c.CumulativeTokens)
+			gr.anyCallTokens = gr.anyCallTokens || c.CumulativeTokens != nil
+		}
+		if gr.done != nil {
+			handOver(s, i, gr.done)
+		}
+	}
+	if m.text != "" {
+		gr.answerAny = m.text
+		if len(m.calls) == 0 {
+			gr.answerNoCalls = m.text
+		}
 	}
 }
