@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
@@ -151,6 +152,13 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 		err = gr.readDocument(newJSONDoc(cut))
 		warnCut(gr.s, summary)
 	} else {
+		if opts.file != nil {
+			gr.file = opts.file
+			var head [len(bom)]byte
+			if n, _ := opts.file.ReadAt(head[:], 0); n == len(head) && string(head[:]) == bom {
+				gr.fileBOM = true
+			}
+		}
 		err = gr.readLines(br)
 	}
 	if err != nil {
@@ -210,10 +218,21 @@ func (gr *geminiReader) readLines(br *bufio.Reader) error {
 			return fmt.Errorf("%s:%d: reading Gemini CLI recording: %w", gr.s.Source, n+1, err)
 		}
 		if n == 1 {
+			if gr.fileBOM && !bytes.HasPrefix(line, []byte(bom)) {
+				// The byte order mark was dropped before the stream.
+				gr.base = int64(len(bom))
+			}
 			line = bytes.TrimPrefix(line, []byte(bom))
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		// A message on a line read whole is kept as the place of the line
+		// in the file, to be read again once no later record can replace
+		// or drop it; a line cut as it streamed in is kept as read.
+		gr.at = geminiLineRef{}
+		if gr.file != nil && n > 1 && !lr.compacted {
+			gr.at = geminiLineRef{off: gr.base + lr.start, size: len(line), line: n, sum: maphash.Bytes(gr.seed, line)}
 		}
 		gr.record(line, n)
 	}

@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +32,7 @@ type geminiReader struct {
 	// call is what the result being read needs to know of its call.
 	call geminiCallContext
 
-	msgs []*geminiMsg
+	msgs []geminiEntry
 	byID map[string]int
 
 	// records counts the records of the format: messages, metadata, $set
@@ -44,6 +47,21 @@ type geminiReader struct {
 	identified int
 	kind       string
 	start      time.Time
+
+	// file is the recording when it is a file read by position; a message
+	// on a line of it is kept as the line's place (at, see geminiLineRef)
+	// and read again at the end. fileBOM says that the file starts with a
+	// byte order mark, base where the stream read starts in it.
+	file    io.ReaderAt
+	fileBOM bool
+	base    int64
+	at      geminiLineRef
+	seed    maphash.Seed
+	// light is set while a record whose message is kept by its place is
+	// read: what only the end needs (results, arguments, texts) is not
+	// made, the warnings are.
+	light bool
+	line  []byte // a line read again
 
 	// done, with Options.CallDone, is handed each call once it is added.
 	done func(*Session, int) bool
@@ -69,6 +87,28 @@ type geminiReader struct {
 type geminiCallContext struct {
 	shell   bool
 	command string
+}
+
+// geminiLineRef is the place of the line that recorded a message, to read
+// the message from once it is final: a recording holds every version of
+// each message until its last line, and a rewind may drop any of them, so
+// that the calls are known only at the end. The sum checks that the line
+// read again is the line read first.
+type geminiLineRef struct {
+	off  int64
+	size int // 0: none
+	line int
+	sum  uint64
+}
+
+// geminiEntry is one message of the session as read so far: its id, and
+// either the place of the line to read it from at the end, or the message
+// as read. A recording of a long session holds as many, so the first is
+// all most of them keep.
+type geminiEntry struct {
+	id  string
+	at  geminiLineRef
+	msg *geminiMsg
 }
 
 // geminiMsg is what is kept of one message.
@@ -107,7 +147,7 @@ func newGeminiReader(opts Options) *geminiReader {
 	// Gemini CLI records no working directory (projectHash is a hash of
 	// it), so the session's is known from the start: none.
 	s := &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages, noCWD: true}
-	gr := &geminiReader{s: s, max: opts.MaxResultBytes, byID: map[string]int{}}
+	gr := &geminiReader{s: s, max: opts.MaxResultBytes, byID: map[string]int{}, seed: maphash.MakeSeed()}
 	if opts.CallDone != nil {
 		gr.done = opts.CallDone
 		if opts.DropReleased {
@@ -123,8 +163,11 @@ func newGeminiReader(opts Options) *geminiReader {
 // metadata, which in a one-line older document also holds the messages).
 func (gr *geminiReader) record(line []byte, n int) {
 	rec := &gr.rec
+	light := gr.at.size > 0
+	gr.light = light
 	gr.reset(&gr.sc, line)
 	gr.fields(&gr.sc, rec, n, "")
+	gr.light = false
 	gr.sc.End()
 	if err := gr.sc.Err(); err != nil {
 		var te *jsonscan.TypeError
@@ -142,7 +185,15 @@ func (gr *geminiReader) record(line []byte, n int) {
 		gr.rewind(rec.rewindTo, n)
 	case rec.hasID:
 		gr.records++
-		gr.put(gr.keep(rec, n))
+		gr.light = light
+		m := gr.keep(rec, n)
+		gr.light = false
+		if light {
+			// Read again from its line at the end.
+			gr.put(geminiEntry{id: m.id, at: gr.at})
+		} else {
+			gr.put(geminiEntry{id: m.id, msg: m})
+		}
 	case rec.set != nil:
 		gr.records++
 		gr.applySet(rec.set, n)
@@ -345,7 +396,7 @@ func (gr *geminiReader) toolCall(sc *jsonscan.Scanner, n int, at string) (ToolCa
 	if sc.Err() != nil {
 		return c, false
 	}
-	if result != nil {
+	if result != nil && !gr.light {
 		gr.call = geminiCallContext{shell: c.Name == geminiShellTool}
 		if gr.call.shell {
 			gr.call.command = gr.argString(args, "command")
@@ -358,7 +409,9 @@ func (gr *geminiReader) toolCall(sc *jsonscan.Scanner, n int, at string) (ToolCa
 		gr.s.Warnf(n, "%sno tool name; call skipped", at)
 		return c, false
 	}
-	c.Arguments = atifArguments(args)
+	if !gr.light {
+		c.Arguments = atifArguments(args)
+	}
 	if status == "error" || status == "cancelled" {
 		c.IsError = true
 	}
@@ -581,6 +634,13 @@ func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
 			gr.s.Warnf(n, "message %q: timestamp %q is not ISO 8601; ignored", rec.id, rec.timestamp)
 		}
 	}
+	if gr.light {
+		// Read again at the end: only the warnings are given now.
+		if m.typ != "gemini" && len(rec.calls) > 0 {
+			gr.s.Warnf(n, "message %q of type %q has toolCalls; only gemini messages make calls, so they are ignored", rec.id, rec.typ)
+		}
+		return m
+	}
 	if m.typ == "gemini" {
 		m.text = gr.contentText(rec.content)
 		if !gr.s.skipMessages {
@@ -699,17 +759,17 @@ func (gr *geminiReader) addDocumentMessage(m *geminiMsg) {
 		gr.emit(m)
 		return
 	}
-	gr.msgs = append(gr.msgs, m)
+	gr.msgs = append(gr.msgs, geminiEntry{id: m.id, msg: m})
 }
 
 // put adds a message, or replaces the message with its id where it stands.
-func (gr *geminiReader) put(m *geminiMsg) {
-	if i, ok := gr.byID[m.id]; ok {
-		gr.msgs[i] = m
+func (gr *geminiReader) put(e geminiEntry) {
+	if i, ok := gr.byID[e.id]; ok {
+		gr.msgs[i] = e
 		return
 	}
-	gr.byID[m.id] = len(gr.msgs)
-	gr.msgs = append(gr.msgs, m)
+	gr.byID[e.id] = len(gr.msgs)
+	gr.msgs = append(gr.msgs, e)
 }
 
 // rewind drops the message with the given id and every message after it.
@@ -797,7 +857,8 @@ func (gr *geminiReader) messageList(list []byte, n int, field string) {
 			gr.s.Warnf(n, "%smessage has no id; skipped", where)
 			continue
 		}
-		gr.put(gr.keep(&rec, n))
+		m := gr.keep(&rec, n)
+		gr.put(geminiEntry{id: m.id, msg: m})
 	}
 }
 
@@ -838,9 +899,15 @@ func (gr *geminiReader) message(n int, field string) (*geminiMsg, error) {
 func (gr *geminiReader) finish() {
 	s := gr.s
 	s.NoteTime(gr.start)
-	for k, m := range gr.msgs {
-		gr.emit(m)
-		gr.msgs[k] = nil
+	for k, e := range gr.msgs {
+		m := e.msg
+		if e.at.size > 0 {
+			m = gr.reread(e)
+		}
+		if m != nil {
+			gr.emit(m)
+		}
+		gr.msgs[k] = geminiEntry{}
 	}
 	sub := gr.kind == "subagent"
 	if !sub {
@@ -916,4 +983,24 @@ func (gr *geminiReader) emit(m *geminiMsg) {
 			gr.answerNoCalls = m.text
 		}
 	}
+}
+
+// reread reads the message of e from its line in the file, whole this
+// time, as the first read would have kept it. Its warnings were given
+// then. A line that is no longer what was read (the file was rewritten
+// meanwhile) loses its message, with a warning.
+func (gr *geminiReader) reread(e geminiEntry) *geminiMsg {
+	at := e.at
+	gr.line = slices.Grow(gr.line[:0], at.size)[:at.size]
+	if n, _ := gr.file.ReadAt(gr.line, at.off); n != at.size || maphash.Bytes(gr.seed, gr.line) != at.sum {
+		gr.s.Warnf(at.line, "message %q: the line changed while the recording was read; message left out", e.id)
+		return nil
+	}
+	s := gr.s
+	gr.s = &Session{skipMessages: s.skipMessages} // takes the warnings again
+	gr.reset(&gr.sc, gr.line)
+	gr.fields(&gr.sc, &gr.rec, at.line, "")
+	full := gr.keep(&gr.rec, at.line)
+	gr.s = s
+	return full
 }

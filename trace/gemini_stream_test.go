@@ -263,17 +263,86 @@ func TestGeminiRewindsArrivingAnywhereDropTheCallsAfterTheirTarget(t *testing.T)
 				ids = append(ids, c.ID)
 			}
 			assert.Equal(t, rec.want, ids)
-			_, got := geminiHandedOver(t, func(o Options) (*Session, error) {
-				o.Source = "inline.jsonl"
-				return GeminiCLI{}.Read(strings.NewReader(rec.doc), o)
-			})
-			if len(whole.Calls) == 0 {
-				assert.Empty(t, got)
-			} else {
-				assert.Equal(t, whole.Calls, got, "the calls handed over are those the rewinds leave, in order")
+			for _, fromFile := range []bool{false, true} {
+				s, got := geminiHandedOver(t, func(o Options) (*Session, error) {
+					return geminiReadLines(t, []byte(rec.doc), fromFile, o), nil
+				})
+				if len(whole.Calls) == 0 {
+					assert.Empty(t, got)
+				} else {
+					assert.Equal(t, whole.Calls, got, "from a file: %v: the calls handed over are those the rewinds leave, in order", fromFile)
+				}
+				assert.Equal(t, whole.Warnings, s.Warnings)
 			}
 		})
 	}
+}
+
+// geminiReadLines reads a line recording with the Gemini CLI reader, from
+// the file it is (a ReaderAt, as ReadFile reads a regular file: each
+// message is read again from its line at the end) or from a stream.
+func geminiReadLines(t *testing.T, data []byte, fromFile bool, opts Options) *Session {
+	t.Helper()
+	opts.Source = "inline.jsonl"
+	if fromFile {
+		opts.file, opts.fileSize = bytes.NewReader(data), int64(len(data))
+	}
+	s, err := GeminiCLI{}.Read(bytes.NewReader(data), opts)
+	require.NoError(t, err)
+	return s
+}
+
+func TestAGeminiRecordingReadFromItsFileReadsAsWhenHeld(t *testing.T) {
+	t.Parallel()
+	recordings := map[string][]byte{}
+	found, _ := filepath.Glob(filepath.Join(geminiFixtures, "*.jsonl"))
+	for _, p := range found {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		recordings[p] = data
+	}
+	generated, _ := geminiGenerateSession(1 << 20)
+	recordings["generated"] = generated
+	recordings["windows line endings"] = bytes.ReplaceAll(generated[:64<<10], []byte("\n"), []byte("\r\n"))
+	call := geminiCallLine("g1", "c1", "x")
+	recordings["a line longer than a line is read whole, its strings cut"] = []byte(geminiMeta + call +
+		geminiCallLine("g2", "c2", strings.Repeat("y", longLine+10)) + geminiCallLine("g3", "c3", "z"))
+	recordings["the first line a message"] = []byte(call + geminiMeta + geminiCallLine("g2", "c2", "y"))
+	recordings["a message among the rest of the first line"] = []byte(`{"sessionId":"s1","projectHash":"p","messages":[` + strings.TrimSpace(call) + "]}\n" + geminiCallLine("g2", "c2", "y"))
+	for name, data := range recordings {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, opts := range []Options{{}, {MaxResultBytes: 8 << 20}, {MaxResultBytes: 3, SkipMessages: true}} {
+				held := geminiReadLines(t, data, false, opts)
+				fromFile := geminiReadLines(t, data, true, opts)
+				assert.Equal(t, held, fromFile, "%+v", opts)
+			}
+		})
+	}
+}
+
+func TestAGeminiRecordingWhoseFileHasAByteOrderMarkIsReadAgainAtItsPlaces(t *testing.T) {
+	t.Parallel()
+	data := []byte(bom + geminiMeta + geminiCallLine("g1", "c1", "x") + geminiCallLine("g2", "c2", "y"))
+	held := geminiReadLines(t, data, false, Options{})
+	require.Len(t, held.Calls, 2)
+	path := filepath.Join(t.TempDir(), "bom.jsonl")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	s, err := ReadFile(path, Options{Source: "inline.jsonl"})
+	require.NoError(t, err, "ReadFile drops the mark before the reader sees the stream")
+	assert.Equal(t, held.Calls, s.Calls)
+	assert.Empty(t, s.Warnings)
+}
+
+func TestAGeminiLineThatChangedBeforeItIsReadAgainLosesItsMessage(t *testing.T) {
+	t.Parallel()
+	data := []byte(geminiMeta + geminiCallLine("g1", "c1", "x") + geminiCallLine("g2", "c2", "y"))
+	changed := bytes.Replace(data, []byte(`"output":"y"`), []byte(`"output":"z"`), 1)
+	s, err := GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "inline.jsonl", file: bytes.NewReader(changed), fileSize: int64(len(changed))})
+	require.NoError(t, err)
+	require.Len(t, s.Calls, 1)
+	assert.Equal(t, "c1", s.Calls[0].ID)
+	assert.Equal(t, []string{`inline.jsonl:3: message "g2": the line changed while the recording was read; message left out`}, warningStrings(s))
 }
 
 func TestTheWorkingDirectoryOfAGeminiSessionIsSettledAsNone(t *testing.T) {
