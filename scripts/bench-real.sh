@@ -394,6 +394,8 @@ expectations:
   - type: patterns
     forbid: [fishing]
 YAML
+	# A file of many sessions: check judges one, reading them all.
+	[ "$kind" = openhands-eval ] && echo "trace_id: task-0" >>"$tmp/$kind.yaml"
 	names=()
 	for bin in "${bins[@]}"; do
 		for cmd in events metrics check; do names+=("$bin-$cmd"); done
