@@ -899,6 +899,7 @@ func (gr *geminiReader) message(n int, field string) (*geminiMsg, error) {
 func (gr *geminiReader) finish() {
 	s := gr.s
 	s.NoteTime(gr.start)
+	gr.byID = nil // no record comes any more: let the ids go with their messages
 	for k, e := range gr.msgs {
 		m := e.msg
 		if e.at.size > 0 {
