@@ -36,11 +36,23 @@ import (
 //	{"$rewindTo":"m2"}
 //
 // Older versions wrote the same data as one JSON document, session-*.json:
-// the metadata with a "messages" array. Both are read, the document
-// streamed one message at a time; the reader tells them apart by the first
-// line, which is a complete JSON object only in the line format (a
+// the metadata with a "messages" array, every element of which is a
+// message where it stands (Gemini CLI parses the array; a repeated id
+// replaces nothing). Both are read; the reader tells them apart by the
+// first line, which is a complete JSON object only in the line format (a
 // one-line document is a metadata record holding its messages, as Gemini
 // CLI itself reads it).
+//
+// Memory does not grow with the file. A document is read one message at
+// a time; read from a file, its "kind", which Gemini CLI writes after the
+// messages, is found first by walking the file's brackets and quotes, so
+// that each message goes to the session, and each call to
+// Options.CallDone, as it is read. A line recording is known only at its
+// end, since a later record may replace or drop any message: read from a
+// file, each message is kept as the place of its last line and read again
+// from there once the file is read; from a stream, as what the session
+// needs of it. The recording names no working directory
+// (Session.CWDSettled).
 //
 // Tool calls are the toolCalls of "gemini" messages, with their results
 // inline: the text is the functionResponse's response.output (or
@@ -355,8 +367,9 @@ func (gr *geminiReader) documentFields(d *jsonDoc) error {
 // to Options.CallDone, as they are read. It finds the end of each value
 // by its brackets and quotes alone, a fraction of the cost of reading
 // it, and holds one message at a time. ok is false when the document
-// cannot be walked to its end: it is then read as before, its messages
-// kept until the end.
+// cannot be walked to its end: its messages are then kept until the end.
+// (A document whose brackets close but whose messages hold a syntax
+// error is read up to the error with the kind the file gives after it.)
 func geminiDocumentKind(f io.ReaderAt, size int64) (kind string, ok bool) {
 	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<16)
 	if b, _ := br.Peek(len(bom)); string(b) == bom {
