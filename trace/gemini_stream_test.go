@@ -332,6 +332,18 @@ func TestAGeminiRecordingWhoseFileHasAByteOrderMarkIsReadAgainAtItsPlaces(t *tes
 	require.NoError(t, err, "ReadFile drops the mark before the reader sees the stream")
 	assert.Equal(t, held.Calls, s.Calls)
 	assert.Empty(t, s.Warnings)
+
+	// A reader handed the file's stream with its mark, a message on the
+	// first line: that line is kept as read, the others at their places.
+	data = []byte(bom + strings.TrimSpace(geminiCallLine("g0", "c0", "w")) + "\n" + geminiMeta + geminiCallLine("g1", "c1", "x"))
+	s, err = GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "inline.jsonl", file: bytes.NewReader(data), fileSize: int64(len(data))})
+	require.NoError(t, err)
+	var ids []string
+	for _, c := range s.Calls {
+		ids = append(ids, c.ID)
+	}
+	assert.Equal(t, []string{"c0", "c1"}, ids)
+	assert.Empty(t, s.Warnings)
 }
 
 func TestAGeminiLineThatChangedBeforeItIsReadAgainLosesItsMessage(t *testing.T) {
