@@ -177,6 +177,10 @@ func TestGeminiDocumentKindIsReadAheadOnlyFromAWholeDocument(t *testing.T) {
 		{"a bad key", `{kind:"main"}`, "", false},
 		{"a message cut short", `{"messages":[{"id":"a"},{"id":`, "", false},
 		{"a kind cut short", `{"kind":"ma`, "", false},
+		{"a kind that is not JSON", `{"kind":mai}`, "", false},
+		{"messages without a comma between them", `{"messages":[{} {}],"kind":"main"}`, "", false},
+		{"messages cut short after one", `{"messages":[{}`, "", false},
+		{"another value cut short", `{"kind":"main","sessionId":"ab`, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
