@@ -18,7 +18,8 @@ import (
 // instead of all of them.
 //
 // A call is normalized when the reader hands it over, once the session's
-// working directory is known (or Options.Paths.CWD is set): until then
+// working directory is known, or known to be unrecorded
+// (trace.Session.CWDSettled), or Options.Paths.CWD is set: until then
 // the reader keeps the call, and Normalize handles it. A Stream serves one
 // read at a time.
 type Stream struct {
@@ -84,11 +85,12 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 
 // session returns what st holds for session s, or nil while the working
 // directory its paths are made relative to is unknown (a later line may
-// still name it). With table set, a new read takes the string table
-// *table when there is one, and makes it *table otherwise: the Streams
-// of CallDoneAll keep each string once between them.
+// still name it; a format that records none settles it as empty). With
+// table set, a new read takes the string table *table when there is one,
+// and makes it *table otherwise: the Streams of CallDoneAll keep each
+// string once between them.
 func (st *Stream) session(s *trace.Session, table **stringTable) *streamSession {
-	if st.opts.Paths.CWD == "" && s.CWD == "" {
+	if st.opts.Paths.CWD == "" && !s.CWDSettled() {
 		return nil
 	}
 	ss := st.sessions[s]

@@ -287,6 +287,23 @@ func TestCallDoneAllWaitsForTheWorkingDirectory(t *testing.T) {
 	assert.False(t, CallDoneAll(nil, s, 0), "no stream takes it")
 }
 
+func TestAStreamTakesTheCallsOfAFormatThatRecordsNoWorkingDirectoryAsTheyCome(t *testing.T) {
+	st := NewStream(Options{})
+	taken := 0
+	s, err := trace.ReadFile("../trace/testdata/gemini-cli/error-result.session.jsonl", trace.Options{DropReleased: true, CallDone: func(s *trace.Session, i int) bool {
+		ok := st.CallDone(s, i)
+		if ok {
+			taken++
+		}
+		return ok
+	}})
+	require.NoError(t, err)
+	assert.Empty(t, s.CWD)
+	assert.Equal(t, 3, s.NumCalls())
+	assert.Equal(t, 3, taken, "Gemini CLI records no working directory: none is waited for")
+	assert.Empty(t, s.Calls, "every call is dropped once taken")
+}
+
 func documentJSON(t *testing.T, d *Document) string {
 	t.Helper()
 	var b bytes.Buffer

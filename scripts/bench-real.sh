@@ -2,11 +2,14 @@
 # bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
 # traces made big, side by side with jq, from alternated runs.
 #
-# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-t TREC_EVAL]
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-t TREC_EVAL]
 #
 #   -n RUNS   runs of each command; medians are reported (default 5)
 #   -b REF    also build retrievaltest from the git REF (e.g. main) and run
 #             it alternately with the working tree's build
+#   -m TIMES  make the real-shaped trace files TIMES as large (default 1;
+#             -m 2 measures 200 MB files, to check that time and memory
+#             grow linearly with the input)
 #   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
 #             Build it from its public source:
 #               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
@@ -29,6 +32,25 @@
 #                     ../shared/samples/codex/acidicsoil-rollout-*.jsonl
 #                     repeated 296 times (101 MB), its "call_id":" values
 #                     made unique per copy
+#             gemini  the Gemini CLI session document
+#                     ../shared/samples/gemini-cli/skillsbench-*.session.json
+#                     (51 KB, 10 calls) with its messages repeated 1,960
+#                     times in one messages array (100 MB), every "id"
+#                     value made unique per copy
+#             gemini-jsonl  the same session in the line format Gemini
+#                     CLI writes now: the metadata record, then each
+#                     message as a line, a message with tool calls first
+#                     without them and then again whole (the same id
+#                     replaces it), each followed by a $set of
+#                     lastUpdated; 1,750 copies (100 MB)
+#             openhands  the OpenHands V0 event list
+#                     ../shared/samples/openhands/harbor-rfc-*.json
+#                     (63 KB, 14 events) repeated 1,600 times in one array
+#                     (100 MB), event ids and causes offset and
+#                     "call_ ids made unique per copy
+#             openhands-eval  OpenHands evaluation output.jsonl: the same
+#                     event list as the history of one instance a line,
+#                     2,030 instances (100 MB)
 #             collect the receiver (retrievaltest collect) under 1,000
 #                     export requests of 100 spans (protobuf, 31 KB each)
 #                     posted over loopback by one client and by 8 at once,
@@ -52,16 +74,21 @@
 #
 #   claude: jq -c 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name'
 #   codex:  jq -c 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name'
+#   gemini: jq -c '.messages[] | .toolCalls[]? | .name'
+#   gemini-jsonl: jq -c 'select(.toolCalls) | .toolCalls[] | .name'
+#   openhands: jq -c '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name'
+#   openhands-eval: the same on .history[] of each line
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval
-while getopts "n:b:k:t:" opt; do
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1
+while getopts "n:b:k:m:t:" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
 	k) kinds=$OPTARG ;;
+	m) times=$OPTARG ;;
 	t) trec_eval=$OPTARG ;;
-	*) sed -n '2,54p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,81p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -101,7 +128,55 @@ make_input() {
 			sed "s/\"call_id\":\"/\"call_id\":\"${i}x/g" "$src"
 		done >"$tmp/codex.jsonl"
 		;;
-	*) echo "bench-real.sh: unknown kind $kind (claude, codex, suite)" >&2; exit 2 ;;
+	gemini)
+		src=$(ls "$samples"/gemini-cli/skillsbench-*.session.json)
+		copies=$((1960 * times))
+		# The session fields and "messages": [, then the messages of each
+		# copy (the array's elements, indented as Gemini CLI writes them),
+		# then the closing lines.
+		{
+			head -6 "$src"
+			for ((i = 0; i < copies; i++)); do
+				sed 1,6d "$src" | head -n -2 | sed "s/\"id\": \"/\"id\": \"${i}-/g"'; $s/}$/},/'
+			done | sed '$s/},$/}/'
+			tail -2 "$src"
+		} >"$tmp/gemini.jsonl"
+		;;
+	gemini-jsonl)
+		src=$(ls "$samples"/gemini-cli/skillsbench-*.session.json)
+		copies=$((1750 * times))
+		jq -c '.messages[] | (if .toolCalls then del(.toolCalls) else empty end), ., {"$set": {lastUpdated: .timestamp}}' "$src" >"$tmp/gemini.lines"
+		{
+			jq -c '{sessionId, projectHash, startTime, lastUpdated, kind: "main"}' "$src"
+			for ((i = 0; i < copies; i++)); do
+				sed "s/\"id\":\"/\"id\":\"${i}-/g" "$tmp/gemini.lines"
+			done
+		} >"$tmp/gemini-jsonl.jsonl"
+		rm -f "$tmp/gemini.lines"
+		;;
+	openhands)
+		src=$(ls "$samples"/openhands/harbor-rfc-*.json)
+		copies=$((1600 * times))
+		{
+			echo "["
+			for ((i = 0; i < copies; i++)); do
+				sed 1d "$src" | head -n -1 | sed "s/\"call_/\"call_${i}x/g"'; $s/}$/},/' |
+					perl -pe 's/"(id|cause)": (\d+)/"\"$1\": " . ($2 + '"$i"' * 1000)/ge'
+			done | sed '$s/},$/}/'
+			echo "]"
+		} >"$tmp/openhands.jsonl"
+		;;
+	openhands-eval)
+		src=$(ls "$samples"/openhands/harbor-rfc-*.json)
+		copies=$((2030 * times))
+		jq -c '{instance_id: "task-N", instruction: "Create hello.txt", metadata: {agent_class: "CodeActAgent", llm_config: {model: "openai/gpt-5"}},
+			history: ., metrics: {accumulated_token_usage: ([.[] | .llm_metrics.accumulated_token_usage? // empty] | last)}, test_result: {git_patch: ""}, error: null}' "$src" >"$tmp/openhands.line"
+		for ((i = 0; i < copies; i++)); do
+			sed "s/\"task-N\"/\"task-${i}\"/" "$tmp/openhands.line"
+		done >"$tmp/openhands-eval.jsonl"
+		rm -f "$tmp/openhands.line"
+		;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-eval, suite, trec, collect)" >&2; exit 2 ;;
 	esac
 }
 
@@ -130,6 +205,10 @@ jqfilter() {
 	case $1 in
 	claude) echo 'select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | .name' ;;
 	codex) echo 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name' ;;
+	gemini) echo '.messages[] | .toolCalls[]? | .name' ;;
+	gemini-jsonl) echo 'select(.toolCalls) | .toolCalls[] | .name' ;;
+	openhands) echo '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
+	openhands-eval) echo '.history[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
 	esac
 }
 
@@ -315,6 +394,8 @@ expectations:
   - type: patterns
     forbid: [fishing]
 YAML
+	# A file of many sessions: check judges one, reading them all.
+	[ "$kind" = openhands-eval ] && echo "trace_id: task-0" >>"$tmp/$kind.yaml"
 	names=()
 	for bin in "${bins[@]}"; do
 		for cmd in events metrics check; do names+=("$bin-$cmd"); done

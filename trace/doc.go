@@ -100,7 +100,9 @@
 //     line format is applied the way Gemini CLI loads it: a message record
 //     with a known id replaces that message in place, "$set" updates the
 //     session (a "$set" of "messages" replaces them all) and "$rewindTo"
-//     drops the named message and every message after it. Calls are the
+//     drops the named message and every message after it; the document's
+//     messages array is read as it stands, a repeated id included, as
+//     Gemini CLI reads an older file. Calls are the
 //     toolCalls of gemini messages, results their functionResponse output;
 //     status error or cancelled, or a response holding an error, is
 //     IsError. A run_shell_command result is the command's output alone,

@@ -108,10 +108,13 @@ type Options struct {
 	// stay. The Claude Code readers hand over a call when its result is
 	// read, in the order results come, and the calls left without one at
 	// the end of the input: a session of any size then holds one result
-	// at a time. With other formats, Read, ReadAll, ReadFile and
-	// ReadFileAll hand over every call, in order, once the session is read. CallDone is called once per call, and may look at
-	// the session as read so far (its CWD may still be unknown); it finds
-	// the call with s.Call(i).
+	// at a time. The Gemini CLI reader hands over each call of a session
+	// document read from a file as its message is read, and those of a
+	// line recording once it is read. With other formats, Read, ReadAll,
+	// ReadFile and ReadFileAll hand over every call, in order, once the
+	// session is read. CallDone is called once per call, and may look at
+	// the session as read so far (its CWD may still be unknown, see
+	// Session.CWDSettled); it finds the call with s.Call(i).
 	CallDone func(s *Session, i int) (release bool)
 	// DropReleased, with CallDone, drops from the session each call that
 	// CallDone releases, instead of keeping it without its arguments and

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
@@ -35,11 +36,23 @@ import (
 //	{"$rewindTo":"m2"}
 //
 // Older versions wrote the same data as one JSON document, session-*.json:
-// the metadata with a "messages" array. Both are read, the document
-// streamed one message at a time; the reader tells them apart by the first
-// line, which is a complete JSON object only in the line format (a
+// the metadata with a "messages" array, every element of which is a
+// message where it stands (Gemini CLI parses the array; a repeated id
+// replaces nothing). Both are read; the reader tells them apart by the
+// first line, which is a complete JSON object only in the line format (a
 // one-line document is a metadata record holding its messages, as Gemini
 // CLI itself reads it).
+//
+// Memory does not grow with the file. A document is read one message at
+// a time; read from a file, its "kind", which Gemini CLI writes after the
+// messages, is found first by walking the file's brackets and quotes, so
+// that each message goes to the session, and each call to
+// Options.CallDone, as it is read. A line recording is known only at its
+// end, since a later record may replace or drop any message: read from a
+// file, each message is kept as the place of its last line and read again
+// from there once the file is read; from a stream, as what the session
+// needs of it. The recording names no working directory
+// (Session.CWDSettled).
 //
 // Tool calls are the toolCalls of "gemini" messages, with their results
 // inline: the text is the functionResponse's response.output (or
@@ -144,10 +157,20 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("%s: %w", opts.Source, err)
 	}
 	if document {
+		if opts.file != nil {
+			gr.kind, gr.streaming = geminiDocumentKind(opts.file, opts.fileSize)
+		}
 		cut, summary := cutDocument(br, opts)
 		err = gr.readDocument(newJSONDoc(cut))
 		warnCut(gr.s, summary)
 	} else {
+		if opts.file != nil {
+			gr.file = opts.file
+			var head [len(bom)]byte
+			if n, _ := opts.file.ReadAt(head[:], 0); n == len(head) && string(head[:]) == bom {
+				gr.fileBOM = true
+			}
+		}
 		err = gr.readLines(br)
 	}
 	if err != nil {
@@ -207,10 +230,21 @@ func (gr *geminiReader) readLines(br *bufio.Reader) error {
 			return fmt.Errorf("%s:%d: reading Gemini CLI recording: %w", gr.s.Source, n+1, err)
 		}
 		if n == 1 {
+			if gr.fileBOM && !bytes.HasPrefix(line, []byte(bom)) {
+				// The byte order mark was dropped before the stream.
+				gr.base = int64(len(bom))
+			}
 			line = bytes.TrimPrefix(line, []byte(bom))
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		// A message on a line read whole is kept as the place of the line
+		// in the file, to be read again once no later record can replace
+		// or drop it; a line cut as it streamed in is kept as read.
+		gr.at = geminiLineRef{}
+		if gr.file != nil && n > 1 && !lr.compacted {
+			gr.at = geminiLineRef{off: gr.base + lr.start, size: len(line), line: n, sum: maphash.Bytes(gr.seed, line)}
 		}
 		gr.record(line, n)
 	}
@@ -253,7 +287,7 @@ func (gr *geminiReader) readDocument(d *jsonDoc) error {
 		if gr.records == 0 {
 			return fmt.Errorf("%s:%d: reading Gemini CLI session: no message could be read: %w", src, de.Line, de.Err)
 		}
-		gr.s.Warnf(de.Line, "session is cut short or malformed (%v); kept the %d messages read before it", de.Err, len(gr.msgs))
+		gr.s.Warnf(de.Line, "session is cut short or malformed (%v); kept the %d messages read before it", de.Err, gr.identified)
 		return nil
 	}
 	if !gr.sawMeta && gr.identified == 0 {
@@ -321,8 +355,76 @@ func (gr *geminiReader) documentFields(d *jsonDoc) error {
 			}
 			gr.records++
 			if m != nil {
-				gr.put(m)
+				gr.addDocumentMessage(m)
 			}
 		}
 	}
+}
+
+// geminiDocumentKind reads the session document in f ahead of the read
+// for its kind ("main" or "subagent"), which Gemini CLI writes after the
+// messages, so that the messages can go to the session, and their calls
+// to Options.CallDone, as they are read. It finds the end of each value
+// by its brackets and quotes alone, a fraction of the cost of reading
+// it, and holds one message at a time. ok is false when the document
+// cannot be walked to its end: its messages are then kept until the end.
+// (A document whose brackets close but whose messages hold a syntax
+// error is read up to the error with the kind the file gives after it.)
+func geminiDocumentKind(f io.ReaderAt, size int64) (kind string, ok bool) {
+	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<16)
+	if b, _ := br.Peek(len(bom)); string(b) == bom {
+		br.Discard(len(bom))
+	}
+	d := newJSONDoc(br)
+	if c, _ := d.peek(); c != '{' {
+		return "", false
+	}
+	d.Open()
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return "", false
+		}
+		if !more {
+			break
+		}
+		c, _ := d.peek()
+		switch {
+		case key == "kind":
+			raw, err := d.Value()
+			if err != nil {
+				return "", false
+			}
+			// A string sets the kind; null or another type leaves it, as
+			// the read does.
+			var sc jsonscan.Scanner
+			sc.Reset(raw)
+			if sc.Peek() == jsonscan.String {
+				b, _ := sc.AppendString(nil, -1)
+				kind = string(b)
+			}
+		case key == "messages" && c == '[':
+			d.Open()
+			for {
+				more, err := d.NextElem()
+				if err != nil {
+					return "", false
+				}
+				if !more {
+					break
+				}
+				if _, err := d.Frame(); err != nil {
+					return "", false
+				}
+			}
+		default:
+			if _, err := d.Frame(); err != nil {
+				return "", false
+			}
+		}
+	}
+	if note, _ := d.End(); note != "" {
+		return "", false
+	}
+	return kind, true
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +33,17 @@ func FuzzGeminiCLI(f *testing.F) {
 			// A cut changes the results only: failures are read from the
 			// whole text.
 			fuzzCheckResultLimit(t, GeminiCLI{}, data, whole)
+		}
+		// Read from a file, a document streams and a recording's messages
+		// are read again from their lines: the session is the same (but
+		// for a document broken before its kind, which the file gives).
+		streamed, serr := GeminiCLI{}.Read(bytes.NewReader(data), Options{Source: "fuzz", MaxResultBytes: 16, file: bytes.NewReader(data), fileSize: int64(len(data))})
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("read from a stream: %v; from a file: %v", err, serr)
+		}
+		broken := err == nil && slices.ContainsFunc(s.Warnings, func(w Warning) bool { return strings.Contains(w.Message, "cut short or malformed") })
+		if err == nil && !broken && !reflect.DeepEqual(s, streamed) {
+			t.Fatalf("read from a file, the session differs:\n%+v\n%+v", s, streamed)
 		}
 	})
 }

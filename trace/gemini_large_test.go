@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentretrieval/agentretrieval/internal/benchcpu"
 	"github.com/stretchr/testify/require"
 )
 
@@ -159,5 +160,22 @@ func BenchmarkGeminiCLIReadDocumentCutting(b *testing.B) {
 			defer func() { documentCutting = true }()
 			benchRead(b, GeminiCLI{}, doc, Options{Source: "bench", MaxResultBytes: 8<<20 + 1}, calls)
 		})
+	}
+}
+
+// BenchmarkGeminiCLIDocumentKind walks the same document for its kind, as a
+// read from a file does first: what streaming a document costs over
+// reading it.
+func BenchmarkGeminiCLIDocumentKind(b *testing.B) {
+	lines, _ := geminiBench()
+	doc := geminiDocument(b, lines)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer benchcpu.Throughput(b, int64(len(doc)))()
+	for b.Loop() {
+		if _, ok := geminiDocumentKind(bytes.NewReader(doc), int64(len(doc))); !ok {
+			b.Fatal("the document could not be walked")
+		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +32,7 @@ type geminiReader struct {
 	// call is what the result being read needs to know of its call.
 	call geminiCallContext
 
-	msgs []*geminiMsg
+	msgs []geminiEntry
 	byID map[string]int
 
 	// records counts the records of the format: messages, metadata, $set
@@ -44,6 +47,39 @@ type geminiReader struct {
 	identified int
 	kind       string
 	start      time.Time
+
+	// file is the recording when it is a file read by position; a message
+	// on a line of it is kept as the line's place (at, see geminiLineRef)
+	// and read again at the end. fileBOM says that the file starts with a
+	// byte order mark, base where the stream read starts in it.
+	file    io.ReaderAt
+	fileBOM bool
+	base    int64
+	at      geminiLineRef
+	seed    maphash.Seed
+	// light is set while a record whose message is kept by its place is
+	// read: what only the end needs (results, arguments, texts) is not
+	// made, the warnings are.
+	light bool
+	line  []byte // a line read again
+
+	// done, with Options.CallDone, is handed each call once it is added.
+	done func(*Session, int) bool
+	// streaming is set while the messages of a document go to the session
+	// as they are read, its kind being known before them (see
+	// geminiDocumentKind); otherwise they are kept until the end.
+	streaming bool
+	// callTokens holds the CumulativeTokens of every call by index, for a
+	// session that drops its calls as it hands them over.
+	callTokens    []*int64
+	anyCallTokens bool
+	// What the messages added so far make of the session: the tokens used
+	// up to the last one, their total, the answer candidates.
+	used                     int64
+	total                    Usage
+	hasUsage                 bool
+	answerNoCalls, answerAny string
+	prompt                   string
 }
 
 // geminiCallContext is what reading a call's result needs to know of the
@@ -51,6 +87,28 @@ type geminiReader struct {
 type geminiCallContext struct {
 	shell   bool
 	command string
+}
+
+// geminiLineRef is the place of the line that recorded a message, to read
+// the message from once it is final: a recording holds every version of
+// each message until its last line, and a rewind may drop any of them, so
+// that the calls are known only at the end. The sum checks that the line
+// read again is the line read first.
+type geminiLineRef struct {
+	off  int64
+	size int // 0: none
+	line int
+	sum  uint64
+}
+
+// geminiEntry is one message of the session as read so far: its id, and
+// either the place of the line to read it from at the end, or the message
+// as read. A recording of a long session holds as many, so the first is
+// all most of them keep.
+type geminiEntry struct {
+	id  string
+	at  geminiLineRef
+	msg *geminiMsg
 }
 
 // geminiMsg is what is kept of one message.
@@ -86,11 +144,17 @@ type geminiRec struct {
 }
 
 func newGeminiReader(opts Options) *geminiReader {
-	return &geminiReader{
-		s:    &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages},
-		max:  opts.MaxResultBytes,
-		byID: map[string]int{},
+	// Gemini CLI records no working directory (projectHash is a hash of
+	// it), so the session's is known from the start: none.
+	s := &Session{Format: GeminiCLI{}.Name(), Source: opts.Source, Agent: "gemini-cli", skipMessages: opts.SkipMessages, noCWD: true}
+	gr := &geminiReader{s: s, max: opts.MaxResultBytes, byID: map[string]int{}, seed: maphash.MakeSeed()}
+	if opts.CallDone != nil {
+		gr.done = opts.CallDone
+		if opts.DropReleased {
+			s.dropReleased()
+		}
 	}
+	return gr
 }
 
 // record applies one line of the line format. Records are told apart as
@@ -99,8 +163,11 @@ func newGeminiReader(opts Options) *geminiReader {
 // metadata, which in a one-line older document also holds the messages).
 func (gr *geminiReader) record(line []byte, n int) {
 	rec := &gr.rec
+	light := gr.at.size > 0
+	gr.light = light
 	gr.reset(&gr.sc, line)
 	gr.fields(&gr.sc, rec, n, "")
+	gr.light = false
 	gr.sc.End()
 	if err := gr.sc.Err(); err != nil {
 		var te *jsonscan.TypeError
@@ -118,7 +185,15 @@ func (gr *geminiReader) record(line []byte, n int) {
 		gr.rewind(rec.rewindTo, n)
 	case rec.hasID:
 		gr.records++
-		gr.put(gr.keep(rec, n))
+		gr.light = light
+		m := gr.keep(rec, n)
+		gr.light = false
+		if light {
+			// Read again from its line at the end.
+			gr.put(geminiEntry{id: m.id, at: gr.at})
+		} else {
+			gr.put(geminiEntry{id: m.id, msg: m})
+		}
 	case rec.set != nil:
 		gr.records++
 		gr.applySet(rec.set, n)
@@ -321,7 +396,7 @@ func (gr *geminiReader) toolCall(sc *jsonscan.Scanner, n int, at string) (ToolCa
 	if sc.Err() != nil {
 		return c, false
 	}
-	if result != nil {
+	if result != nil && !gr.light {
 		gr.call = geminiCallContext{shell: c.Name == geminiShellTool}
 		if gr.call.shell {
 			gr.call.command = gr.argString(args, "command")
@@ -334,7 +409,9 @@ func (gr *geminiReader) toolCall(sc *jsonscan.Scanner, n int, at string) (ToolCa
 		gr.s.Warnf(n, "%sno tool name; call skipped", at)
 		return c, false
 	}
-	c.Arguments = atifArguments(args)
+	if !gr.light {
+		c.Arguments = atifArguments(args)
+	}
 	if status == "error" || status == "cancelled" {
 		c.IsError = true
 	}
@@ -557,9 +634,18 @@ func (gr *geminiReader) keep(rec *geminiRec, n int) *geminiMsg {
 			gr.s.Warnf(n, "message %q: timestamp %q is not ISO 8601; ignored", rec.id, rec.timestamp)
 		}
 	}
+	if gr.light {
+		// Read again at the end: only the warnings are given now.
+		if m.typ != "gemini" && len(rec.calls) > 0 {
+			gr.s.Warnf(n, "message %q of type %q has toolCalls; only gemini messages make calls, so they are ignored", rec.id, rec.typ)
+		}
+		return m
+	}
 	if m.typ == "gemini" {
 		m.text = gr.contentText(rec.content)
-		m.thoughts = gr.thoughtsText(rec.thoughts)
+		if !gr.s.skipMessages {
+			m.thoughts = gr.thoughtsText(rec.thoughts)
+		}
 		if len(rec.calls) > 0 {
 			m.calls = make([]ToolCall, len(rec.calls))
 			copy(m.calls, rec.calls)
@@ -664,14 +750,26 @@ func (gr *geminiReader) textPart(p *jsonscan.Scanner, c *ToolCall) {
 	}
 }
 
-// put adds a message, or replaces the message with its id where it stands.
-func (gr *geminiReader) put(m *geminiMsg) {
-	if i, ok := gr.byID[m.id]; ok {
-		gr.msgs[i] = m
+// addDocumentMessage adds a message of a session document: every element
+// of the array is a message where it stands, as Gemini CLI reads an older
+// session file (the parsed array itself; a repeated id replaces nothing).
+// While the document streams, the message goes to the session at once.
+func (gr *geminiReader) addDocumentMessage(m *geminiMsg) {
+	if gr.streaming {
+		gr.emit(m)
 		return
 	}
-	gr.byID[m.id] = len(gr.msgs)
-	gr.msgs = append(gr.msgs, m)
+	gr.msgs = append(gr.msgs, geminiEntry{id: m.id, msg: m})
+}
+
+// put adds a message, or replaces the message with its id where it stands.
+func (gr *geminiReader) put(e geminiEntry) {
+	if i, ok := gr.byID[e.id]; ok {
+		gr.msgs[i] = e
+		return
+	}
+	gr.byID[e.id] = len(gr.msgs)
+	gr.msgs = append(gr.msgs, e)
 }
 
 // rewind drops the message with the given id and every message after it.
@@ -759,7 +857,8 @@ func (gr *geminiReader) messageList(list []byte, n int, field string) {
 			gr.s.Warnf(n, "%smessage has no id; skipped", where)
 			continue
 		}
-		gr.put(gr.keep(&rec, n))
+		m := gr.keep(&rec, n)
+		gr.put(geminiEntry{id: m.id, msg: m})
 	}
 }
 
@@ -795,62 +894,114 @@ func (gr *geminiReader) message(n int, field string) (*geminiMsg, error) {
 }
 
 // finish turns the messages left after every update and rewind into the
-// session's calls.
+// session's calls, handing each call over as it is added and letting go of
+// each message once it is added, and settles the session's totals.
 func (gr *geminiReader) finish() {
 	s := gr.s
 	s.NoteTime(gr.start)
-	var used int64
-	var total Usage
-	hasUsage := false
-	var answerNoCalls, answerAny string
-	sub := gr.kind == "subagent"
-	for _, m := range gr.msgs {
-		s.NoteTime(m.time)
-		if m.typ == "user" && s.Prompt == "" && !sub {
-			s.Prompt = strings.TrimSpace(m.text)
+	gr.byID = nil // no record comes any more: let the ids go with their messages
+	for k, e := range gr.msgs {
+		m := e.msg
+		if e.at.size > 0 {
+			m = gr.reread(e)
 		}
-		if m.typ == "user" {
-			s.AddMessage(RoleUser, KindText, m.text, m.time, sub)
+		if m != nil {
+			gr.emit(m)
 		}
-		if m.typ != "gemini" {
-			continue
-		}
-		// A gemini message thinks, says what it will do, then calls.
-		s.AddMessage(RoleAssistant, KindReasoning, m.thoughts, m.time, sub)
-		s.AddMessage(RoleAssistant, KindText, m.text, m.time, sub)
-		if s.Model == "" {
-			s.Model = m.model
-		}
-		if m.hasTokens {
-			t := m.tokens
-			u := Usage{InputTokens: t.input + t.tool, OutputTokens: t.output + t.thoughts, CacheReadTokens: t.cached}
-			total = total.Add(u)
-			used += u.Total()
-			hasUsage = true
-		}
-		for _, c := range m.calls {
-			if c.Time.IsZero() {
-				c.Time = m.time
-			}
-			s.NoteTime(c.Time)
-			if hasUsage {
-				cum := used
-				c.CumulativeTokens = &cum
-			}
-			c.Subagent = sub
-			s.AddCall(c)
-		}
-		if m.text != "" {
-			answerAny = m.text
-			if len(m.calls) == 0 {
-				answerNoCalls = m.text
-			}
-		}
+		gr.msgs[k] = geminiEntry{}
 	}
-	if hasUsage {
+	sub := gr.kind == "subagent"
+	if !sub {
+		s.Prompt = gr.prompt
+		s.Answer = cmp.Or(gr.answerNoCalls, gr.answerAny)
+	}
+	if gr.hasUsage {
+		total := gr.total
 		s.Usage = &total
 	}
-	if !sub {
-		s.Answer = cmp.Or(answerNoCalls, answerAny)
+	if gr.done != nil {
+		s.streamed = true
+		if l := s.ledger; l != nil {
+			if gr.anyCallTokens {
+				l.setTokens(gr.callTokens)
+			}
+			s.closeLedger()
+		}
 	}
+}
+
+// emit adds one message to the session: its conversation, its tokens and
+// its calls, each handed to Options.CallDone once added. The session's
+// kind must be known: it marks subagent calls.
+func (gr *geminiReader) emit(m *geminiMsg) {
+	s := gr.s
+	sub := gr.kind == "subagent"
+	s.NoteTime(m.time)
+	if m.typ == "user" {
+		if gr.prompt == "" {
+			gr.prompt = strings.TrimSpace(m.text)
+		}
+		s.AddMessage(RoleUser, KindText, m.text, m.time, sub)
+	}
+	if m.typ != "gemini" {
+		return
+	}
+	// A gemini message thinks, says what it will do, then calls.
+	s.AddMessage(RoleAssistant, KindReasoning, m.thoughts, m.time, sub)
+	s.AddMessage(RoleAssistant, KindText, m.text, m.time, sub)
+	if s.Model == "" {
+		s.Model = m.model
+	}
+	if m.hasTokens {
+		t := m.tokens
+		u := Usage{InputTokens: t.input + t.tool, OutputTokens: t.output + t.thoughts, CacheReadTokens: t.cached}
+		gr.total = gr.total.Add(u)
+		gr.used += u.Total()
+		gr.hasUsage = true
+	}
+	for _, c := range m.calls {
+		if c.Time.IsZero() {
+			c.Time = m.time
+		}
+		s.NoteTime(c.Time)
+		if gr.hasUsage {
+			cum := gr.used
+			c.CumulativeTokens = &cum
+		}
+		c.Subagent = sub
+		i := s.AddCall(c)
+		if s.ledger != nil {
+			gr.callTokens = append(gr.callTokens, c.CumulativeTokens)
+			gr.anyCallTokens = gr.anyCallTokens || c.CumulativeTokens != nil
+		}
+		if gr.done != nil {
+			handOver(s, i, gr.done)
+		}
+	}
+	if m.text != "" {
+		gr.answerAny = m.text
+		if len(m.calls) == 0 {
+			gr.answerNoCalls = m.text
+		}
+	}
+}
+
+// reread reads the message of e from its line in the file, whole this
+// time, as the first read would have kept it. Its warnings were given
+// then. A line that is no longer what was read (the file was rewritten
+// meanwhile) loses its message, with a warning.
+func (gr *geminiReader) reread(e geminiEntry) *geminiMsg {
+	at := e.at
+	gr.line = slices.Grow(gr.line[:0], at.size)[:at.size]
+	if n, _ := gr.file.ReadAt(gr.line, at.off); n != at.size || maphash.Bytes(gr.seed, gr.line) != at.sum {
+		gr.s.Warnf(at.line, "message %q: the line changed while the recording was read; message left out", e.id)
+		return nil
+	}
+	s := gr.s
+	gr.s = &Session{skipMessages: s.skipMessages} // takes the warnings again
+	gr.reset(&gr.sc, gr.line)
+	gr.fields(&gr.sc, &gr.rec, at.line, "")
+	full := gr.keep(&gr.rec, at.line)
+	gr.s = s
+	return full
 }

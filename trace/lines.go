@@ -14,6 +14,9 @@ type lineReader struct {
 	r    *bufio.Reader
 	buf  []byte
 	line int // 1-based number of the line last returned
+	// start is the offset in the input of the line last returned, end the
+	// offset after it and its line ending.
+	start, end int64
 
 	// compact, when set, takes over a line once it is longer than
 	// compactAt; compacted tells whether it did for the line last
@@ -74,6 +77,7 @@ func newLineReader(r io.Reader) *lineReader {
 func (lr *lineReader) next() ([]byte, int, error) {
 	for {
 		line, n, skipped, err := lr.read()
+		lr.start, lr.end = lr.end, lr.end+int64(lr.length)
 		if !skipped {
 			if lr.compacted && lr.warn != nil && err == nil {
 				if msg := lr.compact.summary(lr.length); msg != "" {

@@ -81,10 +81,20 @@ type Session struct {
 	// streamed is set by readers that hand calls to Options.CallDone
 	// themselves, as they read.
 	streamed bool
+	// noCWD is set by the readers of formats that record no working
+	// directory: CWD stays empty whatever the rest of the trace holds.
+	noCWD bool
 	// ledger, for a session read with Options.DropReleased, counts its
 	// calls and holds those not dropped.
 	ledger *callLedger
 }
+
+// CWDSettled reports whether CWD is final while the session is still
+// being read: it is set (readers set it once), or the format records no
+// working directory (a Gemini CLI recording). An Options.CallDone that
+// makes paths relative to the working directory can use a call at once
+// when it is, and must wait for the end of the read when it is not.
+func (s *Session) CWDSettled() bool { return s.CWD != "" || s.noCWD }
 
 // MaxWarnings is how many warnings a session keeps. Later ones are only
 // counted (Session.WarningsDropped).
