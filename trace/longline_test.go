@@ -598,3 +598,47 @@ func TestAnEscapeCheckAcceptsWhatJSONAcceptsByteByByte(t *testing.T) {
 	assert.False(t, e.open())
 	assert.Empty(t, e.buf)
 }
+
+func TestEndsInHighSurrogateReadsOnlyAnEscapeThatStarts(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`\ud83d`:      true,
+		`abc\uD83D`:   true,
+		`\udbff`:      true,
+		`\uDAFF`:      true,
+		`\ud93d`:      true,
+		`\ud83`:       false, // too short
+		`\ude42`:      false, // a low half
+		`\uc83d`:      false,
+		`\ue83d`:      false,
+		`x\u0041`:     false,
+		`\\ud83d`:     false, // the backslash is escaped: text, not an escape
+		`\\\ud83d`:    true,
+		`a\\\\\ud83d`: true,
+		`a\\\\ud83d`:  false,
+		`/ud83d`:      false,
+		`\Ud83d`:      false,
+		`\u_83d`:      false,
+	} {
+		assert.Equal(t, want, endsInHighSurrogate([]byte(raw)), "%s", raw)
+	}
+}
+
+func TestStartsJSONSkipsOnlyWhiteSpaceBeforeABracket(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"a":1}`:    true,
+		`[1]`:        true,
+		`  \n\t\r {`: true,
+		`\n[`:        true,
+		``:           false,
+		`   `:        false,
+		`\n`:         false,
+		`x{`:         false,
+		`\"{`:        false,
+		`\u0020{`:    false,
+		`\`:          false,
+		`"[`:         false,
+		`1`:          false,
+	} {
+		assert.Equal(t, want, startsJSON([]byte(raw)), "%s", raw)
+	}
+}
