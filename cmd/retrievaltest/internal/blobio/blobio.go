@@ -212,10 +212,11 @@ type Stage struct {
 	// by their slash-separated path relative to the prefix; for the
 	// others it only makes their folder.
 	Keep func(rel string) bool
-	// Siblings, when set, are the base names of objects that Input copies
-	// beside an object it copies, from beside it in the bucket, when they
-	// are there: the table of the trials beside a run summary.
-	Siblings []string
+	// Siblings, when set, gives for the base name of an object that Input
+	// copies the base names of the objects beside it in the bucket to
+	// copy beside it too, when they are there: the table of the trials
+	// beside a run summary, the trials file beside a shard summary.
+	Siblings func(base string) []string
 
 	mu    sync.Mutex
 	dir   string
@@ -302,7 +303,11 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 			if err := s.get(ctx, b, loc, loc.key, size, local); err != nil {
 				return "", err
 			}
-			for _, sib := range s.Siblings {
+			var siblings []string
+			if s.Siblings != nil {
+				siblings = s.Siblings(path.Base(loc.key))
+			}
+			for _, sib := range siblings {
 				key := path.Join(path.Dir(loc.key), sib)
 				if key == loc.key || !filepath.IsLocal(sib) {
 					continue
