@@ -251,7 +251,7 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 	}
 	none := keep != nil && keep.None
 	if none {
-		c.tasks = map[string]*taskFigures{}
+		c.tasks, c.kept = map[string]*taskFigures{}, slices.Clone(keep.Values)
 	} else {
 		c.Entries = make([]TaskEntry, 0, len(sc.recs))
 	}
@@ -273,6 +273,8 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 	models := map[string]bool{}
 	var b []byte
 	var r trialRec
+	// The groups' names share one string: a name costs its header.
+	allNames := string(sc.names)
 	for _, rec := range sc.recs {
 		b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
 		if _, err := s.file.ReadAt(b, rec.off); err != nil {
@@ -295,7 +297,7 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 			g = c.Failed
 		}
 		g.Count++
-		g.Names = append(g.Names, e.Name)
+		g.Names = append(g.Names, allNames[rec.nameOff:rec.nameOff+rec.nameLen])
 		task, ok := taskID[e.Task]
 		if !ok {
 			task = len(taskNames)
@@ -354,9 +356,8 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 			tf = &taskFigures{}
 			c.tasks[e.Task] = tf
 		}
-		if tf.best.Status == "" || statusRank[e.Status] > statusRank[tf.best.Status] {
-			tf.best = *e
-			tf.best.Values, tf.best.Warnings = nil, nil
+		if tf.status == "" || statusRank[e.Status] > statusRank[tf.status] {
+			tf.status, tf.reason = e.Status, e.Reason
 		}
 		if e.Model != "" {
 			models[e.Model] = true
@@ -369,6 +370,8 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 	}
 	c.Tasks = len(taskNames)
+	// The configuration is written: its records are not read again.
+	sc.recs, sc.names = nil, nil
 	if none {
 		c.models = slices.Sorted(maps.Keys(models))
 		// Each task's means, divided as TaskValues and TaskRewards divide
@@ -376,10 +379,10 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		for id, task := range taskNames {
 			tf := c.tasks[task]
 			if t := sums[id]; t != nil {
-				tf.values = map[string]float64{}
-				for _, m := range keep.Values {
+				tf.values, tf.has = make([]float64, len(keep.Values)), make([]bool, len(keep.Values))
+				for i, m := range keep.Values {
 					if mid, ok := s.metric[m]; ok && t.n[mid] > 0 {
-						tf.values[m] = t.v[mid] / float64(t.n[mid])
+						tf.values[i], tf.has[i] = t.v[mid]/float64(t.n[mid]), true
 					}
 				}
 			}

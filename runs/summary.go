@@ -216,9 +216,11 @@ type ConfigSummary struct {
 
 	// tasks, when not nil, stands for Entries, which the summary was
 	// returned without (Options.SummaryWithoutEntries): what TaskValues,
-	// TaskRewards and TaskStatuses give, per task. models and failed are
-	// then the models of the entries and the failed entries.
+	// TaskRewards and TaskStatuses give, per task. kept names the values
+	// each task keeps. models and failed are then the models of the
+	// entries and the failed entries.
 	tasks  map[string]*taskFigures
+	kept   []string
 	models []string
 	failed []TaskEntry
 }
@@ -227,12 +229,15 @@ type ConfigSummary struct {
 // one task of a configuration: about what one trial's figures take, per
 // task, for the paired comparison and the correlations with the reward.
 type taskFigures struct {
-	// best is the task's best entry (TaskStatuses), without its values.
-	best TaskEntry
+	// status and reason are the task's best entry's (TaskStatuses).
+	status TaskStatus
+	reason string
 	// values are the means over the task's computable entries of the
-	// metrics the caller asked to keep (Options.SummaryValues); nil when
-	// the task has no computable entry.
-	values map[string]float64
+	// metrics the caller asked to keep (Options.SummaryValues), in the
+	// order of ConfigSummary.kept, and has says which the task has; nil
+	// when the task has no computable entry.
+	values []float64
+	has    []bool
 	// reward is the mean reward over the entries that have one.
 	reward    float64
 	hasReward bool
@@ -379,7 +384,13 @@ func (c *ConfigSummary) TaskValues() map[string]map[string]float64 {
 		out := map[string]map[string]float64{}
 		for t, f := range c.tasks {
 			if f.values != nil {
-				out[t] = maps.Clone(f.values)
+				vs := map[string]float64{}
+				for i, m := range c.kept {
+					if f.has[i] {
+						vs[m] = f.values[i]
+					}
+				}
+				out[t] = vs
 			}
 		}
 		return out
@@ -434,12 +445,13 @@ func (c *ConfigSummary) TaskRewards() map[string]float64 {
 
 // TaskStatuses returns, per task, the best status among its entries
 // (computable over non-computable over degraded) and a reason for the
-// others.
+// others: that entry, or, for a summary returned without its entries
+// (Options.SummaryWithoutEntries), its task, status and reason alone.
 func (c *ConfigSummary) TaskStatuses() map[string]TaskEntry {
 	out := map[string]TaskEntry{}
 	if c.tasks != nil {
 		for t, f := range c.tasks {
-			out[t] = f.best
+			out[t] = TaskEntry{Task: t, Status: f.status, Reason: f.reason}
 		}
 		return out
 	}
