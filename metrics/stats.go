@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"encoding/binary"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -78,6 +79,9 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 	out := make(map[string]Stats, len(lists))
 	sorted := make(map[string][]float64, len(lists))
 	byN := map[int][]string{}
+	// same maps a sorted list's values to the first name that has them,
+	// copies a later name with the same values to that first one.
+	same, copies := map[string]string{}, map[string]string{}
 	for name, values := range lists {
 		n := len(values)
 		if n == 0 {
@@ -101,6 +105,15 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 			continue
 		}
 		out[name] = s
+		// A list equal to one seen before, value for value once sorted,
+		// has its interval: the bootstrap of a list depends only on its
+		// sorted values.
+		key := listKey(xs)
+		if first, ok := same[key]; ok {
+			copies[name] = first
+			continue
+		}
+		same[key] = name
 		sorted[name] = xs
 		byN[n] = append(byN[n], name)
 	}
@@ -144,7 +157,21 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 			out[name] = s
 		}
 	}
+	for name, first := range copies {
+		s := out[name]
+		s.CILow, s.CIHigh = out[first].CILow, out[first].CIHigh
+		out[name] = s
+	}
 	return out
+}
+
+// listKey is the bits of a list's values, as a map key.
+func listKey(xs []float64) string {
+	b := make([]byte, 0, 8*len(xs))
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return string(b)
 }
 
 // describe returns N, mean, median and standard deviation of sorted xs.

@@ -46,6 +46,15 @@ func TestAggregateAllGivesTheBitsOfOneGeneratorPerList(t *testing.T) {
 		}
 		lists[fmt.Sprintf("list %d", i)] = xs
 	}
+	// Lists equal once sorted share their bootstrap; one that differs in
+	// a single bit does not.
+	reversed := slices.Clone(lists["list 3"])
+	slices.Reverse(reversed)
+	lists["list 3 reversed"] = reversed
+	nudged := slices.Clone(lists["list 5"])
+	nudged[0] = math.Nextafter(nudged[0], math.Inf(1))
+	lists["list 5 nudged"] = nudged
+	lists["zero and ones"], lists["negative zero and ones"] = []float64{0, 1, 1}, []float64{math.Copysign(0, -1), 1, 1}
 	got := AggregateAll(lists)
 	assert.Len(t, got, len(lists))
 	for name, xs := range lists {

@@ -136,12 +136,19 @@ func (r *recReader) byte() byte {
 	return b[0]
 }
 
+// float reads a figure, which must be finite: no figure, reward or
+// point of a curve is NaN or infinite (JSON could not hold one either).
 func (r *recReader) float() float64 {
 	b := r.bytes(8)
 	if b == nil {
 		return 0
 	}
-	return math.Float64frombits(binary.LittleEndian.Uint64(b))
+	v := math.Float64frombits(binary.LittleEndian.Uint64(b))
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		r.err = fmt.Errorf("a figure that is not a finite number (%v)", v)
+		return 0
+	}
+	return v
 }
 
 // decodeRec reads the record b into r, reusing r's slices. metrics is the
