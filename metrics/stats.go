@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"encoding/binary"
+	"hash/fnv"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -79,9 +80,10 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 	out := make(map[string]Stats, len(lists))
 	sorted := make(map[string][]float64, len(lists))
 	byN := map[int][]string{}
-	// same maps a sorted list's values to the first name that has them,
-	// copies a later name with the same values to that first one.
-	same, copies := map[string]string{}, map[string]string{}
+	// same maps a hash of a sorted list's values to the names of the lists
+	// bootstrapped with that hash; copies a later name with the same values
+	// as one of them to that one.
+	same, copies := map[uint64][]string{}, map[string]string{}
 	for name, values := range lists {
 		n := len(values)
 		if n == 0 {
@@ -109,11 +111,11 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 		// has its interval: the bootstrap of a list depends only on its
 		// sorted values.
 		key := listKey(xs)
-		if first, ok := same[key]; ok {
-			copies[name] = first
+		if first := slices.IndexFunc(same[key], func(f string) bool { return slices.Equal(sorted[f], xs) }); first >= 0 {
+			copies[name] = same[key][first]
 			continue
 		}
-		same[key] = name
+		same[key] = append(same[key], name)
 		sorted[name] = xs
 		byN[n] = append(byN[n], name)
 	}
@@ -165,13 +167,16 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 	return out
 }
 
-// listKey is the bits of a list's values, as a map key.
-func listKey(xs []float64) string {
-	b := make([]byte, 0, 8*len(xs))
+// listKey is a hash of the bits of a list's values (FNV-1a 64), so that
+// finding an equal list holds no copy of the values.
+func listKey(xs []float64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
 	for _, x := range xs {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
 	}
-	return string(b)
+	return h.Sum64()
 }
 
 // describe returns N, mean, median and standard deviation of sorted xs.

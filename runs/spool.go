@@ -391,16 +391,29 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 			}
 		}
 	}
-	byMetric := map[string][]float64{}
+	// Each task's sums are dropped once its means are taken, so that the
+	// sums and the lists of means are not held whole at once.
+	scored := 0
 	for _, t := range sums {
+		if t != nil {
+			scored++
+		}
+	}
+	byMetric := map[string][]float64{}
+	for id, t := range sums {
 		if t == nil {
 			continue
 		}
 		for m, n := range t.n {
 			if n > 0 {
-				byMetric[s.metrics[m]] = append(byMetric[s.metrics[m]], t.v[m]/float64(n))
+				name := s.metrics[m]
+				if byMetric[name] == nil {
+					byMetric[name] = make([]float64, 0, scored)
+				}
+				byMetric[name] = append(byMetric[name], t.v[m]/float64(n))
 			}
 		}
+		sums[id] = nil
 	}
 	sums = nil
 	c.Metrics = aggregateAll(byMetric)
