@@ -77,6 +77,18 @@ func Aggregate(values []float64) Stats {
 // the same length share them, and a list whose values are all equal needs
 // none. Lists are spread over GOMAXPROCS goroutines.
 func AggregateAll(lists map[string][]float64) map[string]Stats {
+	return aggregateAll(lists, true)
+}
+
+// AggregateAllInPlace is AggregateAll, with the same results, for a
+// caller that does not use the lists afterwards: it sorts each list in
+// place instead of a copy of it, so that the lists are not held twice
+// (the lists of a run's tasks are most of what summarizing it holds).
+func AggregateAllInPlace(lists map[string][]float64) map[string]Stats {
+	return aggregateAll(lists, false)
+}
+
+func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	out := make(map[string]Stats, len(lists))
 	sorted := make(map[string][]float64, len(lists))
 	byN := map[int][]string{}
@@ -90,7 +102,10 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 			out[name] = Stats{}
 			continue
 		}
-		xs := slices.Clone(values)
+		xs := values
+		if clone {
+			xs = slices.Clone(values)
+		}
 		slices.Sort(xs)
 		s := describe(xs)
 		s.WilsonLow, s.WilsonHigh = wilson(name, xs)

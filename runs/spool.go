@@ -416,7 +416,8 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		sums[id] = nil
 	}
 	sums = nil
-	c.Metrics = aggregateAll(byMetric)
+	// The lists are not used again: they are sorted where they are.
+	c.Metrics = metrics.AggregateAllInPlace(byMetric)
 	var rs []float64
 	for _, rw := range rewards {
 		if rw != nil {
