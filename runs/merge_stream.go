@@ -319,8 +319,8 @@ func (p *pathSet) digest() (string, string) {
 }
 
 // mergeStream merges the shard summary files into a spool, reading each
-// file twice (its header, then its trials one at a time) and never
-// holding a shard's trials: what MergeShards checks, it checks. place,
+// one's header, then its trials one at a time (from its trials file for
+// schema 2.x, from the document for 1.x), never holding a shard's trials: what MergeShards checks, it checks. place,
 // when not nil, is called on each entry before it is spooled.
 func mergeStream(files []string, sp *spool, place func(*ShardSummary, *TaskEntry)) (*ShardSummary, error) {
 	shards := make([]*ShardSummary, len(files))

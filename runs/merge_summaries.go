@@ -18,8 +18,10 @@ import (
 var shardFileRE = regexp.MustCompile(`^` + regexp.QuoteMeta(strings.TrimSuffix(SummaryFile, ".json")) + `\.shard-([0-9]+)-of-([0-9]+)\.json$`)
 
 // ReadShardSummary reads a shard's partial summary
-// (run_retrieval_summary.shard-K-of-N.json), rejecting an unknown major
-// version, a shard number out of range, and a file without a digest or
+// (run_retrieval_summary.shard-K-of-N.json) and, for schema 2.x, the
+// trials file beside it into Trials, rejecting an unknown major
+// version, a trials file whose SHA-256 or number of trials is not the one
+// the summary records, a shard number out of range, and a file without a digest or
 // whose digest does not match its content (wrapping ErrShardEdited): a
 // figure edited by hand would otherwise change the merged statistics. The file is bounded as a run
 // summary is (see SetMaxInputSize).
@@ -217,17 +219,19 @@ func MergeShardFiles(out string, paths ...string) (*Summary, error) {
 
 // MergeShardFilesWith merges the shard summaries found among paths (see
 // FindShardSummaries) into out: it reads them, checks them as
-// MergeShards does, and writes out/run_retrieval_summary.json atomically.
-// Each file is read twice, its header and then its trials one at a time,
-// and the summary's entries go through a temporary file: memory holds
-// about a hundred bytes per trial and the figures the bootstrap needs,
-// whatever the size of the run (see Options.SummaryValues). It
-// reads nothing but the shard summaries and writes nothing but the
-// summary: the artifacts stay where the shards wrote them, and the
-// summary names them relative to out (opts.Rel). Shards that all wrote
-// into out, merged into out, give the summary an unsharded run-dir writes
-// there, byte for byte; the artifacts of a shard written elsewhere are
-// named by a relative path ("../shard-3/<config>/<name>.…").
+// MergeShards does, and writes out/run_retrieval_trials.parquet and then
+// out/run_retrieval_summary.json atomically. Each shard's header is read
+// first, then its trials one at a time: from its trials file, decoding
+// no JSON (schema 2.x), or from the document (1.x). The entries go
+// through a temporary file: memory holds about two hundred bytes per
+// trial and the figures the bootstrap needs, whatever the size of the
+// run (see Options.SummaryValues). It reads nothing but the shard
+// summaries and their trials files and writes nothing but the summary
+// and its table: the artifacts stay where the shards wrote them, and the
+// table names them relative to out (opts.Rel). Shards that all wrote
+// into out, merged into out, give the summary and the table an unsharded
+// run-dir writes there, byte for byte; the artifacts of a shard written
+// elsewhere are named by a relative path ("../shard-3/<config>/<name>.…").
 func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summary, error) {
 	files, err := FindShardSummaries(paths...)
 	if err != nil {
