@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -60,8 +61,8 @@ func TestADamagedTrialRecordIsRefused(t *testing.T) {
 	assert.ErrorContains(t, err, `status "unknown" is not one of`)
 	bad, err := appendRec(nil, &recCases()[1])
 	require.NoError(t, err)
-	bad[6] = 9 // the status, after six empty strings
-	assert.ErrorContains(t, decodeRec(bad, &got, 0), "status 9 is not one of the 4 statuses")
+	bad[6] = 4 // the status, after six empty strings
+	assert.ErrorContains(t, decodeRec(bad, &got, 0), "status 4 is not one of the 4 statuses")
 	bad[6] = 0
 	bad[11] = 0x80 // the flags, after four more empty strings
 	assert.ErrorContains(t, decodeRec(bad, &got, 0), "unknown flags 0x80")
@@ -111,7 +112,13 @@ func TestAShardsTrialsFileReadsBackItsTrials(t *testing.T) {
 		{"a file cut in its magic", data[:5], "it does not start with"},
 		{"no count of metric names", data[:head], "want the number of metric names"},
 		{"a metric name cut short", data[:head+3], "metric name 1 is cut short"},
-		{"a record's length that is too large", append(append([]byte{}, data[:len(data)-0]...), 0xff, 0xff, 0xff, 0xff, 0x7f), "want the length of its record"},
+		{"a record's length that is too large", append(append([]byte{}, data...), 0xff, 0xff, 0xff, 0xff, 0x7f), "trial 3: want the length of its record"},
+		{"as many metric names as a file may hold", binary.AppendUvarint([]byte(shardTrialsMagic), maxShardMetrics), "metric name 1: want a length"},
+		{"one metric name too many", binary.AppendUvarint([]byte(shardTrialsMagic), maxShardMetrics+1), "want the number of metric names, at most 65536"},
+		{"a metric name of the longest length", binary.AppendUvarint([]byte(shardTrialsMagic+"\x01"), 1<<16), "metric name 1 is cut short"},
+		{"a metric name too long", binary.AppendUvarint([]byte(shardTrialsMagic+"\x01"), 1<<16+1), "metric name 1: want a length, found none or one too large"},
+		{"a record of the longest length", binary.AppendUvarint([]byte(shardTrialsMagic+"\x00"), maxShardRecordLen), "trial 1: its record of 67108864 bytes is cut short"},
+		{"a record too long", binary.AppendUvarint([]byte(shardTrialsMagic+"\x00"), maxShardRecordLen+1), "trial 1: want the length of its record, at most 67108864 bytes"},
 	} {
 		bad := filepath.Join(t.TempDir(), "bad.trials")
 		require.NoError(t, os.WriteFile(bad, tc.data, 0o644))
