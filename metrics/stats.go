@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -75,16 +77,35 @@ func Aggregate(values []float64) Stats {
 // the same length share them, and a list whose values are all equal needs
 // none. Lists are spread over GOMAXPROCS goroutines.
 func AggregateAll(lists map[string][]float64) map[string]Stats {
+	return aggregateAll(lists, true)
+}
+
+// AggregateAllInPlace is AggregateAll, with the same results, for a
+// caller that does not use the lists afterwards: it sorts each list in
+// place instead of a copy of it, so that the lists are not held twice
+// (the lists of a run's tasks are most of what summarizing it holds).
+func AggregateAllInPlace(lists map[string][]float64) map[string]Stats {
+	return aggregateAll(lists, false)
+}
+
+func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	out := make(map[string]Stats, len(lists))
 	sorted := make(map[string][]float64, len(lists))
 	byN := map[int][]string{}
+	// same maps a hash of a sorted list's values to the names of the lists
+	// bootstrapped with that hash; copies a later name with the same values
+	// as one of them to that one.
+	same, copies := map[uint64][]string{}, map[string]string{}
 	for name, values := range lists {
 		n := len(values)
 		if n == 0 {
 			out[name] = Stats{}
 			continue
 		}
-		xs := slices.Clone(values)
+		xs := values
+		if clone {
+			xs = slices.Clone(values)
+		}
 		slices.Sort(xs)
 		s := describe(xs)
 		s.WilsonLow, s.WilsonHigh = wilson(name, xs)
@@ -101,6 +122,15 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 			continue
 		}
 		out[name] = s
+		// A list equal to one seen before, value for value once sorted,
+		// has its interval: the bootstrap of a list depends only on its
+		// sorted values.
+		key := listKey(xs)
+		if first := slices.IndexFunc(same[key], func(f string) bool { return slices.Equal(sorted[f], xs) }); first >= 0 {
+			copies[name] = same[key][first]
+			continue
+		}
+		same[key] = append(same[key], name)
 		sorted[name] = xs
 		byN[n] = append(byN[n], name)
 	}
@@ -144,7 +174,24 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 			out[name] = s
 		}
 	}
+	for name, first := range copies {
+		s := out[name]
+		s.CILow, s.CIHigh = out[first].CILow, out[first].CIHigh
+		out[name] = s
+	}
 	return out
+}
+
+// listKey is a hash of the bits of a list's values (FNV-1a 64), so that
+// finding an equal list holds no copy of the values.
+func listKey(xs []float64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, x := range xs {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
+	}
+	return h.Sum64()
 }
 
 // describe returns N, mean, median and standard deviation of sorted xs.

@@ -46,8 +46,29 @@ func TestAggregateAllGivesTheBitsOfOneGeneratorPerList(t *testing.T) {
 		}
 		lists[fmt.Sprintf("list %d", i)] = xs
 	}
+	// Lists equal once sorted share their bootstrap; one that differs in
+	// a single bit does not.
+	reversed := slices.Clone(lists["list 3"])
+	slices.Reverse(reversed)
+	lists["list 3 reversed"] = reversed
+	nudged := slices.Clone(lists["list 5"])
+	nudged[0] = math.Nextafter(nudged[0], math.Inf(1))
+	lists["list 5 nudged"] = nudged
+	lists["zero and ones"], lists["negative zero and ones"] = []float64{0, 1, 1}, []float64{math.Copysign(0, -1), 1, 1}
+	before := map[string][]float64{}
+	for name, xs := range lists {
+		before[name] = slices.Clone(xs)
+	}
 	got := AggregateAll(lists)
 	assert.Len(t, got, len(lists))
+	assert.Equal(t, before, lists, "AggregateAll leaves the lists as they were")
+	assert.False(t, slices.IsSorted(lists["list 3 reversed"]), "a list out of order to sort")
+	inPlace := AggregateAllInPlace(lists)
+	assert.Equal(t, got, inPlace, "the same figures, sorting the lists in place")
+	for name, xs := range lists {
+		assert.True(t, slices.IsSorted(xs), "%s is sorted in place", name)
+		assert.ElementsMatch(t, before[name], xs, name)
+	}
 	for name, xs := range lists {
 		assert.Equal(t, aggregateOneByOne(xs), got[name], name)
 		assert.Equal(t, aggregateOneByOne(xs), Aggregate(xs), name)

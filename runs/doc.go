@@ -38,8 +38,8 @@
 // Evaluate writes beside the run, never inside a trial folder (by default
 // into RUN/retrieval_events, OutDir):
 //
-//	<out>/run_retrieval_summary.json            Summary (WriteSummary)
-//	<out>/run_retrieval_trials.parquet          one row per entry (TrialsFile)
+//	<out>/run_retrieval_summary.json            Summary: statistics, counts, names
+//	<out>/run_retrieval_trials.parquet          the entries, one row each (TrialsFile)
 //	<out>/<config>/<task>.retrieval_events.json   events.Document (WriteTaskEvents)
 //	<out>/<config>/<task>.retrieval_metrics.json  metrics.Result (WriteTaskMetrics)
 //
@@ -75,19 +75,26 @@
 // inside is a loop: it is skipped with a warning (Options.Warn with a nil
 // trial).
 //
-// The summary is written from a temporary file that holds the entries as
-// the trials finish, so that Evaluate and a merge hold about a hundred
-// bytes per trial and the figures the bootstrap needs, not the entries
-// (Options.SummaryValues and SummaryWithoutEntries say what the returned
-// summary keeps). Beside it, TrialsFile holds the same entries as a
-// Parquet table: one row per trial, one column per field and per figure.
+// The summary is written from a temporary file that holds the entries in
+// binary as the trials finish, so that Evaluate and a merge hold about a
+// hundred bytes per trial and the figures the bootstrap needs, not the
+// entries (Options.SummaryValues and SummaryWithoutEntries say what the
+// returned summary keeps).
 //
 // The summary has, per configuration, the counts and names of computable,
 // non-computable and degraded trials, and per metric the mean, median,
 // standard deviation, n and bootstrap 95% CI over tasks: a task's trials
 // are averaged first, so that a task run five times weighs as much as a
-// task run once (Aggregation). ReadSummary reads it back and rejects
-// another major schema version.
+// task run once (Aggregation). Since schema 2.0 (SummarySchemaVersion) the
+// entries are not in it: TrialsFile, the Parquet table beside it that
+// "trials_table" names, holds them, one row per trial in the order 1.x
+// listed them, one column per field, the warnings as a list, and one
+// double column per figure (null where the trial has none), for DuckDB,
+// pandas, Polars or Spark to read directly. ReadSummary reads both
+// layouts, filling each configuration's Entries from the table for 2.x,
+// and rejects another major version; Summarize builds a summary that
+// holds its entries (1.1, InlineSummarySchemaVersion), which WriteSummary
+// writes as it is.
 //
 // # Shards
 //
@@ -96,9 +103,12 @@
 // array): EvaluateShard evaluates shard K, the trials whose path in the
 // run hashes to it (ShardOf: FNV-1a 64 of Trial.Rel, mod N, the same on
 // every machine), writes their artifacts and the partial summary
-// run_retrieval_summary.shard-K-of-N.json (ShardSummary: every trial's
-// entry, the run id, a digest of the run's trial list, of the settings and
-// of the ground truth, and a digest of the file itself). MergeShards, or
+// run_retrieval_summary.shard-K-of-N.json (ShardSummary: the run id, a
+// digest of the run's trial list, of the settings and of the ground
+// truth, and a digest of the file itself) with, beside it, every trial's
+// entry and coverage curve in binary, run_retrieval_summary.shard-K-of-N.trials
+// (Shard.TrialsFileName; its SHA-256 is in the shard summary), which a
+// merge reads without decoding JSON. MergeShards, or
 // MergeShardFiles from the files, checks that every shard is there once,
 // unedited (ReadShardSummary checks the digest), and of one run evaluated
 // with one set of settings and ground truth, and computes the run summary

@@ -68,16 +68,16 @@ type Options struct {
 	// tasks' ground truth are the ones that plan was written from.
 	Plan *PlanPart
 	// SummaryValues, when not nil, are the only values the entries of the
-	// summary Evaluate returns keep (the file holds them all): a caller
+	// summary Evaluate returns keep (the table holds them all): a caller
 	// that shows a few figures of a large run need not hold every figure
 	// of every trial. Nil keeps them all.
 	SummaryValues []string
 	// SummaryWithoutEntries, when set, makes the summary Evaluate returns
-	// hold no entries at all (the file holds them): statistics, counts and
+	// hold no entries at all (the table holds them): statistics, counts and
 	// names, the failed entries, and per task what TaskStatuses,
 	// TaskRewards and TaskValues give (the latter for the metrics of
 	// SummaryValues only), so that Compare works on it. Summary.EachEntry
-	// reads the entries back from the file, one at a time.
+	// reads the entries back from the table (TrialsFile), one at a time.
 	SummaryWithoutEntries bool
 
 	// shard, set by EvaluateShard, keeps one shard's trials and writes

@@ -106,8 +106,8 @@ func readShardHeader(file string) (*ShardSummary, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("shard summary %s: %w", file, err)
 	}
-	if major, _, _ := strings.Cut(s.SchemaVersion, "."); major != "1" {
-		return nil, fmt.Errorf("shard summary %s: schema_version %q: %w (this build reads 1.x)", file, s.SchemaVersion, ErrSummaryVersion)
+	if err := checkShardLayout(file, &s); err != nil {
+		return nil, err
 	}
 	if s.Digest == "" {
 		return nil, fmt.Errorf("shard summary %s: %w: it has no digest (schema_version %q; shards are sealed since 1.1); evaluate the shard again with this build's run-dir -shard",
@@ -213,6 +213,27 @@ func streamShardTrials(s *ShardSummary, visit func(t *ShardTrial) error) error {
 	return nil
 }
 
+// streamShardRecs reads the trials file of a shard summary of schema 2.x
+// one record at a time, calling visit with each and the metric names its
+// values are numbered by, after checking the digest of the summary
+// itself (which covers the trials file's SHA-256, checked at the end).
+func streamShardRecs(s *ShardSummary, visit func(r *trialRec, names []string) error) error {
+	header := maps.Clone(s.header)
+	if header == nil {
+		return fmt.Errorf("shard summary %s: its header was not read", s.Source)
+	}
+	delete(header, "digest")
+	canon, err := json.Marshal(header)
+	if err != nil {
+		return fmt.Errorf("shard summary %s: %w", s.Source, err)
+	}
+	if sum := sha256.Sum256(canon); "sha256:"+hex.EncodeToString(sum[:]) != s.Digest {
+		return fmt.Errorf("shard summary %s: %w: its content does not match its digest (a figure, trial or field was changed, or the file was damaged); evaluate the shard again",
+			s.Source, ErrShardEdited)
+	}
+	return readShardTrials(filepath.Join(filepath.Dir(s.Source), s.TrialsFile.File), s.TrialsFile, visit)
+}
+
 // checkShardSet makes sure the shards are every shard of one run, once:
 // the checks of MergeShards on what the shards' headers say. It returns
 // the shards in shard order.
@@ -298,8 +319,8 @@ func (p *pathSet) digest() (string, string) {
 }
 
 // mergeStream merges the shard summary files into a spool, reading each
-// file twice (its header, then its trials one at a time) and never
-// holding a shard's trials: what MergeShards checks, it checks. place,
+// one's header, then its trials one at a time (from its trials file for
+// schema 2.x, from the document for 1.x), never holding a shard's trials: what MergeShards checks, it checks. place,
 // when not nil, is called on each entry before it is spooled.
 func mergeStream(files []string, sp *spool, place func(*ShardSummary, *TaskEntry)) (*ShardSummary, error) {
 	shards := make([]*ShardSummary, len(files))
@@ -317,26 +338,44 @@ func mergeStream(files []string, sp *spool, place func(*ShardSummary, *TaskEntry
 	// Shards written before 1.2 did not record the trials' curves.
 	sp.curves = true
 	for _, s := range ordered {
-		_, minor, _ := strings.Cut(s.SchemaVersion, ".")
-		if n, err := strconv.Atoi(minor); err != nil || n < 2 {
+		major, minor, _ := strings.Cut(s.SchemaVersion, ".")
+		if n, err := strconv.Atoi(minor); major == "1" && (err != nil || n < 2) {
 			sp.curves = false
 		}
 	}
 	var paths pathSet
 	for _, s := range ordered {
-		err := streamShardTrials(s, func(t *ShardTrial) error {
-			if got := ShardOf(t.Path, s.Shards); got != s.Shard {
-				return fmt.Errorf("%w: %s holds trial %s, which belongs to shard %d", ErrShards, s.name(), t.Path, got)
+		check := func(config, trial string, e *TaskEntry) error {
+			if got := ShardOf(trial, s.Shards); got != s.Shard {
+				return fmt.Errorf("%w: %s holds trial %s, which belongs to shard %d", ErrShards, s.name(), trial, got)
 			}
-			if err := checkEntryFiles(*t); err != nil {
-				return fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
+			if err := checkEntryFiles(config, trial, e); err != nil {
+				return fmt.Errorf("%s: trial %s: %w", s.name(), trial, err)
 			}
-			paths.add(t.Path)
+			paths.add(trial)
 			if place != nil {
-				place(s, &t.TaskEntry)
+				place(s, e)
 			}
-			return sp.add(t.Config, &t.TaskEntry, t.Coverage)
-		})
+			return nil
+		}
+		var err error
+		if s.TrialsFile != nil {
+			// Schema 2.x: the figures are read from the binary file,
+			// with no JSON decoded.
+			err = streamShardRecs(s, func(r *trialRec, names []string) error {
+				if err := check(r.config, r.path, &r.entry); err != nil {
+					return err
+				}
+				return sp.addRec(r, names)
+			})
+		} else {
+			err = streamShardTrials(s, func(t *ShardTrial) error {
+				if err := check(t.Config, t.Path, &t.TaskEntry); err != nil {
+					return err
+				}
+				return sp.add(t.Config, &t.TaskEntry, t.Coverage)
+			})
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -18,8 +18,10 @@ import (
 var shardFileRE = regexp.MustCompile(`^` + regexp.QuoteMeta(strings.TrimSuffix(SummaryFile, ".json")) + `\.shard-([0-9]+)-of-([0-9]+)\.json$`)
 
 // ReadShardSummary reads a shard's partial summary
-// (run_retrieval_summary.shard-K-of-N.json), rejecting an unknown major
-// version, a shard number out of range, and a file without a digest or
+// (run_retrieval_summary.shard-K-of-N.json) and, for schema 2.x, the
+// trials file beside it into Trials, rejecting an unknown major
+// version, a trials file whose SHA-256 or number of trials is not the one
+// the summary records, a shard number out of range, and a file without a digest or
 // whose digest does not match its content (wrapping ErrShardEdited): a
 // figure edited by hand would otherwise change the merged statistics. The file is bounded as a run
 // summary is (see SetMaxInputSize).
@@ -32,8 +34,8 @@ func ReadShardSummary(file string) (*ShardSummary, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("shard summary %s: %w", file, err)
 	}
-	if major, _, _ := strings.Cut(s.SchemaVersion, "."); major != "1" {
-		return nil, fmt.Errorf("shard summary %s: schema_version %q: %w (this build reads 1.x)", file, s.SchemaVersion, ErrSummaryVersion)
+	if err := checkShardLayout(file, &s); err != nil {
+		return nil, err
 	}
 	if s.Digest == "" {
 		return nil, fmt.Errorf("shard summary %s: %w: it has no digest (schema_version %q; shards are sealed since 1.1); evaluate the shard again with this build's run-dir -shard",
@@ -51,8 +53,40 @@ func ReadShardSummary(file string) (*ShardSummary, error) {
 			return nil, fmt.Errorf("shard summary %s: the file is named for shard %s of %s but holds shard %d of %d", file, m[1], m[2], s.Shard, s.Shards)
 		}
 	}
+	if s.TrialsFile != nil {
+		if err := s.loadShardTrials(filepath.Join(filepath.Dir(file), s.TrialsFile.File)); err != nil {
+			return nil, err
+		}
+	}
 	s.Source = file
 	return &s, nil
+}
+
+// checkShardLayout checks a shard summary's version against where its
+// trials are: in the document (1.x) or in the file it names (2.x), which
+// must be the shard's own, Shard.TrialsFileName.
+func checkShardLayout(file string, s *ShardSummary) error {
+	switch major, _, _ := strings.Cut(s.SchemaVersion, "."); major {
+	case "1":
+		if s.TrialsFile != nil {
+			return fmt.Errorf("shard summary %s: schema_version %q holds its trials, yet the file has a \"trials_file\" (a 2.x member)", file, s.SchemaVersion)
+		}
+		return nil
+	case "2":
+	default:
+		return fmt.Errorf("shard summary %s: schema_version %q: %w (this build reads 1.x and 2.x)", file, s.SchemaVersion, ErrSummaryVersion)
+	}
+	switch {
+	case s.TrialsFile == nil:
+		return fmt.Errorf("shard summary %s: schema_version %q needs \"trials_file\", the file of its trials, and the document has none", file, s.SchemaVersion)
+	case len(s.Trials) > 0:
+		return fmt.Errorf("shard summary %s: schema_version %q lists trials under \"trials\", which it keeps in %s", file, s.SchemaVersion, s.TrialsFile.File)
+	case s.TrialsFile.File != s.Part().TrialsFileName():
+		return fmt.Errorf("shard summary %s: trials_file %q: want %q, the file of shard %d of %d", file, s.TrialsFile.File, s.Part().TrialsFileName(), s.Shard, s.Shards)
+	case s.TrialsFile.Trials < 0:
+		return fmt.Errorf("shard summary %s: trials_file counts %d trials", file, s.TrialsFile.Trials)
+	}
+	return nil
 }
 
 // FindShardSummaries lists the shard summaries among paths: a file is
@@ -126,7 +160,7 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 			if got := ShardOf(t.Path, s.Shards); got != s.Shard {
 				return nil, fmt.Errorf("%w: %s holds trial %s, which belongs to shard %d", ErrShards, s.name(), t.Path, got)
 			}
-			if err := checkEntryFiles(t); err != nil {
+			if err := checkEntryFiles(t.Config, t.Path, &t.TaskEntry); err != nil {
 				return nil, fmt.Errorf("%s: trial %s: %w", s.name(), t.Path, err)
 			}
 			rels = append(rels, t.Path)
@@ -143,18 +177,18 @@ func MergeShards(shards []*ShardSummary) (*Summary, error) {
 // its artifact paths are the ones Evaluate writes, <config>/<name><suffix>:
 // the merged summary names them, and a path from a file must not lead a
 // reader of it elsewhere.
-func checkEntryFiles(t ShardTrial) error {
-	if t.Config == "" || t.Config != path.Base(t.Config) || t.Config == "." || t.Config == ".." || strings.ContainsAny(t.Config, `/\`) {
-		return fmt.Errorf("configuration %q is not a folder name", t.Config)
+func checkEntryFiles(config, trial string, e *TaskEntry) error {
+	if config == "" || config != path.Base(config) || config == "." || config == ".." || strings.ContainsAny(config, `/\`) {
+		return fmt.Errorf("configuration %q is not a folder name", config)
 	}
-	if t.Path != path.Clean(t.Path) || !strings.HasPrefix(t.Path, t.Config+"/") {
-		return fmt.Errorf("path %q is not a trial folder of configuration %q", t.Path, t.Config)
+	if trial != path.Clean(trial) || !strings.HasPrefix(trial, config+"/") {
+		return fmt.Errorf("path %q is not a trial folder of configuration %q", trial, config)
 	}
-	if t.Name == "" || t.Name != fileStem(t.Name) || t.Name != shorten(t.Name) {
-		return fmt.Errorf("artifact name %q is not one run-dir writes", t.Name)
+	if e.Name == "" || e.Name != fileStem(e.Name) || e.Name != shorten(e.Name) {
+		return fmt.Errorf("artifact name %q is not one run-dir writes", e.Name)
 	}
-	for _, f := range []struct{ got, suffix string }{{t.EventsFile, EventsSuffix}, {t.MetricsFile, MetricsSuffix}} {
-		if want := t.Config + "/" + t.Name + f.suffix; f.got != "" && f.got != want {
+	for _, f := range []struct{ got, suffix string }{{e.EventsFile, EventsSuffix}, {e.MetricsFile, MetricsSuffix}} {
+		if want := config + "/" + e.Name + f.suffix; f.got != "" && f.got != want {
 			return fmt.Errorf("artifact %q: want %q", f.got, want)
 		}
 	}
@@ -185,17 +219,19 @@ func MergeShardFiles(out string, paths ...string) (*Summary, error) {
 
 // MergeShardFilesWith merges the shard summaries found among paths (see
 // FindShardSummaries) into out: it reads them, checks them as
-// MergeShards does, and writes out/run_retrieval_summary.json atomically.
-// Each file is read twice, its header and then its trials one at a time,
-// and the summary's entries go through a temporary file: memory holds
-// about a hundred bytes per trial and the figures the bootstrap needs,
-// whatever the size of the run (see Options.SummaryValues). It
-// reads nothing but the shard summaries and writes nothing but the
-// summary: the artifacts stay where the shards wrote them, and the
-// summary names them relative to out (opts.Rel). Shards that all wrote
-// into out, merged into out, give the summary an unsharded run-dir writes
-// there, byte for byte; the artifacts of a shard written elsewhere are
-// named by a relative path ("../shard-3/<config>/<name>.…").
+// MergeShards does, and writes out/run_retrieval_trials.parquet and then
+// out/run_retrieval_summary.json atomically. Each shard's header is read
+// first, then its trials one at a time: from its trials file, decoding
+// no JSON (schema 2.x), or from the document (1.x). The entries go
+// through a temporary file: memory holds about two hundred bytes per
+// trial and the figures the bootstrap needs, whatever the size of the
+// run (see Options.SummaryValues). It reads nothing but the shard
+// summaries and their trials files and writes nothing but the summary
+// and its table: the artifacts stay where the shards wrote them, and the
+// table names them relative to out (opts.Rel). Shards that all wrote
+// into out, merged into out, give the summary and the table an unsharded
+// run-dir writes there, byte for byte; the artifacts of a shard written
+// elsewhere are named by a relative path ("../shard-3/<config>/<name>.…").
 func MergeShardFilesWith(out string, opts MergeOptions, paths ...string) (*Summary, error) {
 	files, err := FindShardSummaries(paths...)
 	if err != nil {

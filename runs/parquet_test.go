@@ -13,9 +13,9 @@ import (
 	"github.com/agentretrieval/agentretrieval/internal/synthrun"
 )
 
-// readTrialTable reads TrialsFile back as one map per row: a column's
+// tableRows reads TrialsFile back as one map per row: a column's
 // name to its value, nil for null.
-func readTrialTable(t *testing.T, file string) []map[string]any {
+func tableRows(t *testing.T, file string) []map[string]any {
 	t.Helper()
 	f, err := os.Open(file)
 	require.NoError(t, err)
@@ -67,7 +67,7 @@ func TestTheTrialTableHoldsEveryEntryOfTheSummary(t *testing.T) {
 	require.ErrorIs(t, err, ErrTrialFailed)
 	s, err := ReadSummary(filepath.Join(out, SummaryFile))
 	require.NoError(t, err)
-	rows := readTrialTable(t, filepath.Join(out, TrialsFile))
+	rows := tableRows(t, filepath.Join(out, TrialsFile))
 
 	metrics := map[string]bool{}
 	var entries []struct {
@@ -122,7 +122,12 @@ func TestTheTrialTableHoldsEveryEntryOfTheSummary(t *testing.T) {
 				assert.Nil(t, row[m], "%s %s", e.Name, m)
 			}
 		}
-		assert.Len(t, row, 12+len(metrics), "one column per field and per metric")
+		if len(e.Warnings) == 0 {
+			assert.Nil(t, row[warningsColumn])
+		} else {
+			assert.Equal(t, e.Warnings[len(e.Warnings)-1], row[warningsColumn], "the last of the warnings")
+		}
+		assert.Len(t, row, 13+len(metrics), "one column per field, the warnings and one per metric")
 	}
 	assert.Len(t, statuses, 4, "rows of every status")
 }

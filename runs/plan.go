@@ -410,8 +410,7 @@ func readHeaderLine(open RangeOpener, source string) ([]byte, error) {
 // check refuses a plan trial whose path could lead out of the run, or
 // that belongs to another shard.
 func (pt *PlanTrial) check(shard Shard) error {
-	st := ShardTrial{Config: pt.Config, Path: pt.Path, TaskEntry: TaskEntry{Name: pt.Name}}
-	if err := checkEntryFiles(st); err != nil {
+	if err := checkEntryFiles(pt.Config, pt.Path, &TaskEntry{Name: pt.Name}); err != nil {
 		return err
 	}
 	if !filepath.IsLocal(filepath.FromSlash(pt.Path)) || pt.Folder != filepath.Base(filepath.FromSlash(pt.Path)) {

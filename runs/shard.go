@@ -231,8 +231,11 @@ func ResolveShard(spec string, shards int, getenv func(string) string) (s Shard,
 // ShardSchemaVersion is the version of a shard's partial summary. Minor
 // versions add optional fields; a merge rejects another major version.
 // 1.1 added ground_truth and digest; a merge refuses a shard without them.
-// 1.2 added each computable trial's coverage curve.
-const ShardSchemaVersion = "1.2"
+// 1.2 added each computable trial's coverage curve. 2.0 moved the trials
+// out of the JSON document into a binary file beside it
+// (trials_file, ShardTrialsRef), which a merge reads without decoding
+// JSON; a merge of this build reads shards of 1.1, 1.2 and 2.0.
+const ShardSchemaVersion = "2.0"
 
 // A ShardSummary is run_retrieval_summary.shard-K-of-N.json, what
 // EvaluateShard writes: every trial of the shard with all its figures
@@ -263,8 +266,12 @@ type ShardSummary struct {
 	// none, in task order. Every shard computes it over the same tasks,
 	// so shards evaluated against different ground truth differ here.
 	GroundTruth string `json:"ground_truth"`
-	// Trials are the shard's trials in Walk's order.
-	Trials []ShardTrial `json:"trials"`
+	// Trials are the shard's trials in Walk's order. A file of schema
+	// 1.x holds them here; one of 2.x in the file TrialsFile names,
+	// which ReadShardSummary reads into Trials.
+	Trials []ShardTrial `json:"trials,omitempty"`
+	// TrialsFile points to the file of the trials (schema 2.x).
+	TrialsFile *ShardTrialsRef `json:"trials_file,omitempty"`
 	// Digest is the SHA-256 of the rest of the document (see
 	// ReadShardSummary), so that a merge refuses a file edited or damaged
 	// after run-dir wrote it. It guards against mistakes, not forgery:
@@ -502,10 +509,17 @@ func truthDigest(e *evaluator, trials []*Trial) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeShardSummary writes s to path with its digest.
+// writeShardSummary writes the trials of s to their file beside path,
+// then s to path with its digest, which covers the trials file's
+// SHA-256: a reader finds the shard summary only once its trials are in
+// place.
 func writeShardSummary(path string, s *ShardSummary) error {
+	ref, err := writeShardTrials(filepath.Join(filepath.Dir(path), s.Part().TrialsFileName()), s.Trials)
+	if err != nil {
+		return err
+	}
 	sealed := *s
-	sealed.Digest = ""
+	sealed.Digest, sealed.Trials, sealed.TrialsFile = "", nil, ref
 	data, err := json.Marshal(&sealed)
 	if err != nil {
 		return err
@@ -516,7 +530,7 @@ func writeShardSummary(path string, s *ShardSummary) error {
 	if err := writeArtifact(path, func(w io.Writer) error { return writeJSON(w, &sealed) }); err != nil {
 		return err
 	}
-	s.Digest = sealed.Digest
+	s.Digest, s.TrialsFile = sealed.Digest, ref
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -288,9 +289,12 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		require.NoError(t, writeShardSummary(p, s))
 		return p
 	}
-	// Edits of the file's text, left unsealed.
+	// Edits of the text of shard 3 as schema 1.2 wrote it (its trials
+	// in the document), left unsealed.
+	inline := filepath.Join(tmp, "inline", filepath.Base(four[2]))
+	writeInlineShard(t, inline, mustGet(ReadShardSummary(four[2])))
 	rawEdit := func(name string, change func(string) string) string {
-		data, err := os.ReadFile(four[2])
+		data, err := os.ReadFile(inline)
 		require.NoError(t, err)
 		p := filepath.Join(tmp, name, filepath.Base(four[2]))
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
@@ -300,11 +304,35 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		return p
 	}
 	mrr := regexp.MustCompile(`("mrr": )[0-9.e-]+`)
-	require.Regexp(t, mrr, mustRead(t, four[2]))
+	require.Regexp(t, mrr, mustRead(t, inline))
 	figure := rawEdit("figure", func(s string) string { return mrr.ReplaceAllString(s, "${1}0.999") })
 	unsealed := rawEdit("unsealed", func(s string) string {
 		return regexp.MustCompile(`,\s*"digest": "[^"]*"`).ReplaceAllString(s, "")
 	})
+	// Shard 3 of schema 2.0 with its trials file changed: a byte of it
+	// flipped, cut short, missing, or the file of another shard.
+	trialsEdit := func(name string, change func(trials string)) string {
+		p := filepath.Join(tmp, name, filepath.Base(four[2]))
+		copyInto(t, four[2], p)
+		trials := filepath.Join(filepath.Dir(p), Shard{3, 4}.TrialsFileName())
+		copyInto(t, filepath.Join(filepath.Dir(four[2]), Shard{3, 4}.TrialsFileName()), trials)
+		change(trials)
+		return p
+	}
+	flipped := trialsEdit("flipped", func(trials string) {
+		data := []byte(mustRead(t, trials))
+		data[len(data)-3] ^= 0x40 // the last figure of the last trial
+		require.NoError(t, os.WriteFile(trials, data, 0o644))
+	})
+	short := trialsEdit("short", func(trials string) {
+		data := mustRead(t, trials)
+		require.NoError(t, os.WriteFile(trials, []byte(data[:len(data)-5]), 0o644))
+	})
+	noTrials := trialsEdit("no-trials", func(trials string) { require.NoError(t, os.Remove(trials)) })
+	otherTrials := trialsEdit("other-trials", func(trials string) {
+		copyInto(t, filepath.Join(filepath.Dir(four[0]), Shard{1, 4}.TrialsFileName()), trials)
+	})
+	notTrials := trialsEdit("not-trials", func(trials string) { require.NoError(t, os.WriteFile(trials, []byte("{}"), 0o644)) })
 
 	// The same run evaluated against ground truth changed for one task.
 	gt2 := filepath.Join(tmp, "gt2")
@@ -338,6 +366,11 @@ func TestMergeRefusesShardsThatDoNotMakeUpOneRun(t *testing.T) {
 		{"shards of another run", []string{four[0], four[1], four[2], other[3]}, "differ in trial list"},
 		{"shards evaluated with other settings", []string{four[0], four[1], four[2], settings[3]}, "differ in evaluation settings"},
 		{"a shard with a figure edited", []string{four[0], four[1], figure, four[3]}, "shard summary " + figure + ": not as run-dir wrote it: its content does not match its digest"},
+		{"a shard whose trials file has a byte changed", []string{four[0], four[1], flipped, four[3]}, "not as run-dir wrote it: its content does not match the SHA-256 its shard summary records"},
+		{"a shard whose trials file is cut short", []string{four[0], four[1], short, four[3]}, "is cut short"},
+		{"a shard without its trials file", []string{four[0], four[1], noTrials, four[3]}, "needs the file of its trials beside it"},
+		{"a shard with the trials file of another", []string{four[0], four[1], otherTrials, four[3]}, "which belongs to shard 1"},
+		{"a shard whose trials file is not one", []string{four[0], four[1], notTrials, four[3]}, `it does not start with "retrievaltest shard trials 1"`},
 		{"a shard without a digest", []string{four[0], four[1], unsealed, four[3]}, "shard summary " + unsealed + ": not as run-dir wrote it: it has no digest"},
 		{"a shard evaluated against other ground truth", []string{four[0], four[1], four[2], changedGT[3]}, "differ in ground truth"},
 		{"a shard cut short", []string{four[0], four[1], cut, four[3]}, "the shards hold"},
@@ -372,6 +405,8 @@ func TestAShardSummaryRewrittenInAnotherOrderStillMerges(t *testing.T) {
 	files := evalShards(t, miniRun, 2, Options{GroundTruthRoot: miniGT}, func(int) string { return out })
 	want, err := MergeShardFiles(filepath.Join(tmp, "want"), out)
 	require.NoError(t, err)
+	// The first shard as schema 1.2 wrote it, with its trials inside.
+	writeInlineShard(t, files[0], mustGet(ReadShardSummary(files[0])))
 	data, err := os.ReadFile(files[0])
 	require.NoError(t, err)
 	var members map[string]json.RawMessage
@@ -389,6 +424,7 @@ func TestAShardSummaryRewrittenInAnotherOrderStillMerges(t *testing.T) {
 	for name, content := range map[string][]byte{"sorted": sorted, "trials-first": first.Bytes()} {
 		dir := filepath.Join(tmp, name)
 		copyInto(t, files[1], filepath.Join(dir, filepath.Base(files[1])))
+		copyInto(t, filepath.Join(out, Shard{2, 2}.TrialsFileName()), filepath.Join(dir, Shard{2, 2}.TrialsFileName()))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(files[0])), content, 0o644))
 		got, err := MergeShardFiles(dir, dir)
 		require.NoError(t, err, name)
@@ -405,6 +441,20 @@ func mustRead(t *testing.T, name string) string {
 	data, err := os.ReadFile(name)
 	require.NoError(t, err)
 	return string(data)
+}
+
+// writeInlineShard writes s to path as schema 1.2 wrote a shard summary:
+// its trials in the document, sealed with its digest.
+func writeInlineShard(t *testing.T, path string, s *ShardSummary) {
+	t.Helper()
+	sealed := *s
+	sealed.SchemaVersion, sealed.TrialsFile, sealed.Digest = "1.2", nil, ""
+	data, err := json.Marshal(&sealed)
+	require.NoError(t, err)
+	sealed.Digest, err = shardDigest(data)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, writeArtifact(path, func(w io.Writer) error { return writeJSON(w, &sealed) }))
 }
 
 func copyInto(t *testing.T, from, to string) {

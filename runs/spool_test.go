@@ -1,12 +1,13 @@
 package runs
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,14 +46,33 @@ func spoolEntries() map[string][]TaskEntry {
 	return out
 }
 
-// The spool writes the summary Summarize and WriteSummary give for the
-// same entries, byte for byte, whatever the order they come in.
+// spoolFiles writes the summary and the table of a spool into a new
+// folder and returns the summary returned and the folder.
+func spoolFiles(t *testing.T, sp *spool, runID string, k *keep) (*Summary, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := sp.writeFiles(filepath.Join(dir, SummaryFile), filepath.Join(dir, TrialsFile), runID, k)
+	require.NoError(t, err)
+	return s, dir
+}
+
+// asFile is the summary s as a file of schema 2.0 holds it.
+func asFile(s *Summary) *Summary {
+	out := s.withoutEntries()
+	out.SchemaVersion = SummarySchemaVersion
+	out.Trials = &TableRef{File: TrialsFile, Format: "parquet", Rows: s.trialCount()}
+	return out
+}
+
+// The spool writes the summary Summarize gives for the same entries,
+// whatever the order they come in: the file holds its statistics, counts
+// and names, byte for byte as WriteSummary writes them without the
+// entries, and the table beside it the entries, read back equal.
 func TestASpooledSummaryIsTheSummaryOfItsEntries(t *testing.T) {
 	t.Parallel()
 	entries := spoolEntries()
+	entries["mcp-z"][2].Warnings = []string{"agent/trajectory.json is not usable", "a second warning"}
 	want := Summarize("run-<1>", entries)
-	file := filepath.Join(t.TempDir(), SummaryFile)
-	require.NoError(t, WriteSummary(file, want))
 	sp, err := newSpool()
 	require.NoError(t, err)
 	defer sp.Close()
@@ -61,24 +81,31 @@ func TestASpooledSummaryIsTheSummaryOfItsEntries(t *testing.T) {
 			require.NoError(t, sp.add(config, &entries[config][i], nil))
 		}
 	}
-	var got bytes.Buffer
-	s, err := sp.write(&got, "run-<1>", nil, nil)
+	s, dir := spoolFiles(t, sp, "run-<1>", nil)
+	file := filepath.Join(t.TempDir(), SummaryFile)
+	require.NoError(t, WriteSummary(file, asFile(want)))
+	assert.Equal(t, mustRead(t, file), mustRead(t, filepath.Join(dir, SummaryFile)))
+	assert.NotContains(t, mustRead(t, file), `"tasks"`)
+	wantBack := *want
+	wantBack.SchemaVersion, wantBack.Trials = SummarySchemaVersion, &TableRef{File: TrialsFile, Format: "parquet", Rows: 120}
+	assert.Equal(t, &wantBack, s, "the summary returned is the one written, with its entries")
+	back, err := ReadSummary(filepath.Join(dir, SummaryFile))
 	require.NoError(t, err)
-	assert.Equal(t, mustRead(t, file), got.String())
-	assert.Equal(t, want, s, "the summary returned is the one written")
+	assert.Equal(t, &wantBack, back, "the summary read back has its entries from the table")
 }
 
 func TestASpoolWithoutEntriesWritesAnEmptySummary(t *testing.T) {
 	t.Parallel()
-	file := filepath.Join(t.TempDir(), SummaryFile)
-	require.NoError(t, WriteSummary(file, Summarize("r", nil)))
 	sp, err := newSpool()
 	require.NoError(t, err)
 	defer sp.Close()
-	var got bytes.Buffer
-	_, err = sp.write(&got, "r", nil, nil)
+	_, dir := spoolFiles(t, sp, "r", nil)
+	file := filepath.Join(t.TempDir(), SummaryFile)
+	require.NoError(t, WriteSummary(file, asFile(Summarize("r", nil))))
+	assert.Equal(t, mustRead(t, file), mustRead(t, filepath.Join(dir, SummaryFile)))
+	back, err := ReadSummary(filepath.Join(dir, SummaryFile))
 	require.NoError(t, err)
-	assert.Equal(t, mustRead(t, file), got.String())
+	assert.Empty(t, back.Configs)
 }
 
 // With replace, an entry spooled again under its name replaces the
@@ -95,10 +122,10 @@ func TestASpooledEntryIsReplacedByItsName(t *testing.T) {
 	require.NoError(t, sp.add("c", &b, nil))
 	failed := TaskEntry{Name: "a", Task: "a", Status: Failed, Reason: "artifact cannot be written", Values: map[string]float64{}}
 	require.NoError(t, sp.add("c", &failed, nil))
-	var got bytes.Buffer
-	s, err := sp.write(&got, "r", nil, nil)
-	require.NoError(t, err)
-	assert.Equal(t, Summarize("r", map[string][]TaskEntry{"c": {failed, b}}), s)
+	s, _ := spoolFiles(t, sp, "r", nil)
+	want := Summarize("r", map[string][]TaskEntry{"c": {failed, b}})
+	want.SchemaVersion, want.Trials = SummarySchemaVersion, &TableRef{File: TrialsFile, Format: "parquet", Rows: 2}
+	assert.Equal(t, want, s)
 
 	both, err := newSpool()
 	require.NoError(t, err)
@@ -106,8 +133,7 @@ func TestASpooledEntryIsReplacedByItsName(t *testing.T) {
 	for _, e := range []*TaskEntry{&a, &b, &failed} {
 		require.NoError(t, both.add("c", e, nil))
 	}
-	s, err = both.write(&got, "r", nil, nil)
-	require.NoError(t, err)
+	s, _ = spoolFiles(t, both, "r", nil)
 	assert.Equal(t, 3, s.Configs[0].Trials)
 }
 
@@ -160,10 +186,8 @@ func TestASummaryWithoutEntriesKeepsWhatComparisonsNeed(t *testing.T) {
 			require.NoError(t, sp.add(config, &entries[config][i], nil))
 		}
 	}
-	dir := t.TempDir()
 	kept := []string{"mrr", "recall@5", "not-a-metric"}
-	got, err := sp.writeFiles(filepath.Join(dir, SummaryFile), filepath.Join(dir, TrialsFile), "run", keepOf(kept, true))
-	require.NoError(t, err)
+	got, _ := spoolFiles(t, sp, "run", keepOf(kept, true))
 	require.Len(t, got.Configs, 2)
 	for i, c := range got.Configs {
 		w := want.Configs[i]
@@ -179,8 +203,7 @@ func TestASummaryWithoutEntriesKeepsWhatComparisonsNeed(t *testing.T) {
 		assert.Equal(t, wantValues, c.TaskValues(), c.Config)
 		wantStatus := w.TaskStatuses()
 		for task, e := range wantStatus {
-			e.Values, e.Warnings = nil, nil
-			wantStatus[task] = e
+			wantStatus[task] = TaskEntry{Task: task, Status: e.Status, Reason: e.Reason}
 		}
 		assert.Equal(t, wantStatus, c.TaskStatuses(), c.Config)
 		assert.Equal(t, w.modelNames(), c.modelNames())
@@ -220,34 +243,40 @@ func TestASummaryWithoutEntriesKeepsWhatComparisonsNeed(t *testing.T) {
 	assert.Equal(t, 1, n, "the first error ends the reading")
 }
 
-// EachEntry reads the entries of the file it was written to, and says
-// so when that file no longer holds the run it was written with.
-func TestEachEntryNamesAReplacedSummaryFile(t *testing.T) {
+// EachEntry reads the entries of the table written beside the summary,
+// and says so when that table no longer holds the run it was written
+// with.
+func TestEachEntryNamesAReplacedTable(t *testing.T) {
 	t.Parallel()
-	sp, err := newSpool()
-	require.NoError(t, err)
-	defer sp.Close()
 	e := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
-	require.NoError(t, sp.add("c", &e, nil))
-	dir := t.TempDir()
-	file := filepath.Join(dir, SummaryFile)
-	s, err := sp.writeFiles(file, filepath.Join(dir, TrialsFile), "r", keepOf(nil, true))
-	require.NoError(t, err)
-	require.NoError(t, WriteSummary(file, Summarize("r", map[string][]TaskEntry{"other": {e}})))
-	err = s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil })
-	assert.ErrorContains(t, err, file)
-	assert.ErrorContains(t, err, `configuration 1 is "other"`)
+	write := func(entries map[string][]TaskEntry) (*Summary, string) {
+		sp, err := newSpool()
+		require.NoError(t, err)
+		defer sp.Close()
+		for _, config := range slices.Sorted(maps.Keys(entries)) {
+			for i := range entries[config] {
+				require.NoError(t, sp.add(config, &entries[config][i], nil))
+			}
+		}
+		return spoolFiles(t, sp, "r", keepOf(nil, true))
+	}
+	s, dir := write(map[string][]TaskEntry{"c": {e}})
+	table := filepath.Join(dir, TrialsFile)
+	each := func() error { return s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }) }
+	require.NoError(t, each())
 
-	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"config": "c", "tasks": []}, {"config": "d", "tasks": [{"name": "x", "task": "x", "status": "computable", "values": {}}]}]}`), 0o644))
-	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `configuration 2 is "d"`)
-	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"tasks": [], "config": "c"}]}`), 0o644))
-	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `configuration 1: "tasks" comes before "config"`)
-	require.NoError(t, os.WriteFile(file, []byte(`{"configs": [{"config": "c", "tasks": [{"name": 3}]}]}`), 0o644))
-	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "configuration c: entry 1")
-	require.NoError(t, os.WriteFile(file, []byte(`{"configs": {}}`), 0o644))
-	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), `"configs": want an array`)
-	require.NoError(t, os.WriteFile(file, []byte(`[]`), 0o644))
-	assert.ErrorContains(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "want a JSON object")
-	require.NoError(t, os.WriteFile(file, []byte(`{"configs": null, "run_id": "r"}`), 0o644))
-	assert.NoError(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }), "no configuration, no entry")
+	replace := func(entries map[string][]TaskEntry) {
+		_, other := write(entries)
+		require.NoError(t, os.WriteFile(table, []byte(mustRead(t, filepath.Join(other, TrialsFile))), 0o644))
+	}
+	f := e
+	f.Name = "b"
+	replace(map[string][]TaskEntry{"other": {e}})
+	assert.ErrorContains(t, each(), table+`: row 1 is of configuration "other", where the summary has an entry of "c"`)
+	replace(map[string][]TaskEntry{"c": {e, f}})
+	assert.ErrorContains(t, each(), table+": row 2: more rows than the summary's 1 entries")
+	replace(map[string][]TaskEntry{})
+	assert.ErrorContains(t, each(), table+": 0 rows, fewer than the summary's 1 entries")
+	require.NoError(t, os.WriteFile(table, []byte("not a table"), 0o644))
+	assert.ErrorContains(t, each(), "trials table "+table)
 }

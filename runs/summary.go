@@ -80,9 +80,33 @@ func refuseLink(path string) error {
 	return nil
 }
 
-// SummarySchemaVersion is the version of run_retrieval_summary.json. Minor
-// versions add optional fields; ReadSummary rejects another major version.
-const SummarySchemaVersion = "1.1"
+// SummarySchemaVersion is the version of run_retrieval_summary.json as
+// Evaluate and the merges write it. Minor versions add optional fields;
+// ReadSummary reads 1.x and 2.x and rejects another major version.
+//
+// In 2.0 the entries left the summary: the file keeps the aggregates,
+// intervals, counts and names, and "trials_table" points to the table
+// beside it (TrialsFile) that holds every entry, one row each, in the
+// order 1.x listed them under each configuration's "tasks". The major
+// version changed because a reader of 1.x that looks for "tasks" would
+// otherwise find none and carry on as if the run had no trials; with
+// 2.0 it refuses the file instead.
+const SummarySchemaVersion = "2.0"
+
+// InlineSummarySchemaVersion is the version of a summary that holds its
+// entries under each configuration's "tasks": what Summarize builds and
+// WriteSummary then writes, readable by every 1.x reader.
+const InlineSummarySchemaVersion = "1.1"
+
+// A TableRef points from a summary to the table that holds its entries.
+type TableRef struct {
+	// File is the table's name, in the summary's folder.
+	File string `json:"file"`
+	// Format is "parquet".
+	Format string `json:"format"`
+	// Rows is the number of entries, one row each.
+	Rows int `json:"rows"`
+}
 
 // TaskStatus says how a task run entered the summary.
 type TaskStatus string
@@ -184,14 +208,19 @@ type ConfigSummary struct {
 	Metrics map[string]metrics.Stats `json:"metrics"`
 	// Reward is the statistics of the per-task mean reward; nil when no
 	// entry has a reward.
-	Reward  *metrics.Stats `json:"reward"`
-	Entries []TaskEntry    `json:"tasks"`
+	Reward *metrics.Stats `json:"reward"`
+	// Entries are the configuration's entries, in name order. A summary
+	// file of schema 2.x has them in its table (Summary.Trials), and
+	// ReadSummary fills them from it.
+	Entries []TaskEntry `json:"tasks,omitempty"`
 
 	// tasks, when not nil, stands for Entries, which the summary was
 	// returned without (Options.SummaryWithoutEntries): what TaskValues,
-	// TaskRewards and TaskStatuses give, per task. models and failed are
-	// then the models of the entries and the failed entries.
+	// TaskRewards and TaskStatuses give, per task. kept names the values
+	// each task keeps. models and failed are then the models of the
+	// entries and the failed entries.
 	tasks  map[string]*taskFigures
+	kept   []string
 	models []string
 	failed []TaskEntry
 }
@@ -200,12 +229,15 @@ type ConfigSummary struct {
 // one task of a configuration: about what one trial's figures take, per
 // task, for the paired comparison and the correlations with the reward.
 type taskFigures struct {
-	// best is the task's best entry (TaskStatuses), without its values.
-	best TaskEntry
+	// status and reason are the task's best entry's (TaskStatuses).
+	status TaskStatus
+	reason string
 	// values are the means over the task's computable entries of the
-	// metrics the caller asked to keep (Options.SummaryValues); nil when
-	// the task has no computable entry.
-	values map[string]float64
+	// metrics the caller asked to keep (Options.SummaryValues), in the
+	// order of ConfigSummary.kept, and has says which the task has; nil
+	// when the task has no computable entry.
+	values []float64
+	has    []bool
 	// reward is the mean reward over the entries that have one.
 	reward    float64
 	hasReward bool
@@ -218,16 +250,42 @@ type Summary struct {
 	Generator     string `json:"generator"`
 	RunID         string `json:"run_id"`
 	// Aggregation states how trials and tasks combine (Aggregation).
-	Aggregation string           `json:"aggregation"`
-	Configs     []*ConfigSummary `json:"configs"`
+	Aggregation string `json:"aggregation"`
+	// Trials points to the table of the entries (schema 2.x); nil in a
+	// summary that holds them (1.x).
+	Trials  *TableRef        `json:"trials_table,omitempty"`
+	Configs []*ConfigSummary `json:"configs"`
 
 	// coverage holds the configurations' coverage curves when
 	// coverageKnown (see Coverage).
 	coverage      []ConfigCoverage
 	coverageKnown bool
-	// file is the summary file the entries are read back from (EachEntry)
-	// when the configurations were returned without them.
-	file string
+	// file is the summary file, and table the table beside it that the
+	// entries are read back from (EachEntry), when the configurations
+	// were returned without them.
+	file, table string
+}
+
+// trialCount is the number of entries of every configuration.
+func (s *Summary) trialCount() int {
+	n := 0
+	for _, c := range s.Configs {
+		n += c.Trials
+	}
+	return n
+}
+
+// withoutEntries is the summary as a file of schema 2.x holds it: the
+// configurations without their entries.
+func (s *Summary) withoutEntries() *Summary {
+	out := *s
+	out.Configs = make([]*ConfigSummary, len(s.Configs))
+	for i, c := range s.Configs {
+		cc := *c
+		cc.Entries = nil
+		out.Configs[i] = &cc
+	}
+	return &out
 }
 
 // Aggregation is the rule the summary's statistics follow, recorded in
@@ -241,7 +299,7 @@ const Aggregation = "per task first: each metric is the mean over the task's com
 // Summarize builds the run summary from the entries of each configuration.
 // Entries are sorted by name, configurations by name.
 func Summarize(runID string, entries map[string][]TaskEntry) *Summary {
-	s := &Summary{SchemaVersion: SummarySchemaVersion, Generator: events.Generator, RunID: runID, Aggregation: Aggregation}
+	s := &Summary{SchemaVersion: InlineSummarySchemaVersion, Generator: events.Generator, RunID: runID, Aggregation: Aggregation}
 	for _, config := range slices.Sorted(maps.Keys(entries)) {
 		es := slices.Clone(entries[config])
 		slices.SortFunc(es, func(a, b TaskEntry) int { return cmp.Compare(a.Name, b.Name) })
@@ -326,7 +384,13 @@ func (c *ConfigSummary) TaskValues() map[string]map[string]float64 {
 		out := map[string]map[string]float64{}
 		for t, f := range c.tasks {
 			if f.values != nil {
-				out[t] = maps.Clone(f.values)
+				vs := map[string]float64{}
+				for i, m := range c.kept {
+					if f.has[i] {
+						vs[m] = f.values[i]
+					}
+				}
+				out[t] = vs
 			}
 		}
 		return out
@@ -381,12 +445,13 @@ func (c *ConfigSummary) TaskRewards() map[string]float64 {
 
 // TaskStatuses returns, per task, the best status among its entries
 // (computable over non-computable over degraded) and a reason for the
-// others.
+// others: that entry, or, for a summary returned without its entries
+// (Options.SummaryWithoutEntries), its task, status and reason alone.
 func (c *ConfigSummary) TaskStatuses() map[string]TaskEntry {
 	out := map[string]TaskEntry{}
 	if c.tasks != nil {
 		for t, f := range c.tasks {
-			out[t] = f.best
+			out[t] = TaskEntry{Task: t, Status: f.status, Reason: f.reason}
 		}
 		return out
 	}
@@ -430,10 +495,11 @@ func (c *ConfigSummary) failedEntries() []TaskEntry {
 // summary's order (configuration by configuration, by name), until f
 // returns an error, which it returns. A summary that Evaluate or a merge
 // returned without its entries (SummaryWithoutEntries) reads them back,
-// one at a time, from the summary file it wrote; every other summary
-// gives those it holds.
+// one at a time, from the table it wrote beside the summary file; every
+// other summary (one ReadSummary read, of either layout) gives those it
+// holds.
 func (s *Summary) EachEntry(f func(c *ConfigSummary, e *TaskEntry) error) error {
-	if s.file == "" {
+	if s.table == "" {
 		for _, c := range s.Configs {
 			for i := range c.Entries {
 				if err := f(c, &c.Entries[i]); err != nil {
@@ -443,12 +509,46 @@ func (s *Summary) EachEntry(f func(c *ConfigSummary, e *TaskEntry) error) error 
 		}
 		return nil
 	}
-	return streamSummaryEntries(s.file, func(i int, config string, e *TaskEntry) error {
-		if i >= len(s.Configs) || s.Configs[i].Config != config {
-			return fmt.Errorf("run summary %s: configuration %d is %q, not the one written (the file was replaced)", s.file, i+1, config)
+	return s.eachTableEntry(s.table, f)
+}
+
+// eachTableEntry reads the entries of the table file, checking that its
+// rows are the entries of the summary's configurations, in order.
+func (s *Summary) eachTableEntry(table string, f func(c *ConfigSummary, e *TaskEntry) error) error {
+	i, n := 0, 0
+	err := readTrialTable(table, func(row int, config string, e *TaskEntry) error {
+		for i < len(s.Configs) && n == s.Configs[i].Trials {
+			i, n = i+1, 0
 		}
+		if i >= len(s.Configs) {
+			return fmt.Errorf("trials table %s: row %d: more rows than the summary's %d entries (the table is not the summary's)", table, row, s.trialCount())
+		}
+		if config != s.Configs[i].Config {
+			return fmt.Errorf("trials table %s: row %d is of configuration %q, where the summary has an entry of %q (the table is not the summary's)", table, row, config, s.Configs[i].Config)
+		}
+		n++
 		return f(s.Configs[i], e)
 	})
+	if err != nil {
+		return err
+	}
+	for i < len(s.Configs) && n == s.Configs[i].Trials {
+		i, n = i+1, 0
+	}
+	if i < len(s.Configs) {
+		return fmt.Errorf("trials table %s: %d rows, fewer than the summary's %d entries (the table is not the summary's, or it was cut short)", table, s.rowsBefore(i)+n, s.trialCount())
+	}
+	return nil
+}
+
+// rowsBefore is the number of entries of the configurations before the
+// i-th.
+func (s *Summary) rowsBefore(i int) int {
+	n := 0
+	for _, c := range s.Configs[:i] {
+		n += c.Trials
+	}
+	return n
 }
 
 // WriteSummary writes the summary to path atomically.
@@ -471,7 +571,10 @@ var maxInput input.Max
 func SetMaxInputSize(n int64) { maxInput.Set(n) }
 
 // ReadSummary reads run_retrieval_summary.json, rejecting an unknown major
-// version.
+// version. A summary of schema 1.x holds its entries; one of 2.x points to
+// the table beside it that holds them (Summary.Trials), which is read into
+// each configuration's Entries, so that every reader of a summary works
+// on both layouts.
 //
 // The file must be a regular file of at most 64 MiB; see SetMaxInputSize.
 func ReadSummary(path string) (*Summary, error) {
@@ -483,8 +586,40 @@ func ReadSummary(path string) (*Summary, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("run summary %s: %w", path, err)
 	}
-	if major, _, _ := strings.Cut(s.SchemaVersion, "."); major != "1" {
-		return nil, fmt.Errorf("run summary %s: schema_version %q: %w (this build reads 1.x)", path, s.SchemaVersion, ErrSummaryVersion)
+	switch major, _, _ := strings.Cut(s.SchemaVersion, "."); major {
+	case "1":
+		if s.Trials != nil {
+			return nil, fmt.Errorf("run summary %s: schema_version %q has its entries under \"tasks\", yet the file has a \"trials_table\" (a 2.x member)", path, s.SchemaVersion)
+		}
+		return &s, nil
+	case "2":
+	default:
+		return nil, fmt.Errorf("run summary %s: schema_version %q: %w (this build reads 1.x and 2.x)", path, s.SchemaVersion, ErrSummaryVersion)
+	}
+	ref := s.Trials
+	switch {
+	case ref == nil:
+		return nil, fmt.Errorf("run summary %s: schema_version %q needs \"trials_table\", the table of its entries, and the file has none", path, s.SchemaVersion)
+	case ref.Format != "parquet":
+		return nil, fmt.Errorf("run summary %s: trials_table: format %q, want \"parquet\"", path, ref.Format)
+	case ref.File == "" || ref.File != filepath.Base(ref.File) || ref.File == "." || ref.File == ".." || strings.ContainsAny(ref.File, `/\`):
+		return nil, fmt.Errorf("run summary %s: trials_table: file %q is not a file name in the summary's folder", path, ref.File)
+	case ref.Rows != s.trialCount():
+		return nil, fmt.Errorf("run summary %s: trials_table: %d rows, but the configurations count %d trials", path, ref.Rows, s.trialCount())
+	}
+	for _, c := range s.Configs {
+		if c.Entries != nil {
+			return nil, fmt.Errorf("run summary %s: configuration %q lists entries under \"tasks\", which schema_version %q keeps in its table", path, c.Config, s.SchemaVersion)
+		}
+		c.Entries = make([]TaskEntry, 0, c.Trials)
+	}
+	table := filepath.Join(filepath.Dir(path), ref.File)
+	err = s.eachTableEntry(table, func(c *ConfigSummary, e *TaskEntry) error {
+		c.Entries = append(c.Entries, *e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("run summary %s: %w", path, err)
 	}
 	return &s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,9 +131,85 @@ func TestRunSummaryGolden(t *testing.T) {
 func TestReadSummaryRejectsAnotherMajorVersion(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), SummaryFile)
-	require.NoError(t, os.WriteFile(path, []byte(`{"schema_version": "2.0", "configs": []}`), 0o644))
+	require.NoError(t, os.WriteFile(path, []byte(`{"schema_version": "3.0", "configs": []}`), 0o644))
 	_, err := ReadSummary(path)
 	require.ErrorIs(t, err, ErrSummaryVersion)
+	assert.ErrorContains(t, err, "this build reads 1.x and 2.x")
+}
+
+// A summary of either layout reads into the same summary: 1.1 holds its
+// entries, 2.0 points to the table that holds them.
+func TestReadSummaryReadsBothLayouts(t *testing.T) {
+	t.Parallel()
+	entries := summaryEntries()
+	entries["baseline"][0].Warnings = []string{"one", "two"}
+	inline := Summarize("run-1", entries)
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old", SummaryFile)
+	require.NoError(t, os.MkdirAll(filepath.Dir(old), 0o755))
+	require.NoError(t, WriteSummary(old, inline))
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	for config, es := range entries {
+		for i := range es {
+			require.NoError(t, sp.add(config, &es[i], nil))
+		}
+	}
+	_, newDir := spoolFiles(t, sp, "run-1", nil)
+
+	a, err := ReadSummary(old)
+	require.NoError(t, err)
+	b, err := ReadSummary(filepath.Join(newDir, SummaryFile))
+	require.NoError(t, err)
+	assert.Equal(t, InlineSummarySchemaVersion, a.SchemaVersion)
+	assert.Equal(t, SummarySchemaVersion, b.SchemaVersion)
+	assert.Nil(t, a.Trials)
+	b.SchemaVersion, b.Trials = a.SchemaVersion, nil
+	assert.Equal(t, a, b)
+	warned := 0
+	for _, e := range b.Config("baseline").Entries {
+		if len(e.Warnings) > 0 {
+			assert.Equal(t, []string{"one", "two"}, e.Warnings)
+			warned++
+		}
+	}
+	assert.Equal(t, 1, warned, "the warnings of the entry that has them")
+}
+
+// What ReadSummary refuses in a summary of schema 2.x, or of 1.x with a
+// member of 2.x, naming the file and what is wrong.
+func TestReadSummaryRefusesABrokenPointerToItsTable(t *testing.T) {
+	t.Parallel()
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	e := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
+	require.NoError(t, sp.add("c", &e, nil))
+	_, dir := spoolFiles(t, sp, "r", nil)
+	good := mustRead(t, filepath.Join(dir, SummaryFile))
+	for _, tc := range []struct{ name, old, new, want string }{
+		{"a summary of 2.0 without its table's pointer", `"trials_table"`, `"no_table"`, `needs "trials_table"`},
+		{"a table of another format", `"format": "parquet"`, `"format": "csv"`, `trials_table: format "csv", want "parquet"`},
+		{"a table in another folder", `"file": "run_retrieval_trials.parquet"`, `"file": "../x.parquet"`, `file "../x.parquet" is not a file name in the summary's folder`},
+		{"a table that is not there", `"file": "run_retrieval_trials.parquet"`, `"file": "gone.parquet"`, "gone.parquet"},
+		{"a count of rows that is not the trials'", `"rows": 1`, `"rows": 2`, "trials_table: 2 rows, but the configurations count 1 trials"},
+		{"entries inline in a summary of 2.0", `"reward": null`, `"reward": null, "tasks": [{"name": "a"}]`, `configuration "c" lists entries under "tasks"`},
+		{"a summary of 1.x with a table", `"schema_version": "2.0"`, `"schema_version": "1.1"`, `has its entries under "tasks", yet the file has a "trials_table"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			require.Contains(t, good, tc.old)
+			d := t.TempDir()
+			file := filepath.Join(d, SummaryFile)
+			require.NoError(t, os.WriteFile(file, []byte(strings.Replace(good, tc.old, tc.new, 1)), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(d, TrialsFile), []byte(mustRead(t, filepath.Join(dir, TrialsFile))), 0o644))
+			_, err := ReadSummary(file)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, file)
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
 }
 
 func TestFailedErrorNamesEachFailedTrial(t *testing.T) {

@@ -6,8 +6,9 @@
 # TASKS×12 trials is generated, then evaluated whole, then in SHARDS
 # shards writing into one shared output folder, and the shards merged.
 # Every stage is timed with /usr/bin/time -v: wall time, CPU time (user +
-# system) and peak RSS. The merged summary is compared with the whole
-# run's, byte for byte (cmp). With a plan-capable binary the shards read a
+# system) and peak RSS. The merged summary and trials table are compared
+# with the whole run's, byte for byte (cmp), and the sizes of what the
+# shards wrote for the merge are printed. With a plan-capable binary the shards read a
 # plan written once (run-dir -plan) instead of each listing the run.
 #
 # -m BINARY also times the merge of the same shards by another build, into
@@ -97,11 +98,17 @@ for tasks in "$@"; do
 	awk '$1 == "run-dir_whole" { w = $2; c = $3 } $1 ~ /^run-dir_-shard_/ { sc += $3 } $1 == "merge" { mw = $2; mc = $3 }
 		END { printf "merge: %.1f%% of the whole run'"'"'s wall time, %.1f%% of its CPU time, %.1f%% of the shards'"'"' CPU time\n", 100 * mw / w, 100 * mc / c, 100 * mc / sc }' "$tmp/figures"
 	rm -f "$tmp/figures"
-	if cmp -s "$tmp/whole/run_retrieval_summary.json" "$tmp/shared/run_retrieval_summary.json"; then
-		echo "merged summary: identical to the whole run's ($(wc -c <"$tmp/whole/run_retrieval_summary.json") bytes)"
-	else
-		echo "merged summary: DIFFERS from the whole run's" >&2
-		exit 1
-	fi
+	for f in run_retrieval_summary.json run_retrieval_trials.parquet; do
+		[ -f "$tmp/whole/$f" ] || continue
+		if cmp -s "$tmp/whole/$f" "$tmp/shared/$f"; then
+			echo "merged $f: identical to the whole run's ($(wc -c <"$tmp/whole/$f") bytes)"
+		else
+			echo "merged $f: DIFFERS from the whole run's" >&2
+			exit 1
+		fi
+	done
+	du -sb "$tmp/shared" | awk '{ printf "shared output folder: %.1f MB\n", $1 / 1e6 }'
+	ls "$tmp/shared" | grep -q '\.shard-.*\.trials$' && cat "$tmp/shared"/*.shard-*.trials | wc -c | awk '{ printf "shard trials files: %.1f MB in all\n", $1 / 1e6 }'
+	cat "$tmp/shared"/*.shard-*.json | wc -c | awk '{ printf "shard summaries: %.1f MB in all\n", $1 / 1e6 }' 
 	rm -rf "$run" "$gt" "$tmp/whole" "$tmp/shared" "$tmp/plan.jsonl"
 done

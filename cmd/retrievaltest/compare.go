@@ -32,6 +32,7 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fs.Usage()
 		return fail("no run folder or summary given")
 	}
+	st.Siblings = func(string) []string { return []string{runs.TrialsFile} } // a summary's entries are in its table
 	names, err := st.Inputs(ctx, fs.Args()...)
 	if err != nil {
 		return fail("%v", err)

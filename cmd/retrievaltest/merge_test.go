@@ -46,6 +46,14 @@ func TestMergedShardsAreReadByReportCompareAndBaselinesAsTheWholeRun(t *testing.
 	got, err := os.ReadFile(filepath.Join(merged, runs.SummaryFile))
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got), "the merged summary is the unsharded one, byte for byte")
+	assert.Contains(t, string(got), `"schema_version": "`+runs.SummarySchemaVersion+`"`)
+	assert.Contains(t, string(got), `"trials_table": {`)
+	assert.NotContains(t, string(got), `"tasks"`, "the entries are in the table")
+	wantTable, err := os.ReadFile(filepath.Join(whole, runs.TrialsFile))
+	require.NoError(t, err)
+	gotTable, err := os.ReadFile(filepath.Join(merged, runs.TrialsFile))
+	require.NoError(t, err)
+	assert.Equal(t, wantTable, gotTable, "the merged table is the unsharded one, byte for byte")
 
 	for _, args := range [][]string{
 		{"report"},

@@ -43,6 +43,7 @@ func runReport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fail("-max-regression %v", err)
 	}
+	st.Siblings = func(string) []string { return []string{runs.TrialsFile} } // a summary's entries are in its table
 	names, err := st.Inputs(ctx, fs.Args()...)
 	if err != nil {
 		return fail("%v", err)

@@ -20,7 +20,7 @@
 //   - WriteRun: an evaluated run folder, runs.Summary (report -html and
 //     run-dir's report.html): per configuration the statistics of each
 //     metric over tasks and the task table (its rows written one at a
-//     time, read back from the summary file when the summary was
+//     time, read back from the table beside the summary file when it was
 //     returned without its entries, so that the page of a run of any
 //     size is written without holding them); the paired comparison of two
 //     configurations, each metric's bootstrap CI drawn as an interval

@@ -15,7 +15,7 @@ import (
 
 // run-dir and merge keep no entry of the run they write: the page of a
 // summary returned without its entries, whose rows are read back from the
-// summary file, is the page of the summary holding them, byte for byte,
+// table of the trials beside the summary file, is the page of the summary holding them, byte for byte,
 // and the page of the summary read from the file.
 func TestAPageWrittenFromTheSummaryFileIsThePageOfItsEntries(t *testing.T) {
 	t.Parallel()
@@ -47,13 +47,13 @@ func TestAPageWrittenFromTheSummaryFileIsThePageOfItsEntries(t *testing.T) {
 	}
 
 	// Rows that cannot be read back leave no page in place.
-	if err := os.Remove(filepath.Join(out, runs.SummaryFile)); err != nil {
+	if err := os.Remove(filepath.Join(out, runs.TrialsFile)); err != nil {
 		t.Fatal(err)
 	}
 	page := filepath.Join(t.TempDir(), "report.html")
 	err = htmlreport.WriteFile(page, func(w io.Writer) error { return htmlreport.WriteRun(w, lean, htmlreport.RunOptions{}) })
-	if err == nil || !strings.Contains(err.Error(), runs.SummaryFile) {
-		t.Errorf("a summary file that is gone: got %v, want an error naming it", err)
+	if err == nil || !strings.Contains(err.Error(), runs.TrialsFile) {
+		t.Errorf("a table of the trials that is gone: got %v, want an error naming it", err)
 	}
 	if _, err := os.Stat(page); !os.IsNotExist(err) {
 		t.Errorf("a page was left at %s: %v", page, err)

@@ -212,6 +212,11 @@ type Stage struct {
 	// by their slash-separated path relative to the prefix; for the
 	// others it only makes their folder.
 	Keep func(rel string) bool
+	// Siblings, when set, gives for the base name of an object that Input
+	// copies the base names of the objects beside it in the bucket to
+	// copy beside it too, when they are there: the table of the trials
+	// beside a run summary, the trials file beside a shard summary.
+	Siblings func(base string) []string
 
 	mu    sync.Mutex
 	dir   string
@@ -297,6 +302,26 @@ func (s *Stage) Input(ctx context.Context, name string, skip ...string) (string,
 		case err == nil:
 			if err := s.get(ctx, b, loc, loc.key, size, local); err != nil {
 				return "", err
+			}
+			var siblings []string
+			if s.Siblings != nil {
+				siblings = s.Siblings(path.Base(loc.key))
+			}
+			for _, sib := range siblings {
+				key := path.Join(path.Dir(loc.key), sib)
+				if key == loc.key || !filepath.IsLocal(sib) {
+					continue
+				}
+				size, err := b.Size(ctx, key)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err == nil {
+					err = s.get(ctx, b, loc, key, size, filepath.Join(filepath.Dir(local), sib))
+				}
+				if err != nil {
+					return "", fmt.Errorf("%s: %w", loc.object(key), err)
+				}
 			}
 			s.remember(&s.names, local, loc)
 			return local, nil

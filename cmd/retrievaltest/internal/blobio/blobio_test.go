@@ -61,6 +61,35 @@ func TestAnObjectIsCopiedToAFileOfItsName(t *testing.T) {
 	assert.Equal(t, "s3://traces/a/session.jsonl", s.Name(local))
 }
 
+// An object comes with the siblings Siblings names for it, when they are
+// in the bucket; a sibling that is not is no error, one over the limit
+// is.
+func TestAnObjectComesWithItsSiblings(t *testing.T) {
+	srv := blobtest.Start(t, "runs", nil)
+	srv.Put(t, "out/summary.json", []byte("{}"))
+	srv.Put(t, "out/table", []byte("rows"))
+	srv.Put(t, "out/big", []byte("12345"))
+	srv.Put(t, "out/other", []byte("x"))
+	s := Stage{Limit: 4, Siblings: func(base string) []string {
+		assert.Equal(t, "summary.json", base)
+		return []string{"table", "absent", "summary.json"}
+	}}
+	defer s.Close()
+	local, err := s.Input(context.Background(), srv.URL("out/summary.json"))
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(local), "table"))
+	require.NoError(t, err)
+	assert.Equal(t, "rows", string(data))
+	assert.NoFileExists(t, filepath.Join(filepath.Dir(local), "absent"))
+	assert.NoFileExists(t, filepath.Join(filepath.Dir(local), "other"), "only the siblings named")
+
+	s.Siblings = func(string) []string { return []string{"big"} }
+	_, err = s.Input(context.Background(), srv.URL("out/summary.json"))
+	var tl *input.TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.Equal(t, "s3://runs/out/big", tl.Path)
+}
+
 func TestAPrefixIsCopiedAsAFolderLeavingOutSkippedFolders(t *testing.T) {
 	srv := blobtest.Start(t, "runs", nil)
 	srv.Put(t, "r1/cfg/t1/result.json", []byte("1"))

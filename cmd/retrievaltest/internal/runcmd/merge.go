@@ -38,9 +38,10 @@ func Merge(ctx context.Context, args []string, stdout, stderr io.Writer, usage s
 	if err := hist.Reachable(ctx); err != nil {
 		return fail("%v", err)
 	}
-	// Of a shard folder in a bucket, only the shard summaries are copied:
-	// the merge reads nothing else, and the artifacts stay where they are.
-	st.Keep = runs.IsSummaryFile
+	// Of a shard folder in a bucket, only the shard summaries and their
+	// trials files are copied: the merge reads nothing else, and the
+	// artifacts stay where they are.
+	st.Keep = func(rel string) bool { return runs.IsSummaryFile(rel) || runs.IsShardTrialsFile(rel) }
 	shards, err := st.Inputs(ctx, fs.Args()...)
 	if err == nil {
 		*out, err = st.Output(*out)

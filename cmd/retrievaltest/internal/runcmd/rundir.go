@@ -139,7 +139,7 @@ func RunDir(ctx context.Context, args []string, stdout, stderr io.Writer, usage 
 		NamePath:        st.Name,
 		Plan:            plan,
 		SummaryValues:   shownValues(*columns),
-		// The page's rows are read back from the summary file.
+		// The page's rows are read back from the table beside the summary.
 		SummaryWithoutEntries: true,
 		Warn: func(t *runs.Trial, w string) {
 			if t == nil {
