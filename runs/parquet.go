@@ -1,3 +1,5 @@
+//go:build !noparquet
+
 package runs
 
 import (
@@ -11,57 +13,10 @@ import (
 	"github.com/agentretrieval/agentretrieval/internal/input"
 )
 
-// TrialsFile is the per-trial table run-dir and merge write beside the
-// run summary: one row per trial, the summary's entries as columns, for
-// DuckDB, pandas, Polars or Spark to read directly.
-const TrialsFile = "run_retrieval_trials.parquet"
-
-// trialColumns are the columns of TrialsFile other than the figures, in
-// the order of the table; the figures follow, one column per metric name
-// (a double, null where the trial has no value), sorted by name.
-var trialColumns = []struct {
-	name     string
-	optional bool
-	value    func(config string, e *TaskEntry) any
-}{
-	{"config", false, func(c string, _ *TaskEntry) any { return c }},
-	{"name", false, func(_ string, e *TaskEntry) any { return e.Name }},
-	{"task", false, func(_ string, e *TaskEntry) any { return e.Task }},
-	{"trial", true, func(_ string, e *TaskEntry) any { return orNil(e.Trial) }},
-	{"batch", true, func(_ string, e *TaskEntry) any { return orNil(e.Batch) }},
-	{"status", false, func(_ string, e *TaskEntry) any { return string(e.Status) }},
-	{"reason", true, func(_ string, e *TaskEntry) any { return orNil(e.Reason) }},
-	{"reward", true, func(_ string, e *TaskEntry) any {
-		if e.Reward == nil {
-			return nil
-		}
-		return *e.Reward
-	}},
-	{"model", true, func(_ string, e *TaskEntry) any { return orNil(e.Model) }},
-	{"trace_source", true, func(_ string, e *TaskEntry) any {
-		if e.TraceSource == nil {
-			return nil
-		}
-		return *e.TraceSource
-	}},
-	{"events_file", true, func(_ string, e *TaskEntry) any { return orNil(e.EventsFile) }},
-	{"metrics_file", true, func(_ string, e *TaskEntry) any { return orNil(e.MetricsFile) }},
-}
-
-func orNil(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// warningsColumn is the column of an entry's warnings: a list of
-// strings, empty when it has none.
-const warningsColumn = "warnings"
-
-// trialRowsPerGroup bounds the rows a writer holds before it writes them
-// out as a row group: the table's memory does not grow with the run.
-const trialRowsPerGroup = 4096
+// ParquetLinked reports whether this build has the Parquet library that
+// writes and reads TrialsFile. A build made with -tags noparquet (the
+// release's lean retrievaltest) leaves it out and fails with ErrNoParquet.
+const ParquetLinked = true
 
 // A trialTable writes TrialsFile one entry at a time.
 type trialTable struct {

@@ -24,7 +24,7 @@
 #     cache is shared (downloads are not compile time);
 #   - the size of the command's binary, without and with allclouds, built
 #     by go build as it is and as the release builds it (.goreleaser.yaml:
-#     CGO_ENABLED=0 -trimpath -ldflags "-s -w", and -tags nodb for the
+#     CGO_ENABLED=0 -trimpath -ldflags "-s -w", and -tags nodb,noparquet for the
 #     build without allclouds);
 #   - start-up: the median wall time, the CPU time and the median and
 #     largest peak resident memory of "version", and of "events" on a
@@ -97,7 +97,7 @@ label() {
 	case $1 in
 	bin) echo "(go build)" ;;
 	bin-clouds) echo "(go build, allclouds)" ;;
-	rel) echo "(release, nodb)" ;;
+	rel) echo "(release, nodb,noparquet)" ;;
 	rel-clouds) echo "(release, allclouds)" ;;
 	esac
 }
@@ -117,7 +117,7 @@ measure() {
 		printf "  %-38s %4d\n" "packages ... -tags allclouds" "$(go list -tags allclouds -deps ./cmd/retrievaltest | wc -l)"
 		go build -o "$tmp/$tag-bin" ./cmd/retrievaltest
 		go build -tags allclouds -o "$tmp/$tag-bin-clouds" ./cmd/retrievaltest
-		CGO_ENABLED=0 go build -tags nodb -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel" ./cmd/retrievaltest
+		CGO_ENABLED=0 go build -tags nodb,noparquet -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel" ./cmd/retrievaltest
 		CGO_ENABLED=0 go build -tags allclouds -trimpath -ldflags "-s -w" -o "$tmp/$tag-rel-clouds" ./cmd/retrievaltest
 	)
 	local b

@@ -10,6 +10,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/handoff"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
 	"github.com/agentretrieval/agentretrieval/history"
+	"github.com/agentretrieval/agentretrieval/runs"
 )
 
 // delegatedEnv marks a process started by runIn: a build without drivers
@@ -17,8 +18,9 @@ import (
 const delegatedEnv = "RETRIEVALTEST_DELEGATED"
 
 // cloudsBinary returns the build that has the bucket and database drivers
-// when this one lacks those the arguments need (an argument names a
-// bucket, or the command opens a history database): retrievaltest-clouds
+// and the Parquet library when this one lacks what the arguments need (an
+// argument names a bucket, the command opens a history database, or it
+// writes or reads a run's per-trial table): retrievaltest-clouds
 // beside this executable (as the release archives place it), else on PATH.
 // It returns "" when this build runs the command itself, or when there is
 // no such build (the command then says how to get one).
@@ -28,7 +30,8 @@ func cloudsBinary(args []string) string {
 	}
 	bucket := !blobio.Linked("s3") && blobio.NamesBucket(args)
 	db := !history.DriversLinked && historycmd.NamesDatabase(args)
-	if !bucket && !db {
+	table := !runs.ParquetLinked && readsTrialTables(args)
+	if !bucket && !db && !table {
 		return ""
 	}
 	name := handoff.Name(blobio.CloudsBinary, runtime.GOOS)
@@ -55,4 +58,18 @@ func runIn(bin string, args []string) int {
 		return exitFailed
 	}
 	return handoff.Run(bin, args, handoff.Exec, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// readsTrialTables reports whether the command writes or reads a run's
+// per-trial table (runs.TrialsFile): run-dir and merge write it, report
+// and compare read a summary's entries from it.
+func readsTrialTables(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "run-dir", "merge", "report", "compare":
+		return true
+	}
+	return false
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio/blobtest"
+	"github.com/agentretrieval/agentretrieval/runs"
 )
 
 // leanBinary builds the command as go install and the release's
@@ -164,4 +165,48 @@ func TestTheNodbBuildHandsHistoryCommandsToTheCloudsBuild(t *testing.T) {
 	code, out, stderr = runBinary(t, lean, "version")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Regexp(t, `^retrievaltest .* go1\.\d+`, out)
+}
+
+func TestTheReleaseBuildHandsRunTablesToTheCloudsBuild(t *testing.T) {
+	t.Parallel()
+	lean := leanBinary(t, "-tags", "nodb,noparquet")
+	want := t.TempDir()
+	wantCode, wantTable, wantErr := runCLI(t, nil, "run-dir", "-gt-root", miniGT, "-out", want, miniRun)
+	require.Equal(t, exitOK, wantCode, wantErr)
+
+	code, _, stderr := runBinary(t, lean, "run-dir", "-gt-root", miniGT, "-out", t.TempDir(), miniRun)
+	assert.NotEqual(t, exitOK, code)
+	assert.Contains(t, stderr, "this build of retrievaltest has no Parquet library")
+	code, _, stderr = runBinary(t, lean, "report", filepath.Join(want, runs.SummaryFile))
+	assert.NotEqual(t, exitOK, code)
+	assert.Contains(t, stderr, "no Parquet library", "a summary's entries are in its table")
+
+	placeClouds(t, lean)
+	got := t.TempDir()
+	code, table, stderr := runBinary(t, lean, "run-dir", "-gt-root", miniGT, "-out", got, miniRun)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, wantTable, table, "the table of the build with the Parquet library")
+	for _, name := range []string{runs.SummaryFile, runs.TrialsFile} {
+		w, err := os.ReadFile(filepath.Join(want, name))
+		require.NoError(t, err)
+		g, err := os.ReadFile(filepath.Join(got, name))
+		require.NoError(t, err)
+		assert.Equal(t, w, g, name)
+	}
+	_, wantReport, _ := runCLI(t, nil, "report", filepath.Join(want, runs.SummaryFile))
+	code, report, stderr := runBinary(t, lean, "report", filepath.Join(got, runs.SummaryFile))
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, wantReport, report)
+	code, out, stderr := runBinary(t, lean, "events", "-h")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.NotEmpty(t, out+stderr, "a command that writes no table runs in the lean build itself")
+}
+
+func TestOnlyCommandsOfRunTablesNeedTheParquetLibrary(t *testing.T) {
+	for _, cmd := range []string{"run-dir", "merge", "report", "compare"} {
+		assert.True(t, readsTrialTables([]string{cmd, "x"}), cmd)
+	}
+	for _, args := range [][]string{nil, {"check", "scenarios"}, {"events", "run-dir"}, {"history"}, {"version"}} {
+		assert.False(t, readsTrialTables(args), "%v", args)
+	}
 }

@@ -66,9 +66,10 @@ func TestTheLeanBuildLinksNoCloudSDK(t *testing.T) {
 	}
 }
 
-// A build made with -tags nodb (the release's retrievaltest) links no
-// database driver and no goose; the default build, as go install makes
-// it, has them.
+// A build made with -tags nodb links no database driver and no goose, and
+// one made with -tags nodb,noparquet (the release's retrievaltest) no
+// Parquet library either; the default build, as go install makes it, has
+// them all.
 func TestTheNodbBuildLinksNoDatabaseDriver(t *testing.T) {
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := exec.LookPath(goTool); err != nil {
@@ -86,10 +87,18 @@ func TestTheNodbBuildLinksNoDatabaseDriver(t *testing.T) {
 	for _, d := range drivers {
 		assert.Contains(t, deps, d, "the default build")
 	}
+	assert.Contains(t, deps, "github.com/parquet-go/parquet-go", "the default build")
 	deps = list("-tags", "nodb")
 	require.Contains(t, deps, "github.com/agentretrieval/agentretrieval/history", "the listing is of the command")
 	for _, d := range deps {
 		assert.False(t, strings.HasPrefix(d, "modernc.org/") || strings.HasPrefix(d, "github.com/jackc/") || strings.HasPrefix(d, "github.com/pressly/goose"),
 			"the nodb build links %s", d)
+	}
+	assert.Contains(t, deps, "github.com/parquet-go/parquet-go", "nodb keeps the Parquet library")
+	deps = list("-tags", "nodb,noparquet")
+	require.Contains(t, deps, "github.com/agentretrieval/agentretrieval/runs", "the listing is of the command")
+	for _, d := range deps {
+		assert.False(t, strings.HasPrefix(d, "github.com/parquet-go/") || strings.HasPrefix(d, "modernc.org/"),
+			"the release's build links %s", d)
 	}
 }

@@ -65,6 +65,8 @@ func TestTheReleaseBuildsBothProgramsForEveryPlatformStamped(t *testing.T) {
 			"%s: only %s has the bucket drivers", b.ID, blobio.CloudsBinary)
 		assert.Equal(t, b.Binary != blobio.CloudsBinary, slices.Contains(b.Tags, "nodb"),
 			"%s: only %s has the database drivers", b.ID, blobio.CloudsBinary)
+		assert.Equal(t, b.Binary != blobio.CloudsBinary, slices.Contains(b.Tags, "noparquet"),
+			"%s: only %s has the Parquet library", b.ID, blobio.CloudsBinary)
 	}
 	assert.ElementsMatch(t, []string{"retrievaltest", blobio.CloudsBinary}, binaries)
 	require.Len(t, cfg.Archives, 1)
