@@ -9,6 +9,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/handoff"
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/historycmd"
+	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/runcmd"
 	"github.com/agentretrieval/agentretrieval/history"
 	"github.com/agentretrieval/agentretrieval/runs"
 )
@@ -30,7 +31,7 @@ func cloudsBinary(args []string) string {
 	}
 	bucket := !blobio.Linked("s3") && blobio.NamesBucket(args)
 	db := !history.DriversLinked && historycmd.NamesDatabase(args)
-	table := !runs.ParquetLinked && readsTrialTables(args)
+	table := !runs.ParquetLinked && runcmd.NeedsTable(args)
 	if !bucket && !db && !table {
 		return ""
 	}
@@ -60,16 +61,13 @@ func runIn(bin string, args []string) int {
 	return handoff.Run(bin, args, handoff.Exec, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// readsTrialTables reports whether the command writes or reads a run's
-// per-trial table (runs.TrialsFile): run-dir and merge write it, report
-// and compare read a summary's entries from it.
-func readsTrialTables(args []string) bool {
-	if len(args) == 0 {
-		return false
+// missingLibrary returns why this build cannot run the command itself,
+// when no build that can was found to hand it to: checked before the
+// command starts, so that run-dir does not evaluate a whole run to fail
+// at its table.
+func missingLibrary(args []string) error {
+	if !runs.ParquetLinked && runcmd.NeedsTable(args) {
+		return runs.ErrNoParquet
 	}
-	switch args[0] {
-	case "run-dir", "merge", "report", "compare":
-		return true
-	}
-	return false
+	return nil
 }

@@ -174,12 +174,23 @@ func TestTheReleaseBuildHandsRunTablesToTheCloudsBuild(t *testing.T) {
 	wantCode, wantTable, wantErr := runCLI(t, nil, "run-dir", "-gt-root", miniGT, "-out", want, miniRun)
 	require.Equal(t, exitOK, wantCode, wantErr)
 
-	code, _, stderr := runBinary(t, lean, "run-dir", "-gt-root", miniGT, "-out", t.TempDir(), miniRun)
-	assert.NotEqual(t, exitOK, code)
-	assert.Contains(t, stderr, "this build of retrievaltest has no Parquet library")
+	refused := t.TempDir()
+	code, _, stderr := runBinary(t, lean, "run-dir", "-gt-root", miniGT, "-out", refused, miniRun)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "retrievaltest run-dir: this build of retrievaltest has no Parquet library")
+	entries, err := os.ReadDir(refused)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "refused before the run is evaluated")
 	code, _, stderr = runBinary(t, lean, "report", filepath.Join(want, runs.SummaryFile))
-	assert.NotEqual(t, exitOK, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "no Parquet library", "a summary's entries are in its table")
+	code, _, stderr = runBinary(t, lean, "run-dir", "-h")
+	assert.Equal(t, exitOK, code, "help needs no table: %s", stderr)
+	// A shard writes no table: the lean build runs it itself.
+	shard := t.TempDir()
+	code, _, stderr = runBinary(t, lean, "run-dir", "-gt-root", miniGT, "-shard", "1/2", "-out", shard, miniRun)
+	require.Equal(t, exitOK, code, stderr)
+	assert.FileExists(t, filepath.Join(shard, runs.Shard{K: 1, N: 2}.TrialsFileName()))
 
 	placeClouds(t, lean)
 	got := t.TempDir()
@@ -200,13 +211,4 @@ func TestTheReleaseBuildHandsRunTablesToTheCloudsBuild(t *testing.T) {
 	code, out, stderr := runBinary(t, lean, "events", "-h")
 	assert.Equal(t, exitOK, code, stderr)
 	assert.NotEmpty(t, out+stderr, "a command that writes no table runs in the lean build itself")
-}
-
-func TestOnlyCommandsOfRunTablesNeedTheParquetLibrary(t *testing.T) {
-	for _, cmd := range []string{"run-dir", "merge", "report", "compare"} {
-		assert.True(t, readsTrialTables([]string{cmd, "x"}), cmd)
-	}
-	for _, args := range [][]string{nil, {"check", "scenarios"}, {"events", "run-dir"}, {"history"}, {"version"}} {
-		assert.False(t, readsTrialTables(args), "%v", args)
-	}
 }

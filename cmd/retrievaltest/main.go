@@ -13,6 +13,7 @@ import (
 	"context"
 	"embed"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -46,11 +47,16 @@ var commands = map[string]cli.Command{
 }
 
 func main() {
-	// A build without the bucket drivers (or, made with -tags nodb, the
-	// database drivers) hands a command that needs them to the build that
-	// has them (see delegate.go).
+	// A build without the bucket drivers (or, made with -tags nodb or
+	// noparquet, the database drivers or the Parquet library) hands a
+	// command that needs them to the build that has them, and refuses it
+	// at once when there is none (see delegate.go).
 	if bin := cloudsBinary(os.Args[1:]); bin != "" {
 		os.Exit(runIn(bin, os.Args[1:]))
+	}
+	if err := missingLibrary(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "retrievaltest %s: %v\n", os.Args[1], err)
+		os.Exit(exitBadInput)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -207,3 +207,22 @@ func (v intFunc) Set(s string) error {
 	}
 	return err
 }
+
+// HasFlag reports whether a flag of one of the names is given before the
+// arguments end (at "--"), as -name, --name or -name=value.
+func HasFlag(args []string, names ...string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, ok := strings.CutPrefix(a, "-")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(strings.TrimPrefix(name, "-"), "=")
+		if slices.Contains(names, name) {
+			return true
+		}
+	}
+	return false
+}

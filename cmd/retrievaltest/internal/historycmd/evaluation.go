@@ -77,16 +77,12 @@ func (h EvaluationFlags) Record(ctx context.Context, cmd string, s *runs.Summary
 	run.Key += suffix
 	run.Evaluated = s.RunID
 	run.Configs = history.Configs(s)
-	st, err := history.Open(ctx, *h.db)
+	where, err := record(ctx, *h.db, &run)
 	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.Record(ctx, &run); err != nil {
 		return err
 	}
 	trials, _, _, _ := s.Totals()
 	fmt.Fprintf(stderr, "retrievaltest %s: run %s (%d configuration(s), %d trial(s), branch %q, commit %.12s) recorded in %s\n",
-		cmd, run.Key, len(run.Configs), trials, run.Branch, run.Commit, st.Name())
+		cmd, run.Key, len(run.Configs), trials, run.Branch, run.Commit, where)
 	return nil
 }

@@ -27,6 +27,20 @@ type Flags struct {
 	db, runID, commit, branch, reportURL *string
 }
 
+// record appends run to the history database db and returns the
+// database's name, for the line that says where the run went.
+func record(ctx context.Context, db string, run *history.Run) (string, error) {
+	st, err := history.Open(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	defer st.Close()
+	if err := st.Record(ctx, run); err != nil {
+		return "", err
+	}
+	return st.Name(), nil
+}
+
 // AddFlags defines the flags on fs.
 func AddFlags(fs *flag.FlagSet) Flags {
 	return Flags{
@@ -49,16 +63,12 @@ func (h Flags) Record(ctx context.Context, c *report.Check, stderr io.Writer) er
 		return fmt.Errorf("-history: %w", err)
 	}
 	run.Scenarios = scenarios
-	st, err := history.Open(ctx, *h.db)
+	where, err := record(ctx, *h.db, &run)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	if err := st.Record(ctx, &run); err != nil {
-		return err
-	}
 	fmt.Fprintf(stderr, "retrievaltest check: run %s (%d scenario(s), branch %q, commit %.12s) recorded in %s\n",
-		run.Key, len(scenarios), run.Branch, run.Commit, st.Name())
+		run.Key, len(scenarios), run.Branch, run.Commit, where)
 	return nil
 }
 

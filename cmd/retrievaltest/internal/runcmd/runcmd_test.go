@@ -296,3 +296,19 @@ func TestTheSummaryKeepsTheShownFiguresAndThePagesOnce(t *testing.T) {
 	assert.Equal(t, htmlreport.DefaultRunMetrics, all)
 	assert.True(t, slices.Equal(htmlreport.DefaultRunMetrics, shownValues("")))
 }
+
+func TestOnlyCommandsOfRunTablesNeedTheParquetLibrary(t *testing.T) {
+	for _, args := range [][]string{
+		{"run-dir", "x"}, {"merge", "x"}, {"report", "x"}, {"compare", "x"},
+		{"run-dir", "-out", "o", "--", "-shard"}, {"run-dir", "-shardx", "1/2", "x"},
+	} {
+		assert.True(t, NeedsTable(args), "%v", args)
+	}
+	for _, args := range [][]string{
+		nil, {"check", "scenarios"}, {"events", "run-dir"}, {"history"}, {"version"},
+		{"run-dir", "-shard", "1/2", "x"}, {"run-dir", "--shard=1/2", "x"}, {"run-dir", "-plan", "p", "x"},
+		{"merge", "-h"}, {"report", "--help"},
+	} {
+		assert.False(t, NeedsTable(args), "%v", args)
+	}
+}
