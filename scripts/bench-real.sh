@@ -2,7 +2,7 @@
 # bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
 # traces made big, side by side with jq, from alternated runs.
 #
-# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-t TREC_EVAL]
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-r] [-t TREC_EVAL]
 #
 #   -n RUNS   runs of each command; medians are reported (default 5)
 #   -b REF    also build retrievaltest from the git REF (e.g. main) and run
@@ -10,6 +10,10 @@
 #   -m TIMES  make the real-shaped trace files TIMES as large (default 1;
 #             -m 2 measures 200 MB files, to check that time and memory
 #             grow linearly with the input)
+#   -r        build both binaries as the release builds retrievaltest
+#             (.goreleaser.yaml: CGO_ENABLED=0 -trimpath -ldflags "-s -w"
+#             -tags nodb,noparquet) instead of with a plain go build: the
+#             start-up floor is then the one of the downloaded binary
 #   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
 #             Build it from its public source:
 #               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
@@ -80,15 +84,16 @@
 #   openhands-eval: the same on .history[] of each line
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1
-while getopts "n:b:k:m:t:" opt; do
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 release=
+while getopts "n:b:k:m:rt:" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
 	k) kinds=$OPTARG ;;
 	m) times=$OPTARG ;;
+	r) release=1 ;;
 	t) trec_eval=$OPTARG ;;
-	*) sed -n '2,81p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,84p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -100,13 +105,22 @@ samples=$root/../shared/samples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "building..." >&2
-(cd "$root" && go build -o "$tmp/new" ./cmd/retrievaltest)
+# build DIR OUT: builds the command of the tree at DIR into OUT, as a plain
+# go build does or, with -r, as the release does.
+build() {
+	if [ -n "$release" ]; then
+		(cd "$1" && CGO_ENABLED=0 go build -tags nodb,noparquet -trimpath -ldflags "-s -w" -o "$2" ./cmd/retrievaltest)
+	else
+		(cd "$1" && go build -o "$2" ./cmd/retrievaltest)
+	fi
+}
+echo "building${release:+ as the release does}..." >&2
+build "$root" "$tmp/new"
 bins=(new)
 if [ -n "$ref" ]; then
 	mkdir -p "$tmp/old-src"
 	git -C "$root" archive "$ref" | tar -x -C "$tmp/old-src"
-	(cd "$tmp/old-src" && go build -o "$tmp/old" ./cmd/retrievaltest)
+	build "$tmp/old-src" "$tmp/old"
 	bins=(old new)
 fi
 
