@@ -2,7 +2,7 @@
 # bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
 # traces made big, side by side with jq, from alternated runs.
 #
-# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-t TREC_EVAL]
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-t TREC_EVAL] [-i]
 #
 #   -n RUNS   runs of each command; medians are reported (default 5)
 #   -b REF    also build retrievaltest from the git REF (e.g. main) and run
@@ -10,6 +10,10 @@
 #   -m TIMES  make the real-shaped trace files TIMES as large (default 1;
 #             -m 2 measures 200 MB files, to check that time and memory
 #             grow linearly with the input)
+#   -i        events, metrics and jq read each real-shaped trace from
+#             standard input through a pipe (cat FILE | retrievaltest
+#             events -), as when a user pipes a trace in; check, whose
+#             scenario names its trace file, is left out
 #   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
 #             Build it from its public source:
 #               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
@@ -80,15 +84,16 @@
 #   openhands-eval: the same on .history[] of each line
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1
-while getopts "n:b:k:m:t:" opt; do
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 stdin=
+while getopts "n:b:k:m:t:i" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
 	k) kinds=$OPTARG ;;
 	m) times=$OPTARG ;;
 	t) trec_eval=$OPTARG ;;
-	*) sed -n '2,81p' "$0" >&2; exit 2 ;;
+	i) stdin=1 ;;
+	*) sed -n '2,86p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -397,8 +402,10 @@ YAML
 	# A file of many sessions: check judges one, reading them all.
 	[ "$kind" = openhands-eval ] && echo "trace_id: task-0" >>"$tmp/$kind.yaml"
 	names=()
+	cmds=(events metrics check)
+	[ -n "$stdin" ] && cmds=(events metrics)
 	for bin in "${bins[@]}"; do
-		for cmd in events metrics check; do names+=("$bin-$cmd"); done
+		for cmd in "${cmds[@]}"; do names+=("$bin-$cmd"); done
 	done
 	names+=(jq)
 	for bin in "${bins[@]}"; do names+=("$bin-floor" "$bin-startup"); done
@@ -407,17 +414,25 @@ YAML
 	for ((i = 0; i < runs; i++)); do
 		for name in "${names[@]}"; do
 			case $name in
-			jq) measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file" ;;
+			jq) if [ -n "$stdin" ]; then
+				cat "$file" | measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")"
+			else
+				measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file"
+			fi ;;
 			*-check) measure "$tmp/$name.times" "$tmp/${name%%-*}" check "$tmp/$kind.yaml" ;;
 			*-floor) measure "$tmp/$name.times" "$tmp/${name%%-*}" events "$tmp/floor.jsonl" ;;
 			# 20 starts in a row: one is below the resolution of time.
 			*-startup) measure "$tmp/$name.times" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "$0" events "$1" >/dev/null; done' "$tmp/${name%%-*}" "$tmp/floor.jsonl" ;;
-			*) measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" "$file" ;;
+			*) if [ -n "$stdin" ]; then
+				cat "$file" | measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" -
+			else
+				measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" "$file"
+			fi ;;
 			esac
 		done
 	done
 
-	printf "\n%s: %d bytes (%.1f MB), %d alternated runs each, medians\n\n" "$kind" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$runs"
+	printf "\n%s%s: %d bytes (%.1f MB), %d alternated runs each, medians\n\n" "$kind" "${stdin:+, read from standard input}" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$runs"
 	printf "| %-12s | %7s | %8s | %7s | %11s | %11s |\n" command "cpu s" "cpu MB/s" "wall s" "RSS med MiB" "RSS max MiB"
 	printf "|%s|%s|%s|%s|%s|%s|\n" -------------- ---------: ---------: ---------: ------------: ------------:
 	for name in "${names[@]}"; do
@@ -440,14 +455,23 @@ YAML
 		n = split(bins, bin, " ")
 		for (i = 1; i <= n; i++) {
 			p = bin[i]
-			printf "%s: jq / events %.2fx cpu; metrics / events %.2fx cpu; check / events %.2fx cpu\n", p, cpu["jq"] / cpu[p "-events"], cpu[p "-metrics"] / cpu[p "-events"], cpu[p "-check"] / cpu[p "-events"]
+			# check is not run with -i.
+			chk = (p "-check") in cpu
+			printf "%s: jq / events %.2fx cpu; metrics / events %.2fx cpu", p, cpu["jq"] / cpu[p "-events"], cpu[p "-metrics"] / cpu[p "-events"]
+			if (chk) printf "; check / events %.2fx cpu", cpu[p "-check"] / cpu[p "-events"]
+			printf "\n"
 			f = rss[p "-floor"]
-			printf "%s: start-up floor %.1f MiB; peak above it: events %.1f MiB (%.1f%% of input), metrics %.1f MiB (%.1f%%), check %.1f MiB (%.1f%%)\n", p, f / 1024,
+			printf "%s: start-up floor %.1f MiB; peak above it: events %.1f MiB (%.1f%% of input), metrics %.1f MiB (%.1f%%)", p, f / 1024,
 				(rss[p "-events"] - f) / 1024, 100 * (rss[p "-events"] - f) * 1024 / b,
-				(rss[p "-metrics"] - f) / 1024, 100 * (rss[p "-metrics"] - f) * 1024 / b,
-				(rss[p "-check"] - f) / 1024, 100 * (rss[p "-check"] - f) * 1024 / b
+				(rss[p "-metrics"] - f) / 1024, 100 * (rss[p "-metrics"] - f) * 1024 / b
+			if (chk) printf ", check %.1f MiB (%.1f%%)", (rss[p "-check"] - f) / 1024, 100 * (rss[p "-check"] - f) * 1024 / b
+			printf "\n"
 		}
-		if (n == 2) printf "old / new: events %.2fx cpu, metrics %.2fx cpu, check %.2fx cpu\n", cpu["old-events"] / cpu["new-events"], cpu["old-metrics"] / cpu["new-metrics"], cpu["old-check"] / cpu["new-check"]
+		if (n == 2) {
+			printf "old / new: events %.2fx cpu, metrics %.2fx cpu", cpu["old-events"] / cpu["new-events"], cpu["old-metrics"] / cpu["new-metrics"]
+			if ("old-check" in cpu) printf ", check %.2fx cpu", cpu["old-check"] / cpu["new-check"]
+			printf "\n"
+		}
 	}' "$tmp/summary"
 	rm -f "$file"
 done

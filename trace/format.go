@@ -109,8 +109,9 @@ type Options struct {
 	// read, in the order results come, and the calls left without one at
 	// the end of the input: a session of any size then holds one result
 	// at a time. The Gemini CLI reader hands over each call of a session
-	// document read from a file as its message is read, and those of a
-	// line recording once it is read. With other formats, Read, ReadAll,
+	// document as its message is read (from a stream, once the stream is
+	// held in a temporary file), and those of a line recording once it is
+	// read. With other formats, Read, ReadAll,
 	// ReadFile and ReadFileAll hand over every call, in order, once the
 	// session is read. CallDone is called once per call, and may look at
 	// the session as read so far (its CWD may still be unknown, see
@@ -144,10 +145,24 @@ type Options struct {
 	fileName string
 	fileSize int64
 
+	// spool, set by tests, says when the Gemini CLI reader holds a stream
+	// in a temporary file (see geminiSpool).
+	spool spoolMode
+
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
 	budget *input.Budget
 }
+
+// A spoolMode says which streams a reader that reads its input by
+// position holds in a temporary file.
+type spoolMode int
+
+const (
+	spoolLong   spoolMode = iota // those longer than the read buffer
+	spoolAlways                  // all (tests: the short fixtures)
+	spoolNever                   // none (tests: the stream read as it comes)
+)
 
 // DefaultMaxInputSize is the default Options.MaxInputSize: 4 GiB.
 const DefaultMaxInputSize = input.TraceLimit
