@@ -2,7 +2,7 @@
 # bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
 # traces made big, side by side with jq, from alternated runs.
 #
-# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-t TREC_EVAL] [-i]
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-t TREC_EVAL] [-i] [-o DIR]
 #
 #   -n RUNS   runs of each command; medians are reported (default 5)
 #   -b REF    also build retrievaltest from the git REF (e.g. main) and run
@@ -14,6 +14,16 @@
 #             standard input through a pipe (cat FILE | retrievaltest
 #             events -), as when a user pipes a trace in; check, whose
 #             scenario names its trace file, is left out
+#   -o DIR    the OpenHands V1 conversation folder -k openhands-v1 is made
+#             from (default: the one folder under
+#             ../shared/samples/openhands-v1, if any). No real one is in the
+#             samples; a real one (a gpt-4o-mini run of the OpenHands SDK,
+#             8 events, 2 calls) is kept in the history of the SDK's
+#             repository:
+#               git clone --filter=blob:none --no-checkout \
+#                 https://github.com/OpenHands/software-agent-sdk oh-sdk
+#               git -C oh-sdk checkout 4f4c68c16 -- .pr/event-json-to-openai-messages
+#             then -o oh-sdk/.pr/event-json-to-openai-messages/cd94562403b9487ebdd4018e3f531dfd/conversations/cd94562403b9487ebdd4018e3f531dfd
 #   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
 #             Build it from its public source:
 #               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
@@ -55,6 +65,14 @@
 #             openhands-eval  OpenHands evaluation output.jsonl: the same
 #                     event list as the history of one instance a line,
 #                     2,030 instances (100 MB)
+#             openhands-v1  an OpenHands V1 conversation folder (-o):
+#                     its base_state.json and first event (the system
+#                     prompt) once, then its other events repeated with
+#                     their ids (UUIDs, call_, chatcmpl-) made unique per
+#                     copy, one file each, numbered on (100 MB; from the
+#                     conversation above, 26,300 copies of 7 events:
+#                     184,000 files, 52,600 calls); check, whose
+#                     scenario names a trace file, and -i are left out
 #             collect the receiver (retrievaltest collect) under 1,000
 #                     export requests of 100 spans (protobuf, 31 KB each)
 #                     posted over loopback by one client and by 8 at once,
@@ -84,8 +102,8 @@
 #   openhands-eval: the same on .history[] of each line
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 stdin=
-while getopts "n:b:k:m:t:i" opt; do
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 stdin= v1conv=
+while getopts "n:b:k:m:t:io:" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
@@ -93,7 +111,8 @@ while getopts "n:b:k:m:t:i" opt; do
 	m) times=$OPTARG ;;
 	t) trec_eval=$OPTARG ;;
 	i) stdin=1 ;;
-	*) sed -n '2,86p' "$0" >&2; exit 2 ;;
+	o) v1conv=$OPTARG ;;
+	*) sed -n '2,105p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -181,7 +200,39 @@ make_input() {
 		done >"$tmp/openhands-eval.jsonl"
 		rm -f "$tmp/openhands.line"
 		;;
-	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-eval, suite, trec, collect)" >&2; exit 2 ;;
+	openhands-v1)
+		src=$v1conv
+		[ -n "$src" ] || src=$(ls -d "$samples"/openhands-v1/*/ 2>/dev/null | head -1)
+		[ -d "$src/events" ] || { echo "bench-real.sh: -k openhands-v1 needs a V1 conversation folder: -o DIR (see the usage)" >&2; exit 2; }
+		mkdir -p "$tmp/openhands-v1/events"
+		cp "$src/base_state.json" "$tmp/openhands-v1/"
+		# The first event (the system prompt) once, then the others
+		# repeated until 100 MB, each a file named by its index and id.
+		ls "$src"/events/event-*.json | sort | perl -e '
+			my ($dir, $size) = @ARGV;
+			chomp(my @names = <STDIN>);
+			my @events = map { local $/; open my $f, "<", $_ or die "$_: $!"; scalar <$f> } @names;
+			my $first = shift @events;
+			my $write = sub {
+				my ($n, $text) = @_;
+				my ($id) = $text =~ /"id":"([^"]*)"/;
+				open my $f, ">", sprintf("%s/events/event-%05d-%s.json", $dir, $n, $id) or die;
+				print $f $text;
+				return length $text;
+			};
+			my ($n, $total) = (0, 0);
+			$total += $write->($n++, $first);
+			for (my $i = 0; $total < $size; $i++) {
+				my $hex = sprintf("%08x", $i);
+				for my $e (@events) {
+					(my $t = $e) =~ s/"[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")/"$hex$1/g;
+					$t =~ s/"call_/"call_${i}x/g;
+					$t =~ s/"chatcmpl-/"chatcmpl-${i}x/g;
+					$total += $write->($n++, $t);
+				}
+			}' "$tmp/openhands-v1" $((100000000 * times))
+		;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-eval, openhands-v1, suite, trec, collect)" >&2; exit 2 ;;
 	esac
 }
 
@@ -214,6 +265,7 @@ jqfilter() {
 	gemini-jsonl) echo 'select(.toolCalls) | .toolCalls[] | .name' ;;
 	openhands) echo '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
 	openhands-eval) echo '.history[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
+	openhands-v1) echo 'select(.kind == "ActionEvent") | .tool_name' ;;
 	esac
 }
 
@@ -388,13 +440,18 @@ for kind in "${kindlist[@]}"; do
 		rm -rf "$tmp/suite"
 		continue
 	fi
+	if [ "$kind" = openhands-v1 ] && [ -n "$stdin" ]; then
+		echo "bench-real.sh: -i: openhands-v1 is a folder, not read from standard input; skipped" >&2
+		continue
+	fi
 	echo "making the real-shaped $kind file..." >&2
 	make_input "$kind"
 	file=$tmp/$kind.jsonl
-	bytes=$(wc -c <"$file")
+	[ "$kind" = openhands-v1 ] && file=$tmp/$kind
+	bytes=$(find "$file" -type f -printf '%s\n' | awk '{ n += $1 } END { print n }')
 	cat >"$tmp/$kind.yaml" <<YAML
 name: bench
-trace: $kind.jsonl
+trace: $(basename "$file")
 expectations:
   - type: patterns
     forbid: [fishing]
@@ -403,7 +460,8 @@ YAML
 	[ "$kind" = openhands-eval ] && echo "trace_id: task-0" >>"$tmp/$kind.yaml"
 	names=()
 	cmds=(events metrics check)
-	[ -n "$stdin" ] && cmds=(events metrics)
+	# A scenario names a trace file, not a folder.
+	if [ -n "$stdin" ] || [ -d "$file" ]; then cmds=(events metrics); fi
 	for bin in "${bins[@]}"; do
 		for cmd in "${cmds[@]}"; do names+=("$bin-$cmd"); done
 	done
@@ -416,6 +474,9 @@ YAML
 			case $name in
 			jq) if [ -n "$stdin" ]; then
 				cat "$file" | measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")"
+			elif [ -d "$file" ]; then
+				# Too many files for one command line.
+				measure "$tmp/$name.times" sh -c 'find "$0/events" -name "*.json" -exec cat {} + | jq -c "$1"' "$file" "$(jqfilter "$kind")"
 			else
 				measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file"
 			fi ;;
@@ -473,5 +534,5 @@ YAML
 			printf "\n"
 		}
 	}' "$tmp/summary"
-	rm -f "$file"
+	rm -rf "$file"
 done

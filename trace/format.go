@@ -499,6 +499,7 @@ func readDir(fsys fs.FS, opts *Options) (sess *Session, err error) {
 		return nil, err
 	}
 	finishSession(sess, f, *opts)
+	handOverRead(sess, *opts)
 	return sess, nil
 }
 
@@ -555,19 +556,26 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	}
 	for _, s := range all {
 		finishSession(s, f, *opts)
-		if opts.CallDone != nil && !s.streamed {
-			if opts.DropReleased {
-				s.dropReleasedAfterRead()
-			}
-			for i := range s.NumCalls() {
-				handOver(s, i, opts.CallDone)
-			}
-			if s.ledger != nil {
-				s.closeLedger()
-			}
-		}
+		handOverRead(s, *opts)
 	}
 	return all, nil
+}
+
+// handOverRead hands every call of a session its reader did not hand over
+// as it read (see Options.CallDone) over, in order, now that it is read.
+func handOverRead(s *Session, opts Options) {
+	if opts.CallDone == nil || s.streamed {
+		return
+	}
+	if opts.DropReleased {
+		s.dropReleasedAfterRead()
+	}
+	for i := range s.NumCalls() {
+		handOver(s, i, opts.CallDone)
+	}
+	if s.ledger != nil {
+		s.closeLedger()
+	}
 }
 
 // handOver gives call i to done and releases what done no longer needs:
