@@ -70,8 +70,8 @@
 #                     prompt) once, then its other events repeated with
 #                     their ids (UUIDs, call_, chatcmpl-) made unique per
 #                     copy, one file each, numbered on (100 MB; from the
-#                     conversation above, 26,300 copies of 7 events:
-#                     184,000 files, 52,600 calls); check, whose
+#                     conversation above, 25,976 copies of 7 events:
+#                     181,833 files, 51,952 calls); check, whose
 #                     scenario names a trace file, and -i are left out
 #             collect the receiver (retrievaltest collect) under 1,000
 #                     export requests of 100 spans (protobuf, 31 KB each)
