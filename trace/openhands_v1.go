@@ -217,6 +217,9 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 		}
 		s.streamed = true
 		if s.ledger != nil {
+			if b.anyCallTokens {
+				s.ledger.setTokens(b.callTokens)
+			}
 			s.closeLedger()
 		}
 		return s, nil
@@ -315,6 +318,10 @@ type ohV1Builder struct {
 	firstTime string
 	// done, when set, is handed each call once its result is read.
 	done func(*Session, int) bool
+	// callTokens holds the CumulativeTokens of every call by index, for a
+	// session that drops its calls as it hands them over.
+	callTokens    []*int64
+	anyCallTokens bool
 }
 
 func newOHV1Builder(s *Session, max int) *ohV1Builder {
@@ -372,6 +379,10 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 		}
 		c.CumulativeTokens = b.cum.cumulative()
 		i := b.s.AddCall(c)
+		if b.done != nil {
+			b.callTokens = append(b.callTokens, c.CumulativeTokens)
+			b.anyCallTokens = b.anyCallTokens || c.CumulativeTokens != nil
+		}
 		if e.toolCallID != "" {
 			b.pending[e.toolCallID] = i
 		}

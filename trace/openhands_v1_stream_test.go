@@ -76,6 +76,26 @@ func TestAnOpenHandsV1FolderHandsEachCallOverOnceItsResultIsRead(t *testing.T) {
 	assert.Equal(t, whole.Calls, kept.Calls, "calls not released stay whole, in order")
 }
 
+func TestAnOpenHandsV1FolderKeepsTheTokensOfTheCallsItDrops(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(openHandsFixtures, "v1-conversation")
+	whole, err := ReadFile(dir, Options{})
+	require.NoError(t, err)
+	s, err := ReadFile(dir, Options{DropReleased: true, CallDone: func(*Session, int) bool { return true }})
+	require.NoError(t, err)
+	require.Equal(t, len(whole.Calls), s.NumCalls())
+	some := false
+	for i, c := range whole.Calls {
+		assert.Equal(t, c.CumulativeTokens, s.CallTokens(i), "call %d", i)
+		some = some || c.CumulativeTokens != nil
+	}
+	assert.True(t, some, "the fixture's calls have tokens")
+
+	none, err := OpenHandsV1{}.ReadDir(ohV1Folder(3, nil), Options{DropReleased: true, CallDone: func(*Session, int) bool { return true }})
+	require.NoError(t, err)
+	assert.Nil(t, none.CallTokens(0), "a conversation without usage has no tokens")
+}
+
 func TestAnOpenHandsV1FolderWithSubAgentsIsHandedOverOnceRead(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(openHandsFixtures, "v1-delegate")
