@@ -19,7 +19,8 @@ import (
 type Spool struct {
 	f    *os.File
 	name string // removed by Close; empty once removed
-	size int64
+	// held reads the bytes held, once Fill is done.
+	held *io.SectionReader
 	// err is the error that ended the stream before its end (a size
 	// limit, a broken connection), handed to the reader where it was met.
 	err error
@@ -47,46 +48,33 @@ func NewSpool(dir string) (*Spool, error) {
 // the spool is then unusable.
 func (s *Spool) Fill(r io.Reader) error {
 	buf := make([]byte, 256<<10)
+	var size int64
 	for {
 		n, rerr := r.Read(buf)
-		if n > 0 {
-			if _, err := s.f.Write(buf[:n]); err != nil {
-				return fmt.Errorf("holding the input in a temporary file (set TMPDIR to a folder with room): %w", err)
-			}
-			s.size += int64(n)
+		if _, err := s.f.Write(buf[:n]); err != nil {
+			return fmt.Errorf("holding the input in a temporary file (set TMPDIR to a folder with room): %w", err)
 		}
-		if rerr == io.EOF {
-			return nil
-		}
+		size += int64(n)
 		if rerr != nil {
-			s.err = rerr
+			if rerr != io.EOF {
+				s.err = rerr
+			}
+			s.held = io.NewSectionReader(s.f, 0, size)
 			return nil
 		}
 	}
 }
 
 // Size returns the number of bytes held.
-func (s *Spool) Size() int64 { return s.size }
+func (s *Spool) Size() int64 { return s.held.Size() }
 
 // ReadAt reads the bytes held at off.
-func (s *Spool) ReadAt(p []byte, off int64) (int, error) {
-	if off >= s.size {
-		return 0, io.EOF
-	}
-	if rest := s.size - off; int64(len(p)) > rest {
-		n, err := s.f.ReadAt(p[:rest], off)
-		if err == nil {
-			err = io.EOF
-		}
-		return n, err
-	}
-	return s.f.ReadAt(p, off)
-}
+func (s *Spool) ReadAt(p []byte, off int64) (int, error) { return s.held.ReadAt(p, off) }
 
 // Reader returns a reader of the bytes held, from the first, that ends
 // as the stream did: with io.EOF, or with the error that cut it short.
 func (s *Spool) Reader() io.Reader {
-	return &spoolReader{s: s, r: io.NewSectionReader(s, 0, s.size)}
+	return &spoolReader{s: s, r: io.NewSectionReader(s.f, 0, s.held.Size())}
 }
 
 type spoolReader struct {
@@ -106,9 +94,7 @@ func (r *spoolReader) Read(p []byte) (int, error) {
 func (s *Spool) Close() error {
 	err := s.f.Close()
 	if s.name != "" {
-		if rerr := os.Remove(s.name); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-			err = errors.Join(err, rerr)
-		}
+		err = errors.Join(err, os.Remove(s.name))
 		s.name = ""
 	}
 	return err

@@ -72,6 +72,9 @@ func TestASpoolEndsAsItsStreamEnded(t *testing.T) {
 	got, err := io.ReadAll(s.Reader())
 	assert.Equal(t, "abc\ndef", string(got))
 	assert.ErrorIs(t, err, cut, "the error comes after the bytes read before it")
+	got, err = io.ReadAll(iotest.OneByteReader(s.Reader()))
+	assert.Equal(t, "abc\ndef", string(got), "read a byte at a time")
+	assert.ErrorIs(t, err, cut, "only at the end")
 
 	limited, _ := spoolOf(t, LimitReader(strings.NewReader("abcdef"), "-", 4))
 	defer limited.Close()
