@@ -100,6 +100,7 @@
 #   gemini-jsonl: jq -c 'select(.toolCalls) | .toolCalls[] | .name'
 #   openhands: jq -c '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name'
 #   openhands-eval: the same on .history[] of each line
+#   openhands-v1: jq -c 'select(.kind == "ActionEvent") | .tool_name' on the event files, concatenated
 set -euo pipefail
 
 runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 stdin= v1conv=
@@ -112,7 +113,7 @@ while getopts "n:b:k:m:t:io:" opt; do
 	t) trec_eval=$OPTARG ;;
 	i) stdin=1 ;;
 	o) v1conv=$OPTARG ;;
-	*) sed -n '2,105p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,103p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
