@@ -2,7 +2,7 @@
 # bench-real.sh: CPU time and peak memory of retrievaltest on real-shaped
 # traces made big, side by side with jq, from alternated runs.
 #
-# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-r] [-t TREC_EVAL]
+# Usage: scripts/bench-real.sh [-n RUNS] [-b REF] [-k KINDS] [-m TIMES] [-r] [-t TREC_EVAL] [-i] [-o DIR]
 #
 #   -n RUNS   runs of each command; medians are reported (default 5)
 #   -b REF    also build retrievaltest from the git REF (e.g. main) and run
@@ -14,6 +14,20 @@
 #             (.goreleaser.yaml: CGO_ENABLED=0 -trimpath -ldflags "-s -w"
 #             -tags nodb,noparquet) instead of with a plain go build: the
 #             start-up floor is then the one of the downloaded binary
+#   -i        events, metrics and jq read each real-shaped trace from
+#             standard input through a pipe (cat FILE | retrievaltest
+#             events -), as when a user pipes a trace in; check, whose
+#             scenario names its trace file, is left out
+#   -o DIR    the OpenHands V1 conversation folder -k openhands-v1 is made
+#             from (default: the one folder under
+#             ../shared/samples/openhands-v1, if any). No real one is in the
+#             samples; a real one (a gpt-4o-mini run of the OpenHands SDK,
+#             8 events, 2 calls) is kept in the history of the SDK's
+#             repository:
+#               git clone --filter=blob:none --no-checkout \
+#                 https://github.com/OpenHands/software-agent-sdk oh-sdk
+#               git -C oh-sdk checkout 4f4c68c16 -- .pr/event-json-to-openai-messages
+#             then -o oh-sdk/.pr/event-json-to-openai-messages/cd94562403b9487ebdd4018e3f531dfd/conversations/cd94562403b9487ebdd4018e3f531dfd
 #   -t PATH   the trec_eval binary for -k trec (default: trec_eval on PATH).
 #             Build it from its public source:
 #               git clone https://github.com/usnistgov/trec_eval && make -C trec_eval
@@ -55,6 +69,14 @@
 #             openhands-eval  OpenHands evaluation output.jsonl: the same
 #                     event list as the history of one instance a line,
 #                     2,030 instances (100 MB)
+#             openhands-v1  an OpenHands V1 conversation folder (-o):
+#                     its base_state.json and first event (the system
+#                     prompt) once, then its other events repeated with
+#                     their ids (UUIDs, call_, chatcmpl-) made unique per
+#                     copy, one file each, numbered on (100 MB; from the
+#                     conversation above, 25,976 copies of 7 events:
+#                     181,833 files, 51,952 calls); check, whose
+#                     scenario names a trace file, and -i are left out
 #             collect the receiver (retrievaltest collect) under 1,000
 #                     export requests of 100 spans (protobuf, 31 KB each)
 #                     posted over loopback by one client and by 8 at once,
@@ -82,10 +104,11 @@
 #   gemini-jsonl: jq -c 'select(.toolCalls) | .toolCalls[] | .name'
 #   openhands: jq -c '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name'
 #   openhands-eval: the same on .history[] of each line
+#   openhands-v1: jq -c 'select(.kind == "ActionEvent") | .tool_name' on the event files, concatenated
 set -euo pipefail
 
-runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 release=
-while getopts "n:b:k:m:rt:" opt; do
+runs=5 ref= kinds=claude,codex,suite,trec trec_eval=trec_eval times=1 release= stdin= v1conv=
+while getopts "n:b:k:m:rt:io:" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) ref=$OPTARG ;;
@@ -93,7 +116,9 @@ while getopts "n:b:k:m:rt:" opt; do
 	m) times=$OPTARG ;;
 	r) release=1 ;;
 	t) trec_eval=$OPTARG ;;
-	*) sed -n '2,84p' "$0" >&2; exit 2 ;;
+	i) stdin=1 ;;
+	o) v1conv=$OPTARG ;;
+	*) sed -n '2,107p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -190,7 +215,39 @@ make_input() {
 		done >"$tmp/openhands-eval.jsonl"
 		rm -f "$tmp/openhands.line"
 		;;
-	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-eval, suite, trec, collect)" >&2; exit 2 ;;
+	openhands-v1)
+		src=$v1conv
+		[ -n "$src" ] || src=$(ls -d "$samples"/openhands-v1/*/ 2>/dev/null | head -1)
+		[ -d "$src/events" ] || { echo "bench-real.sh: -k openhands-v1 needs a V1 conversation folder: -o DIR (see the usage)" >&2; exit 2; }
+		mkdir -p "$tmp/openhands-v1/events"
+		cp "$src/base_state.json" "$tmp/openhands-v1/"
+		# The first event (the system prompt) once, then the others
+		# repeated until 100 MB, each a file named by its index and id.
+		ls "$src"/events/event-*.json | sort | perl -e '
+			my ($dir, $size) = @ARGV;
+			chomp(my @names = <STDIN>);
+			my @events = map { local $/; open my $f, "<", $_ or die "$_: $!"; scalar <$f> } @names;
+			my $first = shift @events;
+			my $write = sub {
+				my ($n, $text) = @_;
+				my ($id) = $text =~ /"id":"([^"]*)"/;
+				open my $f, ">", sprintf("%s/events/event-%05d-%s.json", $dir, $n, $id) or die;
+				print $f $text;
+				return length $text;
+			};
+			my ($n, $total) = (0, 0);
+			$total += $write->($n++, $first);
+			for (my $i = 0; $total < $size; $i++) {
+				my $hex = sprintf("%08x", $i);
+				for my $e (@events) {
+					(my $t = $e) =~ s/"[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")/"$hex$1/g;
+					$t =~ s/"call_/"call_${i}x/g;
+					$t =~ s/"chatcmpl-/"chatcmpl-${i}x/g;
+					$total += $write->($n++, $t);
+				}
+			}' "$tmp/openhands-v1" $((100000000 * times))
+		;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-eval, openhands-v1, suite, trec, collect)" >&2; exit 2 ;;
 	esac
 }
 
@@ -223,6 +280,7 @@ jqfilter() {
 	gemini-jsonl) echo 'select(.toolCalls) | .toolCalls[] | .name' ;;
 	openhands) echo '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
 	openhands-eval) echo '.history[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
+	openhands-v1) echo 'select(.kind == "ActionEvent") | .tool_name' ;;
 	esac
 }
 
@@ -397,13 +455,18 @@ for kind in "${kindlist[@]}"; do
 		rm -rf "$tmp/suite"
 		continue
 	fi
+	if [ "$kind" = openhands-v1 ] && [ -n "$stdin" ]; then
+		echo "bench-real.sh: -i: openhands-v1 is a folder, not read from standard input; skipped" >&2
+		continue
+	fi
 	echo "making the real-shaped $kind file..." >&2
 	make_input "$kind"
 	file=$tmp/$kind.jsonl
-	bytes=$(wc -c <"$file")
+	[ "$kind" = openhands-v1 ] && file=$tmp/$kind
+	bytes=$(find "$file" -type f -printf '%s\n' | awk '{ n += $1 } END { print n }')
 	cat >"$tmp/$kind.yaml" <<YAML
 name: bench
-trace: $kind.jsonl
+trace: $(basename "$file")
 expectations:
   - type: patterns
     forbid: [fishing]
@@ -411,8 +474,11 @@ YAML
 	# A file of many sessions: check judges one, reading them all.
 	[ "$kind" = openhands-eval ] && echo "trace_id: task-0" >>"$tmp/$kind.yaml"
 	names=()
+	cmds=(events metrics check)
+	# A scenario names a trace file, not a folder.
+	if [ -n "$stdin" ] || [ -d "$file" ]; then cmds=(events metrics); fi
 	for bin in "${bins[@]}"; do
-		for cmd in events metrics check; do names+=("$bin-$cmd"); done
+		for cmd in "${cmds[@]}"; do names+=("$bin-$cmd"); done
 	done
 	names+=(jq)
 	for bin in "${bins[@]}"; do names+=("$bin-floor" "$bin-startup"); done
@@ -421,17 +487,28 @@ YAML
 	for ((i = 0; i < runs; i++)); do
 		for name in "${names[@]}"; do
 			case $name in
-			jq) measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file" ;;
+			jq) if [ -n "$stdin" ]; then
+				cat "$file" | measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")"
+			elif [ -d "$file" ]; then
+				# Too many files for one command line.
+				measure "$tmp/$name.times" sh -c 'find "$0/events" -name "*.json" -exec cat {} + | jq -c "$1"' "$file" "$(jqfilter "$kind")"
+			else
+				measure "$tmp/$name.times" jq -c "$(jqfilter "$kind")" "$file"
+			fi ;;
 			*-check) measure "$tmp/$name.times" "$tmp/${name%%-*}" check "$tmp/$kind.yaml" ;;
 			*-floor) measure "$tmp/$name.times" "$tmp/${name%%-*}" events "$tmp/floor.jsonl" ;;
 			# 20 starts in a row: one is below the resolution of time.
 			*-startup) measure "$tmp/$name.times" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "$0" events "$1" >/dev/null; done' "$tmp/${name%%-*}" "$tmp/floor.jsonl" ;;
-			*) measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" "$file" ;;
+			*) if [ -n "$stdin" ]; then
+				cat "$file" | measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" -
+			else
+				measure "$tmp/$name.times" "$tmp/${name%%-*}" "${name#*-}" "$file"
+			fi ;;
 			esac
 		done
 	done
 
-	printf "\n%s: %d bytes (%.1f MB), %d alternated runs each, medians\n\n" "$kind" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$runs"
+	printf "\n%s%s: %d bytes (%.1f MB), %d alternated runs each, medians\n\n" "$kind" "${stdin:+, read from standard input}" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$runs"
 	printf "| %-12s | %7s | %8s | %7s | %11s | %11s |\n" command "cpu s" "cpu MB/s" "wall s" "RSS med MiB" "RSS max MiB"
 	printf "|%s|%s|%s|%s|%s|%s|\n" -------------- ---------: ---------: ---------: ------------: ------------:
 	for name in "${names[@]}"; do
@@ -454,14 +531,23 @@ YAML
 		n = split(bins, bin, " ")
 		for (i = 1; i <= n; i++) {
 			p = bin[i]
-			printf "%s: jq / events %.2fx cpu; metrics / events %.2fx cpu; check / events %.2fx cpu\n", p, cpu["jq"] / cpu[p "-events"], cpu[p "-metrics"] / cpu[p "-events"], cpu[p "-check"] / cpu[p "-events"]
+			# check is not run with -i.
+			chk = (p "-check") in cpu
+			printf "%s: jq / events %.2fx cpu; metrics / events %.2fx cpu", p, cpu["jq"] / cpu[p "-events"], cpu[p "-metrics"] / cpu[p "-events"]
+			if (chk) printf "; check / events %.2fx cpu", cpu[p "-check"] / cpu[p "-events"]
+			printf "\n"
 			f = rss[p "-floor"]
-			printf "%s: start-up floor %.1f MiB; peak above it: events %.1f MiB (%.1f%% of input), metrics %.1f MiB (%.1f%%), check %.1f MiB (%.1f%%)\n", p, f / 1024,
+			printf "%s: start-up floor %.1f MiB; peak above it: events %.1f MiB (%.1f%% of input), metrics %.1f MiB (%.1f%%)", p, f / 1024,
 				(rss[p "-events"] - f) / 1024, 100 * (rss[p "-events"] - f) * 1024 / b,
-				(rss[p "-metrics"] - f) / 1024, 100 * (rss[p "-metrics"] - f) * 1024 / b,
-				(rss[p "-check"] - f) / 1024, 100 * (rss[p "-check"] - f) * 1024 / b
+				(rss[p "-metrics"] - f) / 1024, 100 * (rss[p "-metrics"] - f) * 1024 / b
+			if (chk) printf ", check %.1f MiB (%.1f%%)", (rss[p "-check"] - f) / 1024, 100 * (rss[p "-check"] - f) * 1024 / b
+			printf "\n"
 		}
-		if (n == 2) printf "old / new: events %.2fx cpu, metrics %.2fx cpu, check %.2fx cpu\n", cpu["old-events"] / cpu["new-events"], cpu["old-metrics"] / cpu["new-metrics"], cpu["old-check"] / cpu["new-check"]
+		if (n == 2) {
+			printf "old / new: events %.2fx cpu, metrics %.2fx cpu", cpu["old-events"] / cpu["new-events"], cpu["old-metrics"] / cpu["new-metrics"]
+			if ("old-check" in cpu) printf ", check %.2fx cpu", cpu["old-check"] / cpu["new-check"]
+			printf "\n"
+		}
 	}' "$tmp/summary"
-	rm -f "$file"
+	rm -rf "$file"
 done

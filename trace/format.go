@@ -109,8 +109,11 @@ type Options struct {
 	// read, in the order results come, and the calls left without one at
 	// the end of the input: a session of any size then holds one result
 	// at a time. The Gemini CLI reader hands over each call of a session
-	// document read from a file as its message is read, and those of a
-	// line recording once it is read. With other formats, Read, ReadAll,
+	// document as its message is read (from a stream, once the stream is
+	// held in a temporary file), and those of a line recording once it is
+	// read. The OpenHands V1 reader hands over each call of a conversation
+	// folder when its observation is read (a folder with sub-agent
+	// conversations once read). With other formats, Read, ReadAll,
 	// ReadFile and ReadFileAll hand over every call, in order, once the
 	// session is read. CallDone is called once per call, and may look at
 	// the session as read so far (its CWD may still be unknown, see
@@ -144,10 +147,24 @@ type Options struct {
 	fileName string
 	fileSize int64
 
+	// spool, set by tests, says when the Gemini CLI reader holds a stream
+	// in a temporary file (see geminiSpool).
+	spool spoolMode
+
 	// budget, set while a folder is read, holds what is left of
 	// MaxInputSize for the folder's files.
 	budget *input.Budget
 }
+
+// A spoolMode says which streams a reader that reads its input by
+// position holds in a temporary file.
+type spoolMode int
+
+const (
+	spoolLong   spoolMode = iota // those longer than the read buffer
+	spoolAlways                  // all (tests: the short fixtures)
+	spoolNever                   // none (tests: the stream read as it comes)
+)
 
 // DefaultMaxInputSize is the default Options.MaxInputSize: 4 GiB.
 const DefaultMaxInputSize = input.TraceLimit
@@ -484,6 +501,7 @@ func readDir(fsys fs.FS, opts *Options) (sess *Session, err error) {
 		return nil, err
 	}
 	finishSession(sess, f, *opts)
+	handOverRead(sess, *opts)
 	return sess, nil
 }
 
@@ -540,19 +558,26 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	}
 	for _, s := range all {
 		finishSession(s, f, *opts)
-		if opts.CallDone != nil && !s.streamed {
-			if opts.DropReleased {
-				s.dropReleasedAfterRead()
-			}
-			for i := range s.NumCalls() {
-				handOver(s, i, opts.CallDone)
-			}
-			if s.ledger != nil {
-				s.closeLedger()
-			}
-		}
+		handOverRead(s, *opts)
 	}
 	return all, nil
+}
+
+// handOverRead hands every call of a session its reader did not hand over
+// as it read (see Options.CallDone) over, in order, now that it is read.
+func handOverRead(s *Session, opts Options) {
+	if opts.CallDone == nil || s.streamed {
+		return
+	}
+	if opts.DropReleased {
+		s.dropReleasedAfterRead()
+	}
+	for i := range s.NumCalls() {
+		handOver(s, i, opts.CallDone)
+	}
+	if s.ledger != nil {
+		s.closeLedger()
+	}
 }
 
 // handOver gives call i to done and releases what done no longer needs:

@@ -9,6 +9,7 @@ import (
 	"hash/maphash"
 	"io"
 
+	"github.com/agentretrieval/agentretrieval/internal/input"
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
@@ -50,9 +51,13 @@ import (
 // Options.CallDone, as it is read. A line recording is known only at its
 // end, since a later record may replace or drop any message: read from a
 // file, each message is kept as the place of its last line and read again
-// from there once the file is read; from a stream, as what the session
-// needs of it. The recording names no working directory
-// (Session.CWDSettled).
+// from there once the file is read. Neither can be done on a stream
+// (standard input, an HTTP body), so a stream that goes on past the read
+// buffer is first copied to a temporary file (in $TMPDIR, removed at once
+// where the system allows it, else once read) and read as a file is; a
+// shorter one, or one for which no temporary file can be made, is read as
+// it comes, each message kept as what the session needs of it. The
+// recording names no working directory (Session.CWDSettled).
 //
 // Tool calls are the toolCalls of "gemini" messages, with their results
 // inline: the text is the functionResponse's response.output (or
@@ -152,6 +157,17 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 	if !ok || br.Size() < 1<<16 {
 		br = bufio.NewReaderSize(r, 1<<16)
 	}
+	if opts.file == nil {
+		spool, err := geminiSpool(br, opts.spool)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		if spool != nil {
+			defer spool.Close()
+			br = bufio.NewReaderSize(spool.Reader(), 1<<16)
+			opts.file, opts.fileSize = spool, max(spool.Size(), 1)
+		}
+	}
 	document, err := geminiIsDocument(br)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.Source, err)
@@ -178,6 +194,33 @@ func (GeminiCLI) Read(r io.Reader, opts Options) (*Session, error) {
 	}
 	gr.finish()
 	return gr.s, nil
+}
+
+// geminiSpool holds a stream (standard input, an HTTP body) that goes on
+// past what br holds in a temporary file, to be read as a file is: a
+// document's kind found first and its messages streamed, a line
+// recording's messages kept as their places, so that memory does not grow
+// with the input. A stream that has ended within br is in memory already
+// and is read from it (mode, set by tests, may say otherwise). It returns
+// no spool, and the stream is read as it comes, when no temporary file can
+// be made; an error only when the file could not be written, the stream
+// being then partly read.
+func geminiSpool(br *bufio.Reader, mode spoolMode) (*input.Spool, error) {
+	if mode == spoolNever {
+		return nil, nil
+	}
+	if _, err := br.Peek(br.Size()); err == io.EOF && mode != spoolAlways {
+		return nil, nil
+	}
+	spool, err := input.NewSpool("")
+	if err != nil {
+		return nil, nil
+	}
+	if err := spool.Fill(br); err != nil {
+		spool.Close()
+		return nil, err
+	}
+	return spool, nil
 }
 
 // geminiIsDocument tells an older session document from a line recording

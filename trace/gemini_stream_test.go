@@ -45,13 +45,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // geminiReadDocument reads a session document with the Gemini CLI reader,
 // from the file it is (a ReaderAt, as ReadFile reads a regular file) or
-// from a stream. It returns the session and how many bytes of the input
+// from a stream read as it comes (not held in a temporary file, unless
+// opts.spool says so). It returns the session and how many bytes of the input
 // had been read when the first call was handed over (-1: none was).
 func geminiReadDocument(t *testing.T, data []byte, fromFile bool, opts Options) (*Session, int) {
 	t.Helper()
 	opts.Source = "doc.json"
 	if fromFile {
 		opts.file, opts.fileSize = bytes.NewReader(data), int64(len(data))
+	} else if opts.spool == spoolLong {
+		opts.spool = spoolNever
 	}
 	in := &countingReader{r: bytes.NewReader(data)}
 	first := -1
@@ -284,12 +287,15 @@ func TestGeminiRewindsArrivingAnywhereDropTheCallsAfterTheirTarget(t *testing.T)
 
 // geminiReadLines reads a line recording with the Gemini CLI reader, from
 // the file it is (a ReaderAt, as ReadFile reads a regular file: each
-// message is read again from its line at the end) or from a stream.
+// message is read again from its line at the end) or from a stream read as
+// it comes (see geminiReadDocument).
 func geminiReadLines(t *testing.T, data []byte, fromFile bool, opts Options) *Session {
 	t.Helper()
 	opts.Source = "inline.jsonl"
 	if fromFile {
 		opts.file, opts.fileSize = bytes.NewReader(data), int64(len(data))
+	} else if opts.spool == spoolLong {
+		opts.spool = spoolNever
 	}
 	s, err := GeminiCLI{}.Read(bytes.NewReader(data), opts)
 	require.NoError(t, err)

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/input"
@@ -178,67 +177,62 @@ func (OpenHandsV1) DetectDir(fsys fs.FS) bool {
 	if _, err := fs.Stat(fsys, "base_state.json"); err == nil {
 		return true
 	}
-	return len(ohV1EventFiles(fsys, "events")) > 0
-}
-
-// ohV1EventFile is one events/event-NNNNN-<id>.json file.
-type ohV1EventFile struct {
-	name string
-	idx  int64
-}
-
-// ohV1EventFiles lists the event files of a folder in the numeric order of
-// their index (the SDK pads it to five digits but does not cap its width).
-func ohV1EventFiles(fsys fs.FS, dir string) []ohV1EventFile {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil
-	}
-	var files []ohV1EventFile
-	for _, e := range entries {
-		name := e.Name()
-		rest, ok := strings.CutPrefix(name, "event-")
-		if !ok || e.IsDir() || !strings.HasSuffix(name, ".json") {
-			continue
-		}
-		digits, _, ok := strings.Cut(rest, "-")
-		idx, err := strconv.ParseInt(digits, 10, 64)
-		if !ok || err != nil || len(digits) < 5 {
-			continue
-		}
-		files = append(files, ohV1EventFile{name: name, idx: idx})
-	}
-	slices.SortStableFunc(files, func(a, b ohV1EventFile) int {
-		if a.idx != b.idx {
-			return int(min(max(a.idx-b.idx, -1), 1))
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	return files
+	return ohV1HasEventFile(fsys, "events")
 }
 
 // ReadDir reads a conversation folder. An event file that is not a JSON
 // object (one being written when the agent was stopped) is skipped with a
 // warning naming it.
+//
+// A folder of one event a file holds as many files as events: with
+// Options.CallDone, each call is handed over once its result is read (the
+// calls left without one at the end), so that a long conversation holds
+// only the calls waiting for their result. A folder with sub-agent
+// conversations is handed over once read, as its calls are numbered only
+// once the sub-agents' are placed among them.
 func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 	src := opts.Source
 	if src == "" {
 		src = "."
 	}
-	s := &Session{Format: "openhands-v1", Source: src, Agent: "openhands"}
-	b, err := ohV1ReadConversation(fsys, ".", src, s, &opts)
+	s := &Session{Format: "openhands-v1", Source: src, Agent: "openhands", skipMessages: opts.SkipMessages}
+	entries, subErr := fs.ReadDir(fsys, "subagents")
+	var done func(*Session, int) bool
+	if opts.CallDone != nil && subErr != nil {
+		done = opts.CallDone
+		if opts.DropReleased {
+			s.dropReleased()
+		}
+	}
+	b, err := ohV1ReadConversation(fsys, ".", src, s, &opts, done)
 	if err != nil {
 		return nil, err
 	}
+	if done != nil {
+		b.finish(nil)
+		for i := range s.NumCalls() {
+			if c := s.Call(i); c != nil && !c.HasResult {
+				handOver(s, i, done)
+			}
+		}
+		s.streamed = true
+		if s.ledger != nil {
+			if b.anyCallTokens {
+				s.ledger.setTokens(b.callTokens)
+			}
+			s.closeLedger()
+		}
+		return s, nil
+	}
 	var subs []*ohV1Builder
-	if entries, err := fs.ReadDir(fsys, "subagents"); err == nil {
+	if subErr == nil {
 		for _, e := range entries {
 			if !e.IsDir() {
 				continue
 			}
 			dir := path.Join("subagents", e.Name())
 			sub := &Session{Source: path.Join(src, dir)}
-			sb, err := ohV1ReadConversation(fsys, dir, sub.Source, sub, &opts)
+			sb, err := ohV1ReadConversation(fsys, dir, sub.Source, sub, &opts, nil)
 			if errors.Is(err, input.ErrTooLarge) {
 				return nil, err
 			}
@@ -255,9 +249,11 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 }
 
 // ohV1ReadConversation reads base_state.json and the event files of the
-// conversation stored in dir.
-func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options) (*ohV1Builder, error) {
+// conversation stored in dir; done, when set, is handed each call once
+// its result is read.
+func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options, done func(*Session, int) bool) (*ohV1Builder, error) {
 	b := newOHV1Builder(s, opts.MaxResultBytes)
+	b.done = done
 	state, stateErr := opts.readFS(fsys, path.Join(dir, "base_state.json"))
 	switch {
 	case stateErr == nil:
@@ -267,21 +263,22 @@ func ohV1ReadConversation(fsys fs.FS, dir, src string, s *Session, opts *Options
 	case !errors.Is(stateErr, fs.ErrNotExist):
 		s.Warn(Warning{Source: path.Join(src, "base_state.json"), Message: "skipped the conversation state: " + stateErr.Error()})
 	}
-	files := ohV1EventFiles(fsys, path.Join(dir, "events"))
-	if len(files) == 0 && stateErr != nil {
+	files := ohV1ListEventFiles(fsys, path.Join(dir, "events"))
+	if files.len() == 0 && stateErr != nil {
 		return nil, fmt.Errorf("%s: not an OpenHands V1 conversation: no base_state.json and no events/event-NNNNN-<id>.json file", src)
 	}
-	for _, f := range files {
-		name := path.Join(dir, "events", f.name)
+	for k := range files.len() {
+		fname := files.name(k)
+		name := path.Join(dir, "events", fname)
 		data, err := opts.readFS(fsys, name)
 		if errors.Is(err, input.ErrTooLarge) {
 			return nil, err
 		}
 		if err != nil {
-			s.Warn(Warning{Source: path.Join(src, "events", f.name), Message: "skipped the event file: " + err.Error()})
+			s.Warn(Warning{Source: path.Join(src, "events", fname), Message: "skipped the event file: " + err.Error()})
 			continue
 		}
-		b.event(data, path.Join(src, "events", f.name), 1)
+		b.event(data, path.Join(src, "events", fname), 1)
 	}
 	return b, nil
 }
@@ -319,6 +316,12 @@ type ohV1Builder struct {
 	// firstTime is the timestamp of the first event, to place a
 	// sub-conversation after the delegate call that started it.
 	firstTime string
+	// done, when set, is handed each call once its result is read.
+	done func(*Session, int) bool
+	// callTokens holds the CumulativeTokens of every call by index, for a
+	// session that drops its calls as it hands them over.
+	callTokens    []*int64
+	anyCallTokens bool
 }
 
 func newOHV1Builder(s *Session, max int) *ohV1Builder {
@@ -376,6 +379,10 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 		}
 		c.CumulativeTokens = b.cum.cumulative()
 		i := b.s.AddCall(c)
+		if b.done != nil {
+			b.callTokens = append(b.callTokens, c.CumulativeTokens)
+			b.anyCallTokens = b.anyCallTokens || c.CumulativeTokens != nil
+		}
 		if e.toolCallID != "" {
 			b.pending[e.toolCallID] = i
 		}
@@ -385,9 +392,12 @@ func (b *ohV1Builder) event(raw []byte, src string, line int) {
 			return
 		}
 		delete(b.pending, e.toolCallID)
-		c := &b.s.Calls[i]
+		c := b.s.Call(i)
 		c.Result, c.HasResult = e.result, true
 		c.IsError = e.isError || e.hasExit && e.exitCode != 0
+		if b.done != nil {
+			handOver(b.s, i, b.done)
+		}
 	}
 }
 
