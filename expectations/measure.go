@@ -47,6 +47,13 @@ type MeasureOptions struct {
 	// named, for the suggestion of a trace in no known format (see
 	// trace.FormatError.Setting); "" means the -format flag.
 	FormatSetting string
+	// ReadDone, when set, is called once the trace file is read (or could
+	// not be), before its runs are made into documents and measured;
+	// MeasureEach calls the first use's. A caller reading many traces
+	// learns when the last is read: check then runs the garbage collector
+	// at a lower percent, as what follows holds the events and allocates
+	// little.
+	ReadDone func()
 }
 
 // A Run is one trace of a scenario with everything measured from it; it is
@@ -175,6 +182,9 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 		if werr := u.stream.Wait(); werr != nil && err == nil {
 			err = werr
 		}
+	}
+	if first.ReadDone != nil {
+		first.ReadDone()
 	}
 	var multi *trace.MultiSessionError
 	if errors.As(err, &multi) && multi.Want == "" {
