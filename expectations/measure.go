@@ -120,7 +120,14 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 		}
 		key := strings.Join(append(slices.Clone(o.Profiles), "\x00"+o.Taxonomy), "\x00")
 		l, ok := taxonomies[key]
-		if !ok {
+		switch {
+		case ok:
+		case len(files) == 0 && len(o.Profiles) == 0:
+			// Every built-in profile: the taxonomy every trace shares,
+			// and with it the orders Prefer makes of it.
+			l.tax = events.DefaultTaxonomy()
+			taxonomies[key] = l
+		default:
 			l.tax, l.err = events.LoadTaxonomy(o.Profiles, files...)
 			taxonomies[key] = l
 		}
