@@ -47,6 +47,13 @@ type MeasureOptions struct {
 	// named, for the suggestion of a trace in no known format (see
 	// trace.FormatError.Setting); "" means the -format flag.
 	FormatSetting string
+	// ReadDone, when set, is called once the trace file is read (or could
+	// not be), before its runs are made into documents and measured;
+	// MeasureEach calls the first use's. A caller reading many traces
+	// learns when the last is read: check then runs the garbage collector
+	// at a lower percent, as what follows holds the events and allocates
+	// little.
+	ReadDone func()
 }
 
 // A Run is one trace of a scenario with everything measured from it; it is
@@ -113,7 +120,14 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 		}
 		key := strings.Join(append(slices.Clone(o.Profiles), "\x00"+o.Taxonomy), "\x00")
 		l, ok := taxonomies[key]
-		if !ok {
+		switch {
+		case ok:
+		case len(files) == 0 && len(o.Profiles) == 0:
+			// Every built-in profile: the taxonomy every trace shares,
+			// and with it the orders Prefer makes of it.
+			l.tax = events.DefaultTaxonomy()
+			taxonomies[key] = l
+		default:
 			l.tax, l.err = events.LoadTaxonomy(o.Profiles, files...)
 			taxonomies[key] = l
 		}
@@ -175,6 +189,9 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 		if werr := u.stream.Wait(); werr != nil && err == nil {
 			err = werr
 		}
+	}
+	if first.ReadDone != nil {
+		first.ReadDone()
 	}
 	var multi *trace.MultiSessionError
 	if errors.As(err, &multi) && multi.Want == "" {

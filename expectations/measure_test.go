@@ -2,6 +2,7 @@ package expectations_test
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -264,4 +265,28 @@ func TestMeasureEachNamesAnUnreadableTraceForEveryUse(t *testing.T) {
 		assert.Nil(t, runs[k])
 		assert.ErrorContains(t, errs[k], "no-such-trace.jsonl", "use %d", k)
 	}
+}
+
+func TestMeasureEachCallsTheFirstUsesReadDoneOnceTheTraceIsRead(t *testing.T) {
+	t.Parallel()
+	const file = "../testdata/examples/fix-token-expiry.claude.jsonl"
+	var calls []string
+	opts := []expectations.MeasureOptions{
+		{ReadDone: func() { calls = append(calls, "first") }},
+		{ReadDone: func() { calls = append(calls, "second") }},
+	}
+	runs, errs := expectations.MeasureEach(file, opts)
+	require.NoError(t, errors.Join(errs...))
+	assert.Equal(t, []string{"first"}, calls, "once, the first use's")
+	assert.NotNil(t, runs[1].Metrics)
+
+	calls = nil
+	_, errs = expectations.MeasureEach("../testdata/examples/no-such-trace.jsonl", opts[:1])
+	assert.Error(t, errs[0])
+	assert.Equal(t, []string{"first"}, calls, "an unreadable trace is done with too")
+
+	calls = nil
+	_, errs = expectations.MeasureEach(file, []expectations.MeasureOptions{{Profiles: []string{"no-such-profile"}, ReadDone: opts[0].ReadDone}})
+	assert.Error(t, errs[0])
+	assert.Empty(t, calls, "no use to read the trace for: it is not read")
 }

@@ -181,9 +181,12 @@ func (r *Registry) Names() []string {
 	return names
 }
 
+// orDefault is r, or the built-in registry when r is nil: the one
+// DefaultRegistry copies, for callers that only look types up (a scenario
+// loaded or judged with no registry of its own would copy it otherwise).
 func orDefault(r *Registry) *Registry {
 	if r == nil {
-		return DefaultRegistry()
+		return defaultRegistry()
 	}
 	return r
 }

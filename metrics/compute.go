@@ -299,7 +299,8 @@ func Compute(doc *events.Document, opts Options) *Result {
 		return res
 	}
 
-	res.FileLevel = make(map[string]float64)
+	// Seven measures at each cutoff and nine others, for each view.
+	res.FileLevel = make(map[string]float64, len(Views)*(7*len(opts.Ks)+9))
 	for _, v := range Views {
 		fileMeasures(res.FileLevel, v.Prefix(), in.lists[v].files, in.rel, opts)
 	}
@@ -336,8 +337,9 @@ func fileMeasures(m map[string]float64, prefix string, ranked []string, rel Judg
 	// R and the ideal gains depend on the judgments only: counted once
 	// here, the measures stay linear in the size of the ground truth.
 	numRel, ideal := NumRelevant(rel, level), idealGains(rel)
-	// The ranking is judged once: every measure reads its flags.
-	docs := dedup(ranked)
+	// The ranking is judged once: every measure reads its flags. It holds
+	// each file once (a rankedList adds a file once).
+	docs := ranked
 	flags := judge(docs, rel, level)
 	for _, k := range opts.Ks {
 		at := "@" + strconv.Itoa(k)
@@ -466,8 +468,16 @@ func newInput(doc *events.Document, opts Options) *input {
 		}
 	}
 
-	surfaced := &rankedList{files: []string{}, at: map[string]int{}}
-	read := &rankedList{files: []string{}, at: map[string]int{}}
+	// A list holds at most the files the document names: its maps are
+	// made for them, as its summary counts them (a document read from
+	// JSON may say anything: no more than its events name).
+	named := 0
+	for i := range doc.Events {
+		named += len(doc.Events[i].TargetFiles)
+	}
+	files := max(0, min(doc.Summary.UniqueFilesAccessed, named))
+	surfaced := &rankedList{files: []string{}, at: make(map[string]int, files)}
+	read := &rankedList{files: []string{}, at: make(map[string]int, files)}
 	in.lists[Surfaced], in.lists[Read] = surfaced, read
 	in.writeOnly = make([]map[string]bool, len(doc.Events))
 	for i := range doc.Events {

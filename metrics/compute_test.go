@@ -492,3 +492,17 @@ func TestWriteJSONWritesWhatAJSONEncoderWritesResultAfterResult(t *testing.T) {
 		}
 	}
 }
+
+func TestASummaryThatMiscountsTheFilesChangesNoFigure(t *testing.T) {
+	t.Parallel()
+	doc := normalize(t, "search-read-edit.toolcalls.json", searchReadEditGT())
+	want := metrics.Compute(doc, metrics.Options{})
+	require.True(t, want.Computable)
+	for _, files := range []int{-1, 0, 1, 1 << 50} {
+		miscounted := *doc
+		miscounted.Summary.UniqueFilesAccessed = files
+		got := metrics.Compute(&miscounted, metrics.Options{})
+		assert.Equal(t, want.FileLevel, got.FileLevel, "unique_files_accessed %d", files)
+		assert.Equal(t, want.Ranked, got.Ranked, "unique_files_accessed %d", files)
+	}
+}

@@ -97,7 +97,7 @@ type CoveragePoint struct {
 
 func computeCoverage(doc *events.Document, in *input) *CoverageOverTime {
 	n := len(doc.Events)
-	c := &CoverageOverTime{Curve: []CoveragePoint{}}
+	c := &CoverageOverTime{Curve: make([]CoveragePoint, 0, n)}
 	// found[v][i] counts the relevant files that view v ranked at event i.
 	found := map[View][]int{}
 	for _, v := range Views {

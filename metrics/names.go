@@ -152,10 +152,13 @@ func Define(name string) (Definition, bool) {
 // is not computable, are absent; index-effectiveness figures, which need no
 // ground truth, are present whenever the document had a trace.
 func (r *Result) Values() map[string]float64 {
-	out := map[string]float64{}
 	if r == nil {
-		return out
+		return map[string]float64{}
 	}
+	// Sized for the file-level figures and about as many others (lines,
+	// symbols, coverage, times, utilization, taxonomy), for a map that
+	// does not grow as it is filled.
+	out := make(map[string]float64, 2*len(r.FileLevel)+8)
 	// Index effectiveness needs no ground truth: its figures are there
 	// whenever the document had a trace.
 	if ie := r.IndexEffectiveness; ie != nil {

@@ -267,21 +267,33 @@ func scenarioIndexRow(res *expectations.ScenarioResult) IndexRow {
 // scenarioRetrievalRow averages each metric over the scenario's runs that have a
 // value for it.
 func scenarioRetrievalRow(res *expectations.ScenarioResult) RetrievalRow {
-	row := RetrievalRow{Name: res.Name, Values: map[string]float64{}}
-	sums := map[string][]float64{}
+	row := RetrievalRow{Name: res.Name}
+	// The sum and count of each metric's values, in run order: the mean
+	// is the same as of the list of them.
+	type sum struct {
+		sum float64
+		n   int
+	}
+	var sums map[string]sum
 	for _, run := range res.Runs {
 		if run.Metrics == nil {
 			continue
 		}
-		for m, v := range run.Metrics.Values() {
-			sums[m] = append(sums[m], v)
+		values := run.Metrics.Values()
+		if sums == nil {
+			sums = make(map[string]sum, len(values))
+		}
+		for m, v := range values {
+			s := sums[m]
+			sums[m] = sum{s.sum + v, s.n + 1}
 		}
 		if !run.Metrics.Computable && run.Metrics.NonComputableReason != nil && row.Reason == "" {
 			row.Reason = "non-computable: " + *run.Metrics.NonComputableReason
 		}
 	}
-	for m, vs := range sums {
-		row.Values[m] = mean(vs)
+	row.Values = make(map[string]float64, len(sums))
+	for m, s := range sums {
+		row.Values[m] = s.sum / float64(s.n)
 	}
 	return row
 }

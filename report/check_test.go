@@ -140,3 +140,22 @@ func TestIndexTableSaysNoSemanticToolOffered(t *testing.T) {
 	assert.Contains(t, both.String(), "No semantic tool offered, left out of the aggregate: claude-plain.")
 	assert.Contains(t, both.String(), "| with-index | 50.0% | not reached | fishing |")
 }
+
+func TestARetrievalRowAveragesEachMetricOverTheRunsThatHaveIt(t *testing.T) {
+	t.Parallel()
+	ratio := func(r float64) *expectations.Run {
+		return &expectations.Run{Metrics: &metrics.Result{IndexEffectiveness: &metrics.IndexEffectiveness{SemanticRatio: &r}}}
+	}
+	noRatio := &expectations.Run{Metrics: &metrics.Result{IndexEffectiveness: &metrics.IndexEffectiveness{}}}
+	row := scenarioRetrievalRow(&expectations.ScenarioResult{Name: "s",
+		Runs: []*expectations.Run{ratio(0.1), {}, noRatio, ratio(0.2), ratio(0.6)}})
+	assert.Equal(t, "s", row.Name)
+	a, b, c := 0.1, 0.2, 0.6
+	assert.Equal(t, (a+b+c)/3, row.Values["semantic_ratio"], "the mean of the three runs that have one, summed in run order")
+	_, ok := row.Values["steps_to_target"]
+	assert.False(t, ok, "a metric no run has is absent")
+
+	row = scenarioRetrievalRow(&expectations.ScenarioResult{Name: "none", Runs: []*expectations.Run{{}}})
+	assert.NotNil(t, row.Values, "no run measured: an empty map")
+	assert.Empty(t, row.Values)
+}

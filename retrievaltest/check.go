@@ -52,6 +52,11 @@ type Options struct {
 	// traces need none, and a gate without one does not compile the
 	// receiver's HTTP server.
 	Recorder expectations.Recorder
+	// ReadsDone, when set, is called by EvaluateAll and CheckFiles once
+	// every trace is read, before the runs of the last are made and judged:
+	// what is left holds the events and allocates little (the retrievaltest
+	// command lowers the garbage collector's percent then).
+	ReadsDone func()
 }
 
 // Check loads the scenario files that patterns name and evaluates them.

@@ -56,5 +56,6 @@ func (opts Options) runner() scenariorun.Options {
 		KeepResults:  opts.KeepResults,
 		CWD:          opts.CWD,
 		Recorder:     opts.Recorder,
+		ReadsDone:    opts.ReadsDone,
 	}
 }

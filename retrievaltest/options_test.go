@@ -24,6 +24,7 @@ func TestOptionsHandEveryRunnerOptionOn(t *testing.T) {
 		KeepResults:  func(string) string { return "" },
 		CWD:          "/root",
 		Recorder:     func(context.Context, string, *exec.Cmd) ([]string, error) { return nil, nil },
+		ReadsDone:    func() {},
 	}
 	// Every field of Options is set above.
 	v := reflect.ValueOf(opts)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentretrieval/agentretrieval/internal/input"
@@ -517,7 +518,8 @@ func readAll(r io.Reader, opts *Options, one bool) (all []*Session, err error) {
 	if opts.detectBuffer > 0 {
 		size = opts.detectBuffer
 	}
-	br := bufio.NewReaderSize(r, size)
+	br := readBuffer(r, size)
+	defer freeReadBuffer(br)
 	prefix, perr := br.Peek(DetectSize)
 	if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("%s: %w", opts.Source, perr)
@@ -578,6 +580,40 @@ func handOverRead(s *Session, opts Options) {
 	if s.ledger != nil {
 		s.closeLedger()
 	}
+}
+
+// readBuffers holds the buffers of DetectSize that traces of
+// pooledReadSize or more are read through: a run of many traces (check's,
+// run-dir's) reads them through a few instead of making one each. A
+// reader keeps no slice of its input past its read (what it reads next
+// overwrites the buffer, so whatever it keeps it copies), so a buffer is
+// free again once readAll returns (TestNoSessionKeepsTheReadBuffer).
+var readBuffers = &sync.Pool{New: func() any { return bufio.NewReaderSize(nil, DetectSize) }}
+
+// pooledReadSize is the smallest buffer taken from readBuffers: a smaller
+// trace is read through a buffer of its size, which costs less to make
+// than a pooled one costs to keep.
+const pooledReadSize = 1 << 16
+
+// readBuffer returns a reader of r with a buffer of at least size bytes.
+// A pooled buffer is bigger than the size asked for a file smaller than
+// DetectSize, and holds the whole file all the same.
+func readBuffer(r io.Reader, size int) *bufio.Reader {
+	if size < pooledReadSize {
+		return bufio.NewReaderSize(r, size)
+	}
+	br := readBuffers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+// freeReadBuffer puts a buffer readBuffer took from readBuffers back.
+func freeReadBuffer(br *bufio.Reader) {
+	if br.Size() != DetectSize {
+		return
+	}
+	br.Reset(nil)
+	readBuffers.Put(br)
 }
 
 // handOver gives call i to done and releases what done no longer needs:

@@ -151,3 +151,65 @@ func TestScenariosThatReadNoNamedTraceAreEvaluatedAlone(t *testing.T) {
 	assert.Contains(t, errs[1].Error(), files[1]+": symbols:")
 	assert.Empty(t, reads, "no trace read for either")
 }
+
+func TestReadsDoneIsCalledOnceTheLastTraceIsRead(t *testing.T) {
+	root, err := filepath.Abs("../../testdata/examples")
+	require.NoError(t, err)
+	claude := filepath.Join(root, "fix-token-expiry.claude.jsonl")
+	aura := filepath.Join(root, "add-coupon-support.aura.toolcalls.json")
+	dir := t.TempDir()
+	files := []string{
+		writeScenario(t, dir, "a", "trace: "+claude+"\nexpectations:\n  - type: patterns\n    forbid: [fishing]\n"),
+		writeScenario(t, dir, "b", "traces: ["+claude+", "+aura+"]\nexpectations:\n  - type: tools\n    max_calls: 3\n"),
+		writeScenario(t, dir, "c", "trace: "+writeNotATrace(t, dir, "no-such.claude.jsonl")+"\nexpectations:\n  - type: patterns\n    forbid: [fishing]\n"),
+		// A command that exports nothing: it reads no trace, and is done
+		// reading once judged.
+		writeScenario(t, dir, "recorded", "run: \"exit 0\"\nexpectations:\n  - type: patterns\n    forbid: [fishing]\n"),
+	}
+	for _, jobs := range []int{1, 3} {
+		var mu sync.Mutex
+		read, judged, done := 0, 0, 0
+		measureEach = func(file string, opts []expectations.MeasureOptions) ([]*expectations.Run, []error) {
+			readDone := opts[0].ReadDone
+			opts[0].ReadDone = func() {
+				mu.Lock()
+				read++
+				mu.Unlock()
+				readDone()
+			}
+			return expectations.MeasureEach(file, opts)
+		}
+		opts := Options{Jobs: jobs, Recorder: collect.Record,
+			ReadsDone: func() {
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				assert.Equal(t, 3, read, "jobs %d: every trace read", jobs)
+				assert.Less(t, judged, 4, "jobs %d: before the last scenario is judged", jobs)
+			},
+			Progress: func(*expectations.Scenario, *expectations.ScenarioResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				judged++
+			}}
+		results, bad := CheckFiles(context.Background(), files, nil, opts)
+		measureEach = expectations.MeasureEach
+		assert.Len(t, results, 2, "jobs %d", jobs)
+		assert.Len(t, bad, 2, "jobs %d", jobs)
+		assert.Equal(t, 4, judged, "jobs %d", jobs)
+		assert.Equal(t, 1, done, "jobs %d: once", jobs)
+	}
+
+	// Nothing to read but a scenario without a trace, or a cancelled run:
+	// done all the same.
+	for _, cancelled := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if cancelled {
+			cancel()
+		}
+		done := 0
+		CheckFiles(ctx, files[:1], nil, Options{Jobs: 1, ReadsDone: func() { done++ }})
+		cancel()
+		assert.Equal(t, 1, done, "cancelled %v", cancelled)
+	}
+}

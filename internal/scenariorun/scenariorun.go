@@ -38,6 +38,11 @@ type Options struct {
 	// Recorder records the scenarios with a run key (see
 	// expectations.EvalOptions.Recorder).
 	Recorder expectations.Recorder
+	// ReadsDone, when set, is called once every trace is read, from the
+	// goroutine of the last read, before that trace's runs are made and
+	// judged; a scenario with a run key counts as read once it is judged.
+	// check lowers the garbage collector's percent then.
+	ReadsDone func()
 }
 
 // Evaluate evaluates one loaded scenario, naming its file in errors; a
@@ -279,6 +284,7 @@ func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 				} else {
 					e.results[k], e.errs[k] = Evaluate(ctx, opts, s)
 				}
+				e.readDone()
 				e.progress(s, k)
 			})
 			continue
@@ -291,6 +297,7 @@ func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 				} else {
 					e.results[k] = expectations.EvaluateRuns(s, nil, e.eopts)
 				}
+				e.readDone()
 				e.progress(s, k)
 			})
 			continue
@@ -311,6 +318,7 @@ func evaluateAll(ctx context.Context, scenarios []*expectations.Scenario, opts O
 			reads[g].opts = append(reads[g].opts, mopts)
 		}
 	}
+	e.readsLeft.Store(int64(len(work)))
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for _, w := range work {
@@ -339,6 +347,16 @@ type evaluation struct {
 	runs     [][]*expectations.Run
 	traceErr [][]error
 	left     []int // the traces of a scenario not measured yet
+
+	readsLeft atomic.Int64 // the jobs not done reading
+}
+
+// readDone counts a job done reading, and calls opts.ReadsDone after the
+// last.
+func (e *evaluation) readDone() {
+	if e.readsLeft.Add(-1) == 0 && e.opts.ReadsDone != nil {
+		e.opts.ReadsDone()
+	}
 }
 
 // traceKey names one read of a trace file.
@@ -357,6 +375,10 @@ type traceUse struct{ scenario, trace int }
 // read measures one trace for every scenario that names it and judges the
 // scenarios whose last trace it was.
 func (e *evaluation) read(ctx context.Context, scenarios []*expectations.Scenario, r *traceRead) {
+	// The read is done as MeasureEach starts making the runs, or as it
+	// returns when it read nothing.
+	var once sync.Once
+	readDone := func() { once.Do(e.readDone) }
 	var runs []*expectations.Run
 	var errs []error
 	if err := ctx.Err(); err != nil {
@@ -365,8 +387,11 @@ func (e *evaluation) read(ctx context.Context, scenarios []*expectations.Scenari
 			errs[u] = err
 		}
 	} else {
-		runs, errs = measureEach(r.file, r.opts)
+		opts := slices.Clone(r.opts)
+		opts[0].ReadDone = readDone
+		runs, errs = measureEach(r.file, opts)
 	}
+	readDone()
 	for u, use := range r.uses {
 		k, s := use.scenario, scenarios[use.scenario]
 		e.mu.Lock()
