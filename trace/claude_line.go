@@ -52,7 +52,10 @@ func (l *claudeLine) reset() {
 
 // parseLine reads one line into r.line in a single pass, decoding the
 // strings it keeps into r.arena and skipping every other field (notably
-// toolUseResult, which repeats the tool output). A problem is left in
+// toolUseResult, which repeats the tool output). A field it skips is
+// checked as JSON but for the content of its strings, which nothing
+// reads (jsonscan.Scanner.SkipUnchecked): a long output's escaped
+// newlines are passed over by a byte search. A problem is left in
 // r.sc.Err().
 func (r *claudeReader) parseLine(line []byte) {
 	l := &r.line
@@ -101,7 +104,7 @@ func (r *claudeReader) parseLine(line []byte) {
 		case "message":
 			r.message()
 		default:
-			sc.Skip()
+			sc.SkipUnchecked()
 		}
 	}
 	sc.End()
@@ -142,7 +145,7 @@ func (r *claudeReader) message() {
 				r.fieldError("message.content", "string or array")
 			}
 		default:
-			sc.Skip()
+			sc.SkipUnchecked()
 		}
 	}
 }
@@ -179,7 +182,7 @@ func (r *claudeReader) block() {
 		case "is_error":
 			b.isError = r.boolean("message.content[].is_error")
 		default:
-			sc.Skip()
+			sc.SkipUnchecked()
 		}
 	}
 	l.blocks = append(l.blocks, b)

@@ -8,7 +8,7 @@
 // # Accepted input
 //
 // The scanner accepts exactly the JSON that encoding/json accepts: every
-// value it reads or skips is fully checked (structure, literals, number
+// value it reads or skips (SkipUnchecked excepted) is fully checked (structure, literals, number
 // syntax, string escapes, control characters, nesting up to 10000 levels),
 // and decoded strings are identical to what encoding/json produces,
 // including \uXXXX surrogate pairs and the replacement of invalid UTF-8 and
@@ -133,6 +133,9 @@ type Scanner struct {
 	depth int
 	// truncated is true when the last AppendString dropped bytes.
 	truncated bool
+	// unchecked is set while SkipUnchecked runs: strings are passed over
+	// without checking their content.
+	unchecked bool
 	key       []byte
 	// stack holds one bit per nesting level entered by Skip: 1 for an
 	// object, 0 for an array.
@@ -488,6 +491,21 @@ func (s *Scanner) number() bool {
 // Skip consumes the next value, whatever its kind, checking it fully.
 func (s *Scanner) Skip() {
 	s.skip()
+}
+
+// SkipUnchecked consumes the next value as Skip does, checking its
+// structure, numbers and literals but not the content of its strings:
+// their end is found by a byte search for the closing quote (one not
+// escaped by an odd run of backslashes), and a control character or an
+// invalid escape inside them goes unreported. It is for values a reader
+// never looks into, most of whose bytes lie in long strings full of
+// escaped newlines (Claude Code's toolUseResult repeats each tool's
+// output): there the search passes over escapes that Skip stops at one by
+// one. A value that ends early is still an error.
+func (s *Scanner) SkipUnchecked() {
+	s.unchecked = true
+	s.skip()
+	s.unchecked = false
 }
 
 // Raw consumes the next value and returns its bytes as they appear in the

@@ -402,3 +402,57 @@ func TestDecodedStringsAreValidUTF8(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, utf8.ValidString(got.(string)))
 }
+
+func TestSkipUnchecked(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		end  int // offset after the value; -1 for an error
+	}{
+		{"a plain string", `"abc" `, 5},
+		{"an escaped quote does not end a string", `"a\"b"`, 6},
+		{"an escaped backslash before the quote does", `"a\\"`, 5},
+		{"three backslashes escape the quote", `"a\\\"b"`, 8},
+		{"escaped newlines are passed over", `"line\nline\nline"`, 18},
+		{"a unicode escape", `"\u00e9"`, 8},
+		{"a surrogate pair", `"\ud83d\ude00"`, 14},
+		{"a control character is not checked", "\"a\tb\"", 5},
+		{"an invalid escape is not checked", `"\x"`, 4},
+		{"a lone surrogate is not checked", `"\ud800"`, 8},
+		{"an object with strings", `{"a":"x\"}","b":["]",{}]} `, 25},
+		{"keys are passed over too", `{"a\"b":1}`, 10},
+		{"a truncated string", `"abc`, -1},
+		{"a string ending in a backslash", `"abc\`, -1},
+		{"an escaped last quote", `"abc\"`, -1},
+		{"a truncated object", `{"a":"b"`, -1},
+		{"a missing colon", `{"a" "b"}`, -1},
+		{"a missing comma", `["a" "b"]`, -1},
+		{"a bad literal", `[tru]`, -1},
+		{"a bad number", `[01]`, -1},
+		{"a mismatched bracket", `{"a":[1}`, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s Scanner
+			s.Reset([]byte(tt.in))
+			s.SkipUnchecked()
+			if tt.end < 0 {
+				if s.Err() == nil {
+					t.Errorf("SkipUnchecked(%q) ended at %d without an error", tt.in, s.Offset())
+				}
+				return
+			}
+			if s.Err() != nil || s.Offset() != tt.end {
+				t.Errorf("SkipUnchecked(%q) ended at %d, error %v; want %d", tt.in, s.Offset(), s.Err(), tt.end)
+			}
+			// Only this call is unchecked: a Skip after it checks strings.
+			s.Reset([]byte("\"a\tb\""))
+			s.Skip()
+			if s.Err() == nil {
+				t.Error("Skip after SkipUnchecked accepted a control character")
+			}
+		})
+	}
+}
