@@ -330,11 +330,30 @@ func (r *claudeReader) count(field, key string) int64 {
 		r.fieldError(field+"."+key, "integer")
 		return 0
 	}
-	v, err := strconv.ParseInt(string(sc.Raw()), 10, 64)
+	raw := sc.Number()
+	if v, ok := digits(raw); ok {
+		return v
+	}
+	v, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil && sc.Err() == nil {
 		r.fail(field+"."+key, "integer", jsonscan.Number)
 	}
 	return v
+}
+
+// digits reads a count of 1 to 18 decimal digits, which fits an int64,
+// without strconv; ok is false for any other text.
+func digits(b []byte) (v int64, ok bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // blockField numbers the content block a field's name is in, for the

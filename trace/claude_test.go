@@ -383,3 +383,37 @@ func TestClaudeSkippedFieldsAreCheckedButForTheirStrings(t *testing.T) {
 	assert.Equal(t, "a.go", s.Calls[0].Result)
 	assert.False(t, s.Calls[1].HasResult)
 }
+
+// Token counts are integers of any size int64 holds, negative ones
+// included; a fraction or a count past int64 makes the line malformed.
+func TestClaudeTokenCounts(t *testing.T) {
+	t.Parallel()
+	line := func(id, n string) string {
+		return `{"type":"assistant","sessionId":"s","message":{"id":"` + id + `","content":[],"usage":{"input_tokens":` + n + `,"output_tokens":0}}}`
+	}
+	tests := []struct {
+		n    string
+		want int64
+		warn string
+	}{
+		{"0", 0, ""},
+		{"123456789012345678", 123456789012345678, ""},
+		{"9223372036854775807", 9223372036854775807, ""},
+		{"-3", -1, ""}, // read without a warning (the sums are tested elsewhere)
+		{"1.5", 0, "inline.jsonl:1: field message.usage.input_tokens: expected integer, found number; line skipped"},
+		{"9223372036854775808", 0, "inline.jsonl:1: field message.usage.input_tokens: expected integer, found number; line skipped"},
+	}
+	for _, tt := range tests {
+		s, err := claudeReadString(t, ClaudeCode{}, line("m1", tt.n), line("m2", "0"))
+		require.NoError(t, err, tt.n)
+		if tt.warn != "" {
+			assert.Equal(t, []string{tt.warn}, warningStrings(s), tt.n)
+			continue
+		}
+		assert.Empty(t, s.Warnings, tt.n)
+		if tt.want >= 0 {
+			require.NotNil(t, s.Usage, tt.n)
+			assert.Equal(t, tt.want, s.Usage.InputTokens, tt.n)
+		}
+	}
+}

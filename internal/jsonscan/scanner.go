@@ -455,6 +455,21 @@ func (s *Scanner) Int() (int64, bool) {
 	return v, true
 }
 
+// Number consumes a number and returns its text as it appears in the
+// input, checked but not converted. The slice points into the input. It
+// records a TypeError when the next value is not a number.
+func (s *Scanner) Number() []byte {
+	if s.Peek() != Number {
+		s.typeError("number")
+		return nil
+	}
+	start := s.pos
+	if !s.number() {
+		return nil
+	}
+	return s.data[start:s.pos]
+}
+
 // number consumes a number, checking its syntax.
 func (s *Scanner) number() bool {
 	d := s.data

@@ -456,3 +456,28 @@ func TestSkipUnchecked(t *testing.T) {
 		})
 	}
 }
+
+func TestNumber(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+		err            bool
+	}{
+		{"an integer", ` 123,`, "123", false},
+		{"a negative fraction with an exponent", `-1.5e+3]`, "-1.5e+3", false},
+		{"a bad number", `01`, "0", false},
+		{"a number cut short", `1.`, "", true},
+		{"a string is no number", `"1"`, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s Scanner
+			s.Reset([]byte(tt.in))
+			got := s.Number()
+			if string(got) != tt.want || (s.Err() != nil) != tt.err {
+				t.Errorf("Number(%q) = %q, error %v; want %q, error %v", tt.in, got, s.Err(), tt.want, tt.err)
+			}
+		})
+	}
+}
