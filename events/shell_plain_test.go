@@ -1,6 +1,7 @@
 package events
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -35,13 +36,35 @@ func TestPlainShell(t *testing.T) {
 		{"= after the command name is a word", "make CC=gcc", []shellPipeline{pipe(cmd(w("make"), w("CC=gcc")))}, true},
 		{"a keyword after the command name is a word", "echo if done", []shellPipeline{pipe(cmd(w("echo"), w("if"), w("done")))}, true},
 		{"an empty line", "  ", nil, true},
+		{"redirections to words", "sort < in.txt > out.txt >> log",
+			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("sort")}, redirs: []*shellRedirect{
+				{fd: -1, op: "<", target: w("in.txt")}, {fd: -1, op: ">", target: w("out.txt")}, {fd: -1, op: ">>", target: w("log")}}}}}}, true},
+		{"a here-document with a quoted delimiter", "cat > a.ts << 'EOF'\nconst a = `${b}`;\n\tEOF\nEOF\n",
+			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("cat")}, redirs: []*shellRedirect{
+				{fd: -1, op: ">", target: w("a.ts")}, {fd: -1, op: "<<", target: w("EOF"), body: "const a = `${b}`;\n\tEOF\n"}}}}}}, true},
+		{"a here-document before a redirection", "cat <<\"END\" >a.md\nEND",
+			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("cat")}, redirs: []*shellRedirect{
+				{fd: -1, op: "<<", target: w("END")}, {fd: -1, op: ">", target: w("a.md")}}}}}}, true},
 
 		{"an assignment is left to the parser", "FOO=1 make", nil, false},
 		{"a keyword is left to the parser", "if true; then ls; fi", nil, false},
 		{"a keyword after | is left to the parser", "ls | while read x", nil, false},
 		{"a declaration is left to the parser", "export PATH", nil, false},
 		{"let is left to the parser", "let x", nil, false},
-		{"a redirection is left to the parser", "ls > out", nil, false},
+		{"a redirection alone is left to the parser", "> out", nil, false},
+		{"a file descriptor is left to the parser", "ls 2> out", nil, false},
+		{"a redirection without blanks before is left to the parser", "ls>out", nil, false},
+		{"a duplication is left to the parser", "ls >&2", nil, false},
+		{"a here-string is left to the parser", "cat <<< x", nil, false},
+		{"a here-document with tabs stripped is left to the parser", "cat <<- 'EOF'\nx\nEOF", nil, false},
+		{"an unquoted delimiter is left to the parser", "cat << EOF\n$x\nEOF", nil, false},
+		{"an unclosed here-document is left to the parser", "cat << 'EOF'\nx\n", nil, false},
+		{"a here-document without a body is left to the parser", "cat << 'EOF'", nil, false},
+		{"two here-documents are left to the parser", "cat << 'A' << 'B'\nA\nB", nil, false},
+		{"a command after a here-document is left to the parser", "cat << 'EOF'\nx\nEOF\nls", nil, false},
+		{"a pipe after a here-document is left to the parser", "cat << 'EOF' | wc\nx\nEOF", nil, false},
+		{"a carriage return in a body is left to the parser", "cat << 'EOF'\nx\r\nEOF", nil, false},
+		{"a redirection without a word is left to the parser", "ls >", nil, false},
 		{"a background job is left to the parser", "sleep 1 &", nil, false},
 		{"|& is left to the parser", "make |& tee log", nil, false},
 		{"a newline is left to the parser", "ls\nls", nil, false},
@@ -109,7 +132,13 @@ func shellTexts(pls []shellPipeline) []string {
 				}
 			}
 			for _, r := range c.redirs {
-				b.WriteString(" " + r.op + strconvQuote(r.target.text))
+				fmt.Fprintf(&b, " %d%s%s", r.fd, r.op, strconvQuote(r.target.text))
+				if r.target.glob || r.target.dynamic {
+					fmt.Fprintf(&b, "(%v,%v)", r.target.glob, r.target.dynamic)
+				}
+				if r.body != "" {
+					b.WriteString(" body " + strconvQuote(r.body))
+				}
 			}
 		}
 		out = append(out, b.String())
@@ -145,7 +174,8 @@ func FuzzPlainShell(f *testing.F) {
 	for _, s := range shellFuzzSeeds {
 		f.Add(s)
 	}
-	for _, s := range []string{"ls -la", `find . -name "*.go" | xargs grep -l x`, "cd a && make; ls|wc -l", `a'b'"c"`} {
+	for _, s := range []string{"ls -la", `find . -name "*.go" | xargs grep -l x`, "cd a && make; ls|wc -l", `a'b'"c"`,
+		"cat > a.go << 'EOF'\npackage a\nEOF\n", "cat <<\"X\" >> b < c\n\nX"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
