@@ -36,6 +36,11 @@ func TestPlainShell(t *testing.T) {
 		{"= after the command name is a word", "make CC=gcc", []shellPipeline{pipe(cmd(w("make"), w("CC=gcc")))}, true},
 		{"a keyword after the command name is a word", "echo if done", []shellPipeline{pipe(cmd(w("echo"), w("if"), w("done")))}, true},
 		{"an empty line", "  ", nil, true},
+		{"a line as long as allowed", "echo " + strings.Repeat("a", maxPlainShellBytes-5),
+			[]shellPipeline{pipe(cmd(w("echo"), w(strings.Repeat("a", maxPlainShellBytes-5))))}, true},
+		{"a here-document's body is not counted in the line's length", "cat << 'EOF'\n" + strings.Repeat("a", maxPlainShellBytes) + "\nEOF",
+			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("cat")}, redirs: []*shellRedirect{
+				{fd: -1, op: "<<", target: w("EOF"), body: strings.Repeat("a", maxPlainShellBytes) + "\n"}}}}}}, true},
 		{"redirections to words", "sort < in.txt > out.txt >> log",
 			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("sort")}, redirs: []*shellRedirect{
 				{fd: -1, op: "<", target: w("in.txt")}, {fd: -1, op: ">", target: w("out.txt")}, {fd: -1, op: ">>", target: w("log")}}}}}}, true},
@@ -83,7 +88,8 @@ func TestPlainShell(t *testing.T) {
 		{"a trailing | is left to the parser", "ls |", nil, false},
 		{"a leading | is left to the parser", "| ls", nil, false},
 		{"a doubled ; is left to the parser", "ls;; ls", nil, false},
-		{"a long line is left to the parser", "echo " + strings.Repeat("a ", maxPlainShellBytes), nil, false},
+		{"a script past the parser's limit is left to the parser", "cat << 'EOF'\n" + strings.Repeat("a\n", maxShellBytes/2) + "EOF", nil, false},
+		{"a long line is left to the parser", "echo " + strings.Repeat("a", maxPlainShellBytes-4), nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
