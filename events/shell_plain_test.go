@@ -44,6 +44,8 @@ func TestPlainShell(t *testing.T) {
 		{"redirections to words", "sort < in.txt > out.txt >> log",
 			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("sort")}, redirs: []*shellRedirect{
 				{fd: -1, op: "<", target: w("in.txt")}, {fd: -1, op: ">", target: w("out.txt")}, {fd: -1, op: ">>", target: w("log")}}}}}}, true},
+		{"blanks around a redirection may be tabs", "ls\t>\tout",
+			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("ls")}, redirs: []*shellRedirect{{fd: -1, op: ">", target: w("out")}}}}}}, true},
 		{"a here-document with a quoted delimiter", "cat > a.ts << 'EOF'\nconst a = `${b}`;\n\tEOF\nEOF\n",
 			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("cat")}, redirs: []*shellRedirect{
 				{fd: -1, op: ">", target: w("a.ts")}, {fd: -1, op: "<<", target: w("EOF"), body: "const a = `${b}`;\n\tEOF\n"}}}}}}, true},
