@@ -481,3 +481,41 @@ func TestNumber(t *testing.T) {
 		})
 	}
 }
+
+// Keys are read a byte at a time while they are plain ASCII; anything else
+// is decoded as any string is.
+func TestKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+		err            bool
+	}{
+		{"a plain key", `{"ab":1}`, "ab", false},
+		{"an empty key", `{"":1}`, "", false},
+		{"DEL stands for itself", "{\"a\x7f\":1}", "a\x7f", false},
+		{"an escape is decoded", `{"a\"b":1}`, `a"b`, false},
+		{"valid UTF-8 is kept", `{"é":1}`, "é", false},
+		{"a byte that is not UTF-8 is replaced", "{\"a\x80\":1}", "a\uFFFD", false},
+		{"a control character is refused", "{\"a\x01\":1}", "", true},
+		{"a key cut short", `{"ab`, "", true},
+		{"a key cut short in an escape", `{"a\u00`, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s Scanner
+			s.Reset([]byte(tt.in))
+			s.Object()
+			key, ok := s.NextKey()
+			if tt.err {
+				if ok || s.Err() == nil {
+					t.Errorf("NextKey(%q) = %q, %v, error %v; want an error", tt.in, key, ok, s.Err())
+				}
+				return
+			}
+			if !ok || string(key) != tt.want {
+				t.Errorf("NextKey(%q) = %q, %v, error %v; want %q", tt.in, key, ok, s.Err(), tt.want)
+			}
+		})
+	}
+}
