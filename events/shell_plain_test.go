@@ -44,6 +44,9 @@ func TestPlainShell(t *testing.T) {
 		{"redirections to words", "sort < in.txt > out.txt >> log",
 			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("sort")}, redirs: []*shellRedirect{
 				{fd: -1, op: "<", target: w("in.txt")}, {fd: -1, op: ">", target: w("out.txt")}, {fd: -1, op: ">>", target: w("log")}}}}}}, true},
+		{"a here-document's body may hold empty lines, and a tab may follow its delimiter", "cat << 'EOF'\t\na\n\nb\nEOF",
+			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("cat")}, redirs: []*shellRedirect{
+				{fd: -1, op: "<<", target: w("EOF"), body: "a\n\nb\n"}}}}}}, true},
 		{"blanks around a redirection may be tabs", "ls\t>\tout",
 			[]shellPipeline{{cmds: []simpleCommand{{words: []shellWord{w("ls")}, redirs: []*shellRedirect{{fd: -1, op: ">", target: w("out")}}}}}}, true},
 		{"a here-document with a quoted delimiter", "cat > a.ts << 'EOF'\nconst a = `${b}`;\n\tEOF\nEOF\n",
@@ -65,6 +68,9 @@ func TestPlainShell(t *testing.T) {
 		{"a here-string is left to the parser", "cat <<< x", nil, false},
 		{"a here-document with tabs stripped is left to the parser", "cat <<- 'EOF'\nx\nEOF", nil, false},
 		{"an unquoted delimiter is left to the parser", "cat << EOF\n$x\nEOF", nil, false},
+		{"an empty delimiter is left to the parser", "cat << ''\nx\n\n", nil, false},
+		{"a delimiter of other characters is left to the parser", "cat << 'E F'\nx\nE F", nil, false},
+		{"a delimiter with more after its quote is left to the parser", "cat << 'EOF'x\nEOF\nEOFx", nil, false},
 		{"an unclosed here-document is left to the parser", "cat << 'EOF'\nx\n", nil, false},
 		{"a here-document without a body is left to the parser", "cat << 'EOF'", nil, false},
 		{"two here-documents are left to the parser", "cat << 'A' << 'B'\nA\nB", nil, false},
