@@ -32,6 +32,8 @@ func TestPlainShell(t *testing.T) {
 			[]shellPipeline{pipe(cmd(w("rm"), shellWord{text: "*.o", glob: true}, shellWord{text: "a?c", glob: true}))}, true},
 		{"a quoted * is no glob", "grep '*' x", []shellPipeline{pipe(cmd(w("grep"), w("*"), w("x")))}, true},
 		{"parts of a word are joined", `find --name="a b"'c'd`, []shellPipeline{pipe(cmd(w("find"), w("--name=a bcd")))}, true},
+		{"every plain character, the first and last of each range", "echo azAZ09_./,:+@%=-",
+			[]shellPipeline{pipe(cmd(w("echo"), w("azAZ09_./,:+@%=-")))}, true},
 		{"a quoted tilde is a character", "ls '~/a' \"~\"", []shellPipeline{pipe(cmd(w("ls"), w("~/a"), w("~")))}, true},
 		{"empty quotes are an empty word", `echo "" ''`, []shellPipeline{pipe(cmd(w("echo"), w(""), w("")))}, true},
 		{"= after the command name is a word", "make CC=gcc", []shellPipeline{pipe(cmd(w("make"), w("CC=gcc")))}, true},
