@@ -167,7 +167,7 @@ func appendStrings(b []byte, list []string, in string) []byte {
 // UTF-8, U+2028) it then has by construction.
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+		if !jsonPlainByte[s[i]] {
 			q, _ := json.Marshal(s) // a string always encodes
 			return append(b, unescapeHTML(q)...)
 		}
@@ -176,6 +176,15 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// jsonPlainByte marks the bytes appendJSONString writes as they are:
+// printable ASCII but the quote and the backslash.
+var jsonPlainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // unescapeHTML undoes json.Marshal's HTML escaping (\u003c, \u003e,
 // \u0026), which the document's encoder has turned off. A backslash

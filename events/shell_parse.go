@@ -89,6 +89,14 @@ type shellPipeline struct {
 // supplied by the parser, and other errors cut the script at the
 // offending token, whose two sides are parsed on their own.
 func parseShell(src string) []shellPipeline {
+	if pls, ok := plainShell(src); ok {
+		return pls
+	}
+	return parseShellTree(src)
+}
+
+// parseShellTree is parseShell by the parser alone.
+func parseShellTree(src string) []shellPipeline {
 	if len(src) > maxShellBytes {
 		src = src[:maxShellBytes]
 	}

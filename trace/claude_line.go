@@ -52,7 +52,10 @@ func (l *claudeLine) reset() {
 
 // parseLine reads one line into r.line in a single pass, decoding the
 // strings it keeps into r.arena and skipping every other field (notably
-// toolUseResult, which repeats the tool output). A problem is left in
+// toolUseResult, which repeats the tool output). A field it skips is
+// checked as JSON but for the content of its strings, which nothing
+// reads (jsonscan.Scanner.SkipUnchecked): a long output's escaped
+// newlines are passed over by a byte search. A problem is left in
 // r.sc.Err().
 func (r *claudeReader) parseLine(line []byte) {
 	l := &r.line
@@ -101,7 +104,7 @@ func (r *claudeReader) parseLine(line []byte) {
 		case "message":
 			r.message()
 		default:
-			sc.Skip()
+			sc.SkipUnchecked()
 		}
 	}
 	sc.End()
@@ -142,7 +145,7 @@ func (r *claudeReader) message() {
 				r.fieldError("message.content", "string or array")
 			}
 		default:
-			sc.Skip()
+			sc.SkipUnchecked()
 		}
 	}
 }
@@ -179,7 +182,7 @@ func (r *claudeReader) block() {
 		case "is_error":
 			b.isError = r.boolean("message.content[].is_error")
 		default:
-			sc.Skip()
+			sc.SkipUnchecked()
 		}
 	}
 	l.blocks = append(l.blocks, b)
@@ -327,11 +330,30 @@ func (r *claudeReader) count(field, key string) int64 {
 		r.fieldError(field+"."+key, "integer")
 		return 0
 	}
-	v, err := strconv.ParseInt(string(sc.Raw()), 10, 64)
+	raw := sc.Number()
+	if v, ok := digits(raw); ok {
+		return v
+	}
+	v, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil && sc.Err() == nil {
 		r.fail(field+"."+key, "integer", jsonscan.Number)
 	}
 	return v
+}
+
+// digits reads a count of 1 to 18 decimal digits, which fits an int64,
+// without strconv; ok is false for any other text.
+func digits(b []byte) (v int64, ok bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // blockField numbers the content block a field's name is in, for the

@@ -596,6 +596,11 @@ type sideParents struct {
 	// found here without a look-up in a map of every line.
 	recent     [8]recentUUID
 	recentNext int
+	// last holds the prefix and the parent met last, with their numbers:
+	// consecutive lines share both, found here without hashing.
+	lastPrefix, lastParent string
+	lastP, lastN           uint32
+	lastSet                bool
 }
 
 type recentUUID struct {
@@ -628,6 +633,9 @@ func (m *sideParents) key(s []byte, add bool) (k prefixedUUID, canonical, ok boo
 	if !canonical {
 		return k, false, false
 	}
+	if m.lastSet && string(s[:at]) == m.lastPrefix {
+		return prefixedUUID{prefix: m.lastP, uuid: u}, true, true
+	}
 	p, ok := m.prefixes[string(s[:at])]
 	if !ok {
 		if !add {
@@ -636,6 +644,7 @@ func (m *sideParents) key(s []byte, add bool) (k prefixedUUID, canonical, ok boo
 		p = uint32(len(m.prefixes))
 		m.prefixes[string(s[:at])] = p
 	}
+	m.lastPrefix, m.lastP, m.lastSet = string(s[:at]), p, true
 	return prefixedUUID{prefix: p, uuid: u}, true, true
 }
 
@@ -664,12 +673,16 @@ func (m *sideParents) get(uuid []byte) (string, bool) {
 }
 
 func (m *sideParents) set(uuid []byte, parent string) {
-	n, ok := m.num[parent]
+	n, ok := m.lastN, len(m.ids) > 0 && parent == m.lastParent
+	if !ok {
+		n, ok = m.num[parent]
+	}
 	if !ok {
 		n = uint32(len(m.ids))
 		m.ids = append(m.ids, parent)
 		m.num[parent] = n
 	}
+	m.lastParent, m.lastN = parent, n
 	if k, canonical, _ := m.key(uuid, true); canonical {
 		m.uuids[k] = n
 		m.recent[m.recentNext] = recentUUID{key: k, n: n, set: true}

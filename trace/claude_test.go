@@ -364,3 +364,56 @@ func TestClaudeInterleavedMessageLinesCountUpToTheirOwnMessage(t *testing.T) {
 	assert.Equal(t, []int64{10, 110, 10}, got)
 	assert.Equal(t, int64(110), s.Usage.Total())
 }
+
+// A field the reader skips is checked as JSON but for its strings'
+// content, which it never reads: a control character in toolUseResult
+// costs the line nothing; a toolUseResult whose string swallows the rest
+// of the line is still a malformed line, reported and skipped.
+func TestClaudeSkippedFieldsAreCheckedButForTheirStrings(t *testing.T) {
+	t.Parallel()
+	s, err := claudeReadString(t, ClaudeCode{},
+		`{"type":"assistant","sessionId":"s","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}`,
+		"{\"type\":\"user\",\"sessionId\":\"s\",\"toolUseResult\":{\"stdout\":\"a\tb \\\"q\\\" \\\\\",\"e\":\"\\ud83d\\ude00\"},\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"a.go\"}]}}",
+		`{"type":"assistant","sessionId":"s","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"pwd"}}]}}`,
+		`{"type":"user","sessionId":"s","toolUseResult":{"stdout":"x\"}, "message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"/w"}]}}`,
+	)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"inline.jsonl:4: invalid JSON: invalid character 'm' at offset 65 (expected ',' or '}' after object member); line skipped"}, warningStrings(s))
+	require.Len(t, s.Calls, 2)
+	assert.Equal(t, "a.go", s.Calls[0].Result)
+	assert.False(t, s.Calls[1].HasResult)
+}
+
+// Token counts are integers of any size int64 holds, negative ones
+// included; a fraction or a count past int64 makes the line malformed.
+func TestClaudeTokenCounts(t *testing.T) {
+	t.Parallel()
+	line := func(id, n string) string {
+		return `{"type":"assistant","sessionId":"s","message":{"id":"` + id + `","content":[],"usage":{"input_tokens":` + n + `,"output_tokens":0}}}`
+	}
+	tests := []struct {
+		n    string
+		want int64
+		warn string
+	}{
+		{"0", 0, ""},
+		{"123456789012345678", 123456789012345678, ""},
+		{"9223372036854775807", 9223372036854775807, ""},
+		{"-3", -1, ""}, // read without a warning (the sums are tested elsewhere)
+		{"1.5", 0, "inline.jsonl:1: field message.usage.input_tokens: expected integer, found number; line skipped"},
+		{"9223372036854775808", 0, "inline.jsonl:1: field message.usage.input_tokens: expected integer, found number; line skipped"},
+	}
+	for _, tt := range tests {
+		s, err := claudeReadString(t, ClaudeCode{}, line("m1", tt.n), line("m2", "0"))
+		require.NoError(t, err, tt.n)
+		if tt.warn != "" {
+			assert.Equal(t, []string{tt.warn}, warningStrings(s), tt.n)
+			continue
+		}
+		assert.Empty(t, s.Warnings, tt.n)
+		if tt.want >= 0 {
+			require.NotNil(t, s.Usage, tt.n)
+			assert.Equal(t, tt.want, s.Usage.InputTokens, tt.n)
+		}
+	}
+}

@@ -56,14 +56,15 @@ func (s *lineScan) is(sp lineSpan, want string) bool { return string(s.bytes(sp)
 
 // str reads a string field into the arena; null leaves it unset.
 func (s *lineScan) str(field string) lineSpan {
-	if s.sc.Null() {
+	switch s.sc.Peek() {
+	case jsonscan.String:
+		return s.decode(-1)
+	case jsonscan.Null:
+		s.sc.Null()
 		return lineSpan{}
 	}
-	if s.sc.Peek() != jsonscan.String {
-		s.fieldError(field, "string")
-		return lineSpan{}
-	}
-	return s.decode(-1)
+	s.fieldError(field, "string")
+	return lineSpan{}
 }
 
 // decode reads the string at the scanner into the arena, keeping at most

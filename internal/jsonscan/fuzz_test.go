@@ -33,6 +33,22 @@ func FuzzScanner(f *testing.F) {
 		s.End()
 		require.Equal(t, valid, s.Err() == nil, "skip: encoding/json valid=%v, scanner error=%v", valid, s.Err())
 
+		// SkipUnchecked accepts all that Skip accepts, ending at the same
+		// place; what it accepts more is only a string's content.
+		var u Scanner
+		u.Reset(data)
+		u.SkipUnchecked()
+		end := u.Offset()
+		u.End()
+		if valid {
+			require.NoError(t, u.Err(), "SkipUnchecked")
+			s.Reset(data)
+			s.Skip()
+			require.Equal(t, s.Offset(), end, "SkipUnchecked ends where Skip does")
+		} else if u.Err() == nil {
+			require.True(t, json.Valid(blankStrings(data)), "SkipUnchecked accepted %q, which is not JSON even with its strings emptied", data)
+		}
+
 		if !valid {
 			return
 		}
@@ -57,4 +73,29 @@ func FuzzScanner(f *testing.F) {
 			}
 		}
 	})
+}
+
+// blankStrings empties the content of each string of data, found as
+// SkipUnchecked finds them (a quote not escaped by an odd run of
+// backslashes ends one), so that what is left is JSON exactly when the
+// structure around the strings is.
+func blankStrings(data []byte) []byte {
+	var out []byte
+	in := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if !in {
+			out = append(out, c)
+			in = c == '"'
+			continue
+		}
+		switch c {
+		case '\\':
+			i++
+		case '"':
+			out = append(out, c)
+			in = false
+		}
+	}
+	return out
 }

@@ -8,7 +8,7 @@
 // # Accepted input
 //
 // The scanner accepts exactly the JSON that encoding/json accepts: every
-// value it reads or skips is fully checked (structure, literals, number
+// value it reads or skips (SkipUnchecked excepted) is fully checked (structure, literals, number
 // syntax, string escapes, control characters, nesting up to 10000 levels),
 // and decoded strings are identical to what encoding/json produces,
 // including \uXXXX surrogate pairs and the replacement of invalid UTF-8 and
@@ -133,6 +133,9 @@ type Scanner struct {
 	depth int
 	// truncated is true when the last AppendString dropped bytes.
 	truncated bool
+	// unchecked is set while SkipUnchecked runs: strings are passed over
+	// without checking their content.
+	unchecked bool
 	key       []byte
 	// stack holds one bit per nesting level entered by Skip: 1 for an
 	// object, 0 for an array.
@@ -333,16 +336,36 @@ func (s *Scanner) NextKey() ([]byte, bool) {
 // readKey reads the string at s.pos, returning it unescaped.
 func (s *Scanner) readKey() ([]byte, bool) {
 	start := s.pos + 1
-	n, ascii := plainRun(s.data[start:])
-	if end := start + n; end < len(s.data) && s.data[end] == '"' && (ascii || utf8.Valid(s.data[start:end])) {
-		// Fast path: nothing to unescape or replace, return the input bytes.
+	// Keys are short and plain ASCII: a byte at a time finds their end
+	// sooner than plainRun's words do.
+	d := s.data
+	end := start
+	for end < len(d) && keyByte[d[end]] {
+		end++
+	}
+	if end < len(d) && d[end] == '"' {
 		s.pos = end + 1
-		return s.data[start:end], true
+		return d[start:end], true
+	}
+	n, ascii := plainRun(d[start:])
+	if end := start + n; end < len(d) && d[end] == '"' && (ascii || utf8.Valid(d[start:end])) {
+		// Nothing to unescape or replace: return the input bytes.
+		s.pos = end + 1
+		return d[start:end], true
 	}
 	var ok bool
 	s.key, ok = s.appendString(s.key[:0], -1)
 	return s.key, ok
 }
+
+// keyByte marks the bytes that stand for themselves in a key read without
+// a check of its UTF-8: printable ASCII but the quote and the backslash.
+var keyByte = func() (t [256]bool) {
+	for c := ' '; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // NextElem moves to the next element of the array being read, consuming
 // the separating comma, and reports whether there is one. At the closing
@@ -432,6 +455,21 @@ func (s *Scanner) Int() (int64, bool) {
 	return v, true
 }
 
+// Number consumes a number and returns its text as it appears in the
+// input, checked but not converted. The slice points into the input. It
+// records a TypeError when the next value is not a number.
+func (s *Scanner) Number() []byte {
+	if s.Peek() != Number {
+		s.typeError("number")
+		return nil
+	}
+	start := s.pos
+	if !s.number() {
+		return nil
+	}
+	return s.data[start:s.pos]
+}
+
 // number consumes a number, checking its syntax.
 func (s *Scanner) number() bool {
 	d := s.data
@@ -488,6 +526,21 @@ func (s *Scanner) number() bool {
 // Skip consumes the next value, whatever its kind, checking it fully.
 func (s *Scanner) Skip() {
 	s.skip()
+}
+
+// SkipUnchecked consumes the next value as Skip does, checking its
+// structure, numbers and literals but not the content of its strings:
+// their end is found by a byte search for the closing quote (one not
+// escaped by an odd run of backslashes), and a control character or an
+// invalid escape inside them goes unreported. It is for values a reader
+// never looks into, most of whose bytes lie in long strings full of
+// escaped newlines (Claude Code's toolUseResult repeats each tool's
+// output): there the search passes over escapes that Skip stops at one by
+// one. A value that ends early is still an error.
+func (s *Scanner) SkipUnchecked() {
+	s.unchecked = true
+	s.skip()
+	s.unchecked = false
 }
 
 // Raw consumes the next value and returns its bytes as they appear in the

@@ -402,3 +402,120 @@ func TestDecodedStringsAreValidUTF8(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, utf8.ValidString(got.(string)))
 }
+
+func TestSkipUnchecked(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		end  int // offset after the value; -1 for an error
+	}{
+		{"a plain string", `"abc" `, 5},
+		{"an escaped quote does not end a string", `"a\"b"`, 6},
+		{"an escaped backslash before the quote does", `"a\\"`, 5},
+		{"three backslashes escape the quote", `"a\\\"b"`, 8},
+		{"escaped newlines are passed over", `"line\nline\nline"`, 18},
+		{"a unicode escape", `"\u00e9"`, 8},
+		{"a surrogate pair", `"\ud83d\ude00"`, 14},
+		{"a control character is not checked", "\"a\tb\"", 5},
+		{"an invalid escape is not checked", `"\x"`, 4},
+		{"a lone surrogate is not checked", `"\ud800"`, 8},
+		{"an object with strings", `{"a":"x\"}","b":["]",{}]} `, 25},
+		{"keys are passed over too", `{"a\"b":1}`, 10},
+		{"a truncated string", `"abc`, -1},
+		{"a string ending in a backslash", `"abc\`, -1},
+		{"an escaped last quote", `"abc\"`, -1},
+		{"a truncated object", `{"a":"b"`, -1},
+		{"a missing colon", `{"a" "b"}`, -1},
+		{"a missing comma", `["a" "b"]`, -1},
+		{"a bad literal", `[tru]`, -1},
+		{"a bad number", `[01]`, -1},
+		{"a mismatched bracket", `{"a":[1}`, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s Scanner
+			s.Reset([]byte(tt.in))
+			s.SkipUnchecked()
+			if tt.end < 0 {
+				if s.Err() == nil {
+					t.Errorf("SkipUnchecked(%q) ended at %d without an error", tt.in, s.Offset())
+				}
+				return
+			}
+			if s.Err() != nil || s.Offset() != tt.end {
+				t.Errorf("SkipUnchecked(%q) ended at %d, error %v; want %d", tt.in, s.Offset(), s.Err(), tt.end)
+			}
+			// Only this call is unchecked: a Skip after it checks strings.
+			s.Reset([]byte("\"a\tb\""))
+			s.Skip()
+			if s.Err() == nil {
+				t.Error("Skip after SkipUnchecked accepted a control character")
+			}
+		})
+	}
+}
+
+func TestNumber(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+		err            bool
+	}{
+		{"an integer", ` 123,`, "123", false},
+		{"a negative fraction with an exponent", `-1.5e+3]`, "-1.5e+3", false},
+		{"a bad number", `01`, "0", false},
+		{"a number cut short", `1.`, "", true},
+		{"a string is no number", `"1"`, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s Scanner
+			s.Reset([]byte(tt.in))
+			got := s.Number()
+			if string(got) != tt.want || (s.Err() != nil) != tt.err {
+				t.Errorf("Number(%q) = %q, error %v; want %q, error %v", tt.in, got, s.Err(), tt.want, tt.err)
+			}
+		})
+	}
+}
+
+// Keys are read a byte at a time while they are plain ASCII; anything else
+// is decoded as any string is.
+func TestKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+		err            bool
+	}{
+		{"a plain key", `{"ab":1}`, "ab", false},
+		{"an empty key", `{"":1}`, "", false},
+		{"DEL stands for itself", "{\"a\x7f\":1}", "a\x7f", false},
+		{"an escape is decoded", `{"a\"b":1}`, `a"b`, false},
+		{"valid UTF-8 is kept", `{"é":1}`, "é", false},
+		{"a byte that is not UTF-8 is replaced", "{\"a\x80\":1}", "a\uFFFD", false},
+		{"a control character is refused", "{\"a\x01\":1}", "", true},
+		{"a key cut short", `{"ab`, "", true},
+		{"a key cut short in an escape", `{"a\u00`, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s Scanner
+			s.Reset([]byte(tt.in))
+			s.Object()
+			key, ok := s.NextKey()
+			if tt.err {
+				if ok || s.Err() == nil {
+					t.Errorf("NextKey(%q) = %q, %v, error %v; want an error", tt.in, key, ok, s.Err())
+				}
+				return
+			}
+			if !ok || string(key) != tt.want {
+				t.Errorf("NextKey(%q) = %q, %v, error %v; want %q", tt.in, key, ok, s.Err(), tt.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
@@ -113,7 +114,36 @@ func plainRun(b []byte) (int, bool) {
 
 // skipString consumes the string literal at s.pos, checking its escapes and
 // that it holds no control character.
-func (s *Scanner) skipString() bool { return s.skipRest(s.pos + 1) }
+func (s *Scanner) skipString() bool {
+	if s.unchecked {
+		return s.passString(s.pos + 1)
+	}
+	return s.skipRest(s.pos + 1)
+}
+
+// passString skips a string literal from d[i] to its closing quote
+// without checking what lies between: see SkipUnchecked.
+func (s *Scanner) passString(i int) bool {
+	d := s.data
+	for {
+		q := bytes.IndexByte(d[i:], '"')
+		if q < 0 {
+			return s.eof()
+		}
+		q += i
+		// The run of backslashes before the quote starts after the
+		// opening quote or a quote passed, neither a backslash.
+		j := q
+		for d[j-1] == '\\' {
+			j--
+		}
+		if (q-j)%2 == 0 {
+			s.pos = q + 1
+			return true
+		}
+		i = q + 1
+	}
+}
 
 // escapeLen checks the escape sequence at d[i] (a backslash) and returns
 // its length, or 0 after recording an error.
