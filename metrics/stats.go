@@ -5,10 +5,12 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Bootstrap settings of Aggregate. The generator is math/rand/v2's PCG
@@ -134,6 +136,9 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 		sorted[name] = xs
 		byN[n] = append(byN[n], name)
 	}
+	// One bootstrap per length, the longest first: the draws are made
+	// once for every list of a length, and the lengths are bootstrapped
+	// side by side, each summing its lists on as many goroutines as pay.
 	type job struct {
 		n     int
 		names []string
@@ -143,11 +148,9 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
 		names := byN[n]
 		slices.Sort(names)
-		per := (len(names) + workers - 1) / workers
-		for chunk := range slices.Chunk(names, per) {
-			jobs = append(jobs, job{n, chunk})
-		}
+		jobs = append(jobs, job{n, names})
 	}
+	slices.Reverse(jobs)
 	cis := make([][][2]float64, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -158,7 +161,7 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 				for i, name := range jobs[j].names {
 					xss[i] = sorted[name]
 				}
-				cis[j] = bootstrap(jobs[j].n, xss)
+				cis[j] = bootstrap(jobs[j].n, xss, workers)
 			}
 		})
 	}
@@ -240,14 +243,17 @@ func wilson(name string, xs []float64) (lo, hi *float64) {
 // indices of every resample, and each draw picks a value from every list:
 // each list sees the draws a generator of its own would give it.
 //
-// The lists are laid out by draw (row k holds the k-th value of every
-// list), so that a draw reads one contiguous row instead of one cache line
-// in each list; each list's sum still adds its values in the order of the
-// draws, so the means are those of a generator per list, to the last bit.
-// Nothing is allocated per resample, and the two percentiles are selected,
-// not sorted for.
-func bootstrap(n int, xss [][]float64) [][2]float64 {
-	rng := rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2))
+// The draws are made once, a block of resamples at a time, by the calling
+// goroutine, while up to workers goroutines sum the block before, each
+// over a range of the lists (one when the lists are few: the draws are
+// then most of the work, and a second summer would only wait). The lists
+// are laid out by draw (row k holds the k-th value of every list), so
+// that a draw reads one contiguous row instead of one cache line in each
+// list; each list's sum still adds its values in the order of the draws,
+// so the means are those of a generator per list, to the last bit.
+// Nothing is allocated per resample, and the two percentiles are
+// selected, not sorted for.
+func bootstrap(n int, xss [][]float64, workers int) [][2]float64 {
 	m := len(xss)
 	rows := make([]float64, n*m)
 	for i, xs := range xss {
@@ -257,37 +263,135 @@ func bootstrap(n int, xss [][]float64) [][2]float64 {
 	}
 	// means[i*B+b] is the mean of resample b of list i.
 	means := make([]float64, m*BootstrapResamples)
-	sums := make([]float64, m)
-	for b := range BootstrapResamples {
-		clear(sums)
-		// Four draws at a time: each sum is loaded and stored once for
-		// four additions, made in the order of the draws.
-		d := 0
-		for ; d+4 <= n; d += 4 {
-			k0, k1, k2, k3 := rng.IntN(n)*m, rng.IntN(n)*m, rng.IntN(n)*m, rng.IntN(n)*m
-			r0, r1, r2, r3 := rows[k0:k0+m], rows[k1:k1+m], rows[k2:k2+m], rows[k3:k3+m]
-			r1, r2, r3, sums := r1[:len(r0)], r2[:len(r0)], r3[:len(r0)], sums[:len(r0)]
-			for i, x := range r0 {
-				sums[i] = sums[i] + x + r1[i] + r2[i] + r3[i]
+	parts := max(1, min(workers, m/minListsPerSummer))
+	per := max(1, drawsPerBlock/n)
+	// Three blocks: one being drawn while two wait for or are being
+	// summed, so that neither side waits for the other in the steady state.
+	free := make(chan *drawBlock, 3)
+	for range cap(free) {
+		free <- &drawBlock{rows: make([]int, 0, per*n)}
+	}
+	ins := make([]chan *drawBlock, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		ins[p] = make(chan *drawBlock, cap(free))
+		lo, hi := p*m/parts, (p+1)*m/parts
+		wg.Go(func() {
+			sums := make([]float64, hi-lo)
+			for blk := range ins[p] {
+				blk.sum(n, m, lo, rows, sums, means)
+				if blk.left.Add(-1) == 0 {
+					free <- blk
+				}
 			}
+		})
+	}
+	d := newDraws(n)
+	for first := 0; first < BootstrapResamples; first += per {
+		blk := <-free
+		blk.first, blk.count = first, min(per, BootstrapResamples-first)
+		blk.rows = blk.rows[:blk.count*n]
+		for j := range blk.rows {
+			blk.rows[j] = d.next() * m
 		}
-		for ; d < n; d++ {
-			k := rng.IntN(n) * m
-			row := rows[k : k+m]
-			for i, x := range row {
-				sums[i] += x
-			}
-		}
-		for i, s := range sums {
-			means[i*BootstrapResamples+b] = s / float64(n)
+		blk.left.Store(int32(parts))
+		for _, in := range ins {
+			in <- blk
 		}
 	}
+	for _, in := range ins {
+		close(in)
+	}
+	wg.Wait()
 	out := make([][2]float64, m)
 	for i := range out {
 		ms := means[i*BootstrapResamples : (i+1)*BootstrapResamples]
 		out[i] = [2]float64{selectQuantile(ms, 0.025), selectQuantile(ms, 0.975)}
 	}
 	return out
+}
+
+const (
+	// drawsPerBlock is about how many draws a block of resamples holds
+	// (at least one resample): 64 KiB of row offsets, which stay in cache
+	// between the drawing and the summing.
+	drawsPerBlock = 1 << 13
+	// minListsPerSummer is the fewest lists worth a summing goroutine of
+	// their own.
+	minListsPerSummer = 8
+)
+
+// A drawBlock holds the draws of count resamples from resample first on,
+// each draw as the offset of its row, and how many summers have yet to
+// sum it.
+type drawBlock struct {
+	first, count int
+	rows         []int
+	left         atomic.Int32
+}
+
+// sum adds, for lists lo to lo+len(sums), the values each resample of the
+// block draws, and stores their means.
+func (blk *drawBlock) sum(n, m, lo int, rows, sums, means []float64) {
+	w := len(sums)
+	for r := range blk.count {
+		draws := blk.rows[r*n : (r+1)*n]
+		clear(sums)
+		// Four draws at a time: each sum is loaded and stored once for
+		// four additions, made in the order of the draws.
+		d := 0
+		for ; d+4 <= n; d += 4 {
+			k0, k1, k2, k3 := draws[d]+lo, draws[d+1]+lo, draws[d+2]+lo, draws[d+3]+lo
+			r0, r1, r2, r3 := rows[k0:k0+w], rows[k1:k1+w], rows[k2:k2+w], rows[k3:k3+w]
+			r1, r2, r3, sums := r1[:len(r0)], r2[:len(r0)], r3[:len(r0)], sums[:len(r0)]
+			for i, x := range r0 {
+				sums[i] = sums[i] + x + r1[i] + r2[i] + r3[i]
+			}
+		}
+		for ; d < n; d++ {
+			k := draws[d] + lo
+			row := rows[k : k+w]
+			for i, x := range row {
+				sums[i] += x
+			}
+		}
+		b := blk.first + r
+		for i, s := range sums {
+			means[(lo+i)*BootstrapResamples+b] = s / float64(n)
+		}
+	}
+}
+
+// draws gives the bootstrap's indices into n values: the numbers that
+// rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2)).IntN(n) gives,
+// call after call, taken from the PCG directly, whose Uint64 the compiler
+// inlines where a Rand calls it through an interface: the draws are most
+// of a bootstrap of few lists. The reduction to [0, n) is the one Rand
+// documents for its bounded draws (a mask for a power of two, otherwise
+// Lemire's multiply-and-reject), so that the sequence is Rand's, draw for
+// draw; a test holds them side by side.
+type draws struct {
+	pcg *rand.PCG
+	n   uint64
+}
+
+func newDraws(n int) draws {
+	return draws{rand.NewPCG(BootstrapSeed1, BootstrapSeed2), uint64(n)}
+}
+
+func (d draws) next() int {
+	if d.n&(d.n-1) == 0 {
+		return int(d.pcg.Uint64() & (d.n - 1))
+	}
+	hi, lo := bits.Mul64(d.pcg.Uint64(), d.n)
+	if lo < d.n {
+		// Reject the few products that would make low indices likelier.
+		thresh := -d.n % d.n
+		for lo < thresh {
+			hi, lo = bits.Mul64(d.pcg.Uint64(), d.n)
+		}
+	}
+	return int(hi)
 }
 
 // selectQuantile is quantile of xs once sorted, without sorting them: the

@@ -163,13 +163,14 @@ func BenchmarkAggregateAll(b *testing.B) {
 	}
 }
 
-// The lists are cut into one group per processor, each drawing from a
-// generator of its own: the figures do not depend on how many there are.
+// The lists of one length share one generator's draws, summed by as many
+// goroutines as there are processors (for lists enough to share): the
+// figures do not depend on how many there are.
 func TestAggregateAllDoesNotDependOnTheNumberOfProcessors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	lists := map[string][]float64{}
-	for i := range 9 {
-		xs := make([]float64, 5)
+	for i := range 40 {
+		xs := make([]float64, 5+i/20) // a length summed in parts, another not
 		for j := range xs {
 			xs[j] = rng.Float64()
 		}
@@ -182,5 +183,43 @@ func TestAggregateAllDoesNotDependOnTheNumberOfProcessors(t *testing.T) {
 		runtime.GOMAXPROCS(procs)
 		assert.Equal(t, want, AggregateAll(lists), "%d processors", procs)
 		assert.Equal(t, wantSingle, AggregateAll(single), "%d processors", procs)
+	}
+}
+
+// The bootstrap's draws come from the PCG without a Rand, reduced to
+// [0, n) as Rand.IntN reduces them: they must be Rand's, draw for draw,
+// for a power of two (a mask), a length that hardly ever rejects a draw,
+// and lengths near 2⁶³ that reject about one draw in four (3·2⁶¹: 2⁶⁴ mod
+// n is 2⁶²) and about one in two (2⁶³ − 1).
+func TestDrawsAreThoseOfRandIntN(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 2, 3, 7, 64, 751, 1 << 40, 3 << 61, math.MaxInt64} {
+		want := rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2))
+		d := newDraws(n)
+		for i := range 100000 {
+			if w, g := want.IntN(n), d.next(); w != g {
+				t.Fatalf("n = %d, draw %d: %d, Rand.IntN gives %d", n, i, g, w)
+			}
+		}
+	}
+}
+
+// BenchmarkAggregateAllManyTasks is one configuration of a run of 100,008
+// trials: 115 figures over 8,334 tasks, whose figures side by side (7 MB)
+// do not fit in a core's cache. (Tiles of a few lists each, to keep them
+// in cache, were tried: five times the CPU, the loop's cost per draw and
+// tile outweighing the misses.)
+func BenchmarkAggregateAllManyTasks(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	lists := map[string][]float64{}
+	for i := range 115 {
+		xs := make([]float64, 8334)
+		for j := range xs {
+			xs[j] = rng.Float64()
+		}
+		lists[fmt.Sprintf("metric_%03d", i)] = xs
+	}
+	for b.Loop() {
+		AggregateAll(lists)
 	}
 }

@@ -76,8 +76,11 @@
 // trial).
 //
 // The summary is written from a temporary file that holds the entries in
-// binary as the trials finish, so that Evaluate and a merge hold about a
-// hundred bytes per trial and the figures the bootstrap needs, not the
+// binary as the trials finish, so that a merge holds about a hundred bytes
+// per trial (its path and its place in that file) and Evaluate about three
+// hundred (its Trial, whose Rel, Folder, Task and Name share the bytes of
+// its Dir where they can, and its place in that file; the warnings of the
+// few trials that have any), with the figures the bootstrap needs, not the
 // entries (Options.SummaryValues and SummaryWithoutEntries say what the
 // returned summary keeps).
 //

@@ -198,33 +198,43 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	// Workers take trials by index and write each result into its own
-	// slot, so the summary and the warnings come out in trial order
-	// whatever order the workers finish in.
-	results := make([]trialResult, len(trials))
 	// The run summary's entries go to a spool as the trials finish, so
-	// that memory does not hold them all; a shard keeps its own.
+	// that memory does not hold them all; a shard keeps its own. What the
+	// end of Evaluate reads of a spooled trial (its warnings, and why it
+	// failed) is kept for the few trials that have either, so that the
+	// trials of a whole run cost memory their Trial and their place in
+	// the spool, not an entry each.
 	var sp *spool
+	var results []trialResult // a shard's, by trial index
 	if opts.shard == nil {
 		if sp, err = newSpool(); err != nil {
 			return nil, err
 		}
 		sp.curves, sp.replace = true, true
 		defer sp.Close()
+	} else {
+		results = make([]trialResult, len(trials))
 	}
+	var mu sync.Mutex
+	ends := map[int]trialEnd{}
 	var spoolErr error
-	var spoolOnce sync.Once
-	spoolEntry := func(i int) {
+	// finish takes trial i's result: workers take trials by index, so
+	// the summary and the warnings come out in trial order whatever order
+	// the workers finish in.
+	finish := func(i int, r trialResult) {
 		if sp == nil {
+			results[i] = r
 			return
 		}
-		if err := sp.add(trials[i].Config, &results[i].entry, results[i].coverage); err != nil {
-			spoolOnce.Do(func() { spoolErr = err })
+		err := sp.add(trials[i].Config, &r.entry, r.coverage)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && spoolErr == nil {
+			spoolErr = err
 		}
-		// What the end of Evaluate reads of the entry: its status and
-		// reason.
-		results[i].entry = TaskEntry{Status: results[i].entry.Status, Reason: results[i].entry.Reason}
-		results[i].coverage = nil
+		if len(r.warnings) > 0 || r.entry.Status == Failed {
+			ends[i] = trialEnd{r.warnings, r.entry.Status, r.entry.Reason}
+		}
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -232,11 +242,10 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		wg.Go(func() {
 			for i := range next {
 				if err := dirErr[trials[i].Config]; err != nil {
-					results[i] = failedResult(trials[i], err.Error())
+					finish(i, failedResult(trials[i], err.Error()))
 				} else {
-					results[i] = e.process(trials[i])
+					finish(i, e.process(trials[i]))
 				}
-				spoolEntry(i)
 			}
 		})
 	}
@@ -250,11 +259,22 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	}
 	close(next)
 	wg.Wait()
+	end := func(i int) trialEnd {
+		if sp == nil {
+			r := &results[i]
+			return trialEnd{r.warnings, r.entry.Status, r.entry.Reason}
+		}
+		return ends[i]
+	}
 	// The artifacts are made durable and put in place here, together;
-	// the summary that names them is written after.
+	// the summary that names them is written after. A trial whose
+	// artifacts could not be put in place is failed, and its failed
+	// entry replaces the one spooled.
 	if err := e.written.Commit(); err != nil {
-		for _, i := range failCommitted(trials, results, opts.Out, err) {
-			spoolEntry(i)
+		for i, reason := range failCommitted(trials, opts.Out, err) {
+			if end(i).status != Failed {
+				finish(i, failedResult(trials[i], reason))
+			}
 		}
 	}
 	if canceled {
@@ -265,14 +285,15 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 	}
 
 	var errs []error
-	for i, r := range results {
+	for i := range trials {
+		r := end(i)
 		if opts.Warn != nil {
 			for _, w := range r.warnings {
 				opts.Warn(trials[i], w)
 			}
 		}
-		if r.entry.Status == Failed {
-			errs = append(errs, fmt.Errorf("%s: %w: %s", trials[i].Rel, ErrTrialFailed, r.entry.Reason))
+		if r.status == Failed {
+			errs = append(errs, fmt.Errorf("%s: %w: %s", trials[i].Rel, ErrTrialFailed, r.reason))
 		}
 	}
 	if opts.shard != nil {
@@ -306,17 +327,17 @@ func failedResult(t *Trial, reason string) trialResult {
 	}
 }
 
-// failCommitted marks failed the trials whose artifacts the commit could
-// not put in place (err joins one *atomicfile.FileError per trial), and
-// returns their indexes.
-func failCommitted(trials []*Trial, results []trialResult, out string, err error) []int {
+// failCommitted gives the trials whose artifacts the commit could not
+// put in place (err joins one *atomicfile.FileError per trial), by index,
+// with the reason each fails.
+func failCommitted(trials []*Trial, out string, err error) map[int]string {
 	byPath := map[string]int{}
 	for i, t := range trials {
 		dir := filepath.Join(out, t.Config)
 		byPath[filepath.Join(dir, t.Name+EventsSuffix)] = i
 		byPath[filepath.Join(dir, t.Name+MetricsSuffix)] = i
 	}
-	var failed []int
+	failed := map[int]string{}
 	errs := []error{err}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = joined.Unwrap()
@@ -324,9 +345,10 @@ func failCommitted(trials []*Trial, results []trialResult, out string, err error
 	for _, e := range errs {
 		var fe *atomicfile.FileError
 		if errors.As(e, &fe) {
-			if i, ok := byPath[fe.Path]; ok && results[i].entry.Status != Failed {
-				results[i] = failedResult(trials[i], fe.Error())
-				failed = append(failed, i)
+			if i, ok := byPath[fe.Path]; ok {
+				if _, done := failed[i]; !done {
+					failed[i] = fe.Error()
+				}
 			}
 		}
 	}
@@ -367,6 +389,14 @@ type truthOnce struct {
 	truth  *groundtruth.Truth
 	reason string // why there is none
 	warn   string
+}
+
+// A trialEnd is what the end of Evaluate reads of a trial: its
+// warnings, its status and the reason for it.
+type trialEnd struct {
+	warnings []string
+	status   TaskStatus
+	reason   string
 }
 
 type trialResult struct {

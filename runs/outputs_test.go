@@ -321,23 +321,18 @@ func TestFailCommittedFailsTheTrialWhoseArtifactTheCommitNames(t *testing.T) {
 		{Config: "cfg", Name: "b", Task: "b", Folder: "b__1"},
 		{Config: "other", Name: "a", Task: "a", Folder: "a__2"},
 	}
-	results := make([]trialResult, len(trials))
-	for i := range results {
-		results[i].entry.Status = Computable
-	}
 	out := "out"
 	err := errors.Join(
 		&atomicfile.FileError{Path: filepath.Join(out, "cfg", "b"+MetricsSuffix), Err: fs.ErrPermission},
 		&atomicfile.FileError{Path: filepath.Join(out, "other", "a"+EventsSuffix), Err: fs.ErrNotExist},
+		&atomicfile.FileError{Path: filepath.Join(out, "cfg", "b"+EventsSuffix), Err: fs.ErrExist},
+		&atomicfile.FileError{Path: filepath.Join(out, "elsewhere", "a"+EventsSuffix), Err: fs.ErrExist},
 	)
-	failCommitted(trials, results, out, err)
-	assert.Equal(t, Computable, results[0].entry.Status)
-	assert.Equal(t, Failed, results[1].entry.Status)
-	assert.Equal(t, filepath.Join(out, "cfg", "b"+MetricsSuffix)+": permission denied", results[1].entry.Reason)
-	assert.Equal(t, Failed, results[2].entry.Status)
-	assert.Contains(t, results[2].entry.Reason, filepath.Join(out, "other", "a"+EventsSuffix))
+	failed := failCommitted(trials, out, err)
+	assert.Len(t, failed, 2, "the trials the errors name, each once; none for a file of no trial")
+	assert.Equal(t, filepath.Join(out, "cfg", "b"+MetricsSuffix)+": permission denied", failed[1], "the first error naming a trial is its reason")
+	assert.Contains(t, failed[2], filepath.Join(out, "other", "a"+EventsSuffix))
 
-	one := []trialResult{{entry: TaskEntry{Status: Computable}}}
-	failCommitted(trials[:1], one, out, &atomicfile.FileError{Path: filepath.Join(out, "cfg", "a"+EventsSuffix), Err: fs.ErrPermission})
-	assert.Equal(t, Failed, one[0].entry.Status, "a single error, not joined, fails its trial too")
+	one := failCommitted(trials[:1], out, &atomicfile.FileError{Path: filepath.Join(out, "cfg", "a"+EventsSuffix), Err: fs.ErrPermission})
+	assert.Equal(t, map[int]string{0: filepath.Join(out, "cfg", "a"+EventsSuffix) + ": permission denied"}, one, "a single error, not joined, fails its trial too")
 }

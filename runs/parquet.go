@@ -193,6 +193,21 @@ func readTrialTable(file string, f func(row int, config string, e *TaskEntry) er
 			return fmt.Errorf("trials table %s: no column %q", file, name)
 		}
 	}
+	figures := 0
+	for _, k := range kind {
+		if k == colFigure {
+			figures++
+		}
+	}
+	// A row's configuration, batch and status are most often the last
+	// row's: that string is given again rather than a copy.
+	var lastConfig, lastBatch, lastStatus string
+	same := func(last *string, b []byte) string {
+		if string(b) != *last {
+			*last = string(b)
+		}
+		return *last
+	}
 	rd := parquet.NewReader(pf)
 	defer rd.Close()
 	rows := make([]parquet.Row, 64)
@@ -202,7 +217,7 @@ func readTrialTable(file string, f func(row int, config string, e *TaskEntry) er
 		for _, row := range rows[:k] {
 			n++
 			var config string
-			e := TaskEntry{Values: map[string]float64{}}
+			e := TaskEntry{Values: make(map[string]float64, figures)}
 			for _, v := range row {
 				col := v.Column()
 				if v.IsNull() {
@@ -211,7 +226,7 @@ func readTrialTable(file string, f func(row int, config string, e *TaskEntry) er
 				str := func() string { return string(v.ByteArray()) }
 				switch kind[col] {
 				case colConfig:
-					config = str()
+					config = same(&lastConfig, v.ByteArray())
 				case colName:
 					e.Name = str()
 				case colTask:
@@ -219,9 +234,9 @@ func readTrialTable(file string, f func(row int, config string, e *TaskEntry) er
 				case colTrial:
 					e.Trial = str()
 				case colBatch:
-					e.Batch = str()
+					e.Batch = same(&lastBatch, v.ByteArray())
 				case colStatus:
-					e.Status = TaskStatus(str())
+					e.Status = TaskStatus(same(&lastStatus, v.ByteArray()))
 				case colReason:
 					e.Reason = str()
 				case colReward:

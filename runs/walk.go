@@ -88,6 +88,12 @@ func WalkWarn(dir string, warn func(string), skip ...string) ([]*Trial, error) {
 	add := func(config, batch, tdir string) {
 		t := &Trial{Config: config, Batch: batch, Dir: tdir, Folder: filepath.Base(tdir)}
 		t.Rel = path.Join(config, batch, t.Folder)
+		// Where the separator is "/", Rel is the end of Dir: sharing its
+		// bytes keeps one copy of the path per trial, not two (a run of
+		// a million trials holds them all).
+		if n := len(tdir) - len(t.Rel); n > 0 && tdir[n-1] == '/' && tdir[n:] == t.Rel {
+			t.Rel = tdir[n:]
+		}
 		t.readResult()
 		out = append(out, t)
 	}
@@ -289,8 +295,8 @@ func (t *Trial) readResult() {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("result.json: %v; task name from the folder name, no reward", err))
 		return
 	}
-	if name != "" {
-		t.Task = name
+	if name != "" && name != t.Task {
+		t.Task = name // else the folder's bytes are kept, not a copy
 	}
 	t.Reward = reward
 }
@@ -369,6 +375,9 @@ func nameTrials(trials []*Trial) {
 				id = t.Folder
 			}
 			stem += "__" + fileStem(id)
+			if stem == t.Folder {
+				stem = t.Folder // the folder's bytes, not a copy
+			}
 		}
 		t.Name = shorten(stem)
 		used[key{t.Config, fold(t.Name)}]++

@@ -3,7 +3,9 @@ package runs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -98,4 +100,42 @@ func TestWalkSkipsBatchResultsHiddenAndOutputFolders(t *testing.T) {
 
 	_, err = Walk(filepath.Join(run, "nope"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// A run of a million trials holds every Trial: its path relative to the
+// run, its task and its artifacts' name are the bytes of its folder's
+// path where they are equal to a part of it, not copies.
+func TestWalkSharesATrialsPathAndNamesWithItsFolder(t *testing.T) {
+	t.Parallel()
+	if filepath.Separator != '/' {
+		t.Skip(`Rel, with "/", is a part of Dir only where the separator is "/"`)
+	}
+	run := t.TempDir()
+	for _, folder := range []string{"fix-auth__a1", "fix-auth__a2", "add-cache__b1"} {
+		dir := filepath.Join(run, "cfg", "batch", folder)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "agent"), 0o755))
+		task, _, _ := strings.Cut(folder, "__")
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"task_name": "`+task+`"}`), 0o644))
+	}
+	trials, err := Walk(run)
+	require.NoError(t, err)
+	require.Len(t, trials, 3)
+	within := func(part, whole string) bool {
+		p, w := uintptr(unsafe.Pointer(unsafe.StringData(part))), uintptr(unsafe.Pointer(unsafe.StringData(whole)))
+		return p >= w && p+uintptr(len(part)) <= w+uintptr(len(whole))
+	}
+	for _, tr := range trials {
+		assert.Equal(t, "cfg/batch/"+tr.Folder, tr.Rel)
+		assert.True(t, within(tr.Rel, tr.Dir), "%s: Rel is the end of Dir", tr.Rel)
+		assert.True(t, within(tr.Folder, tr.Dir), "%s: Folder is the end of Dir", tr.Rel)
+		assert.True(t, within(tr.Task, tr.Dir), "%s: the task named in result.json, equal to the folder's, is the folder's bytes", tr.Rel)
+	}
+	byName := map[string]*Trial{}
+	for _, tr := range trials {
+		byName[tr.Name] = tr
+	}
+	require.Contains(t, byName, "fix-auth__a1", "a task run twice names its artifacts by folder")
+	assert.True(t, within(byName["fix-auth__a1"].Name, byName["fix-auth__a1"].Dir), "a name equal to the folder is its bytes")
+	require.Contains(t, byName, "add-cache")
+	assert.True(t, within(byName["add-cache"].Name, byName["add-cache"].Dir), "a task's name is its bytes")
 }

@@ -46,7 +46,10 @@ if [ -z "$bin" ]; then
 fi
 (cd "$root" && go build -o "$tmp/gen" ./internal/synthrun/gen)
 plan=no
-if "$bin" run-dir -h 2>&1 | grep -q -- '-plan'; then plan=yes; fi
+# Not "-h | grep -q": with pipefail, grep leaving early makes the help's
+# writer fail, and the pipeline with it.
+help=$("$bin" run-dir -h 2>&1 || true)
+if grep -q -- '-plan' <<<"$help"; then plan=yes; fi
 
 # measure NAME CMD...: runs CMD under /usr/bin/time -v, prints a line
 # (unless quiet=yes) and appends "NAME WALL CPU RSS_MB" to $tmp/figures.
