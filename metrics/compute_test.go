@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"testing"
 
@@ -498,7 +499,7 @@ func TestASummaryThatMiscountsTheFilesChangesNoFigure(t *testing.T) {
 	doc := normalize(t, "search-read-edit.toolcalls.json", searchReadEditGT())
 	want := metrics.Compute(doc, metrics.Options{})
 	require.True(t, want.Computable)
-	for _, files := range []int{-1, 0, 1, 1 << 50} {
+	for _, files := range []int{-1, 0, 1, math.MaxInt} {
 		miscounted := *doc
 		miscounted.Summary.UniqueFilesAccessed = files
 		got := metrics.Compute(&miscounted, metrics.Options{})

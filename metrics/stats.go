@@ -369,7 +369,9 @@ func (blk *drawBlock) sum(n, m, lo int, rows, sums, means []float64) {
 // of a bootstrap of few lists. The reduction to [0, n) is the one Rand
 // documents for its bounded draws (a mask for a power of two, otherwise
 // Lemire's multiply-and-reject), so that the sequence is Rand's, draw for
-// draw; a test holds them side by side.
+// draw, on a 64-bit platform; a test holds them side by side. (On a 32-bit
+// one Rand reduces lengths below 2³² through 32-bit draws; these draws
+// are the same on every platform, and so are the intervals.)
 type draws struct {
 	pcg *rand.PCG
 	n   uint64
