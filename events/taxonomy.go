@@ -18,10 +18,13 @@ import (
 )
 
 // ProfileNames lists the built-in taxonomy profiles.
-func ProfileNames() []string {
+func ProfileNames() []string { return slices.Clone(profileNames()) }
+
+// profileNames is ProfileNames, sorted once and shared: Claude Code first,
+// since it is the default agent and its rules are the most specific, the
+// rest in name order.
+var profileNames = sync.OnceValue(func() []string {
 	names := slices.Collect(maps.Keys(compiledProfiles()))
-	// Claude Code first: it is the default agent, and its rules are the most
-	// specific; the rest in name order.
 	slices.SortFunc(names, func(a, b string) int {
 		switch {
 		case a == b:
@@ -34,17 +37,27 @@ func ProfileNames() []string {
 		return strings.Compare(a, b)
 	})
 	return names
-}
+})
 
 // Profile returns the rules of a built-in profile. The profiles are
 // written in profiles/*.yaml and compiled into the package
 // (profiles_compiled.go), so that no run parses them.
 func Profile(name string) ([]Rule, error) {
-	rules, ok := compiledProfiles()[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown taxonomy profile %q (built-in: %s)", name, strings.Join(ProfileNames(), ", "))
+	rules, err := profileRules(name)
+	if err != nil {
+		return nil, err
 	}
 	return cloneRules(rules), nil
+}
+
+// profileRules returns the compiled rules of a built-in profile, shared:
+// the caller must not change them.
+func profileRules(name string) ([]Rule, error) {
+	rules, ok := compiledProfiles()[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown taxonomy profile %q (built-in: %s)", name, strings.Join(profileNames(), ", "))
+	}
+	return rules, nil
 }
 
 // boolPtr returns a pointer to a copy of b.
@@ -82,7 +95,7 @@ type Taxonomy struct {
 
 // newTaxonomy returns a taxonomy of rules, which it keeps.
 func newTaxonomy(name string, rules []Rule) *Taxonomy {
-	t := &Taxonomy{name: name, rules: rules, exact: map[string]int{}, preferred: new(sync.Map)}
+	t := &Taxonomy{name: name, rules: rules, exact: make(map[string]int, len(rules)), preferred: new(sync.Map)}
 	for i, r := range rules {
 		if isGlob(r.Match) {
 			t.globs = append(t.globs, i)
@@ -140,9 +153,12 @@ func SetMaxInputSize(n int64) { maxInput.Set(n) }
 // socket is refused) of at most 64 MiB; see SetMaxInputSize.
 func LoadTaxonomy(profiles []string, files ...string) (*Taxonomy, error) {
 	if len(profiles) == 0 {
-		profiles = ProfileNames()
+		profiles = profileNames()
 	}
-	var rules []Rule
+	// The rules of user files are checked as they are parsed, and the
+	// built-in ones by the package's tests; the taxonomy shares the
+	// built-in rules' cases and flags, which nothing changes.
+	var user []Rule
 	for _, f := range files {
 		data, err := input.ReadFile(f, maxInput.Or(input.ConfigLimit))
 		if err != nil {
@@ -152,21 +168,23 @@ func LoadTaxonomy(profiles []string, files ...string) (*Taxonomy, error) {
 		if err != nil {
 			return nil, err
 		}
-		rules = append(rules, r...)
+		user = append(user, r...)
 	}
-	for _, p := range profiles {
-		r, err := Profile(strings.TrimSpace(p))
+	builtin := make([][]Rule, len(profiles))
+	n := len(user)
+	for i, p := range profiles {
+		r, err := profileRules(strings.TrimSpace(p))
 		if err != nil {
 			return nil, err
 		}
+		builtin[i] = r
+		n += len(r)
+	}
+	rules := append(make([]Rule, 0, n), user...)
+	for _, r := range builtin {
 		rules = append(rules, r...)
 	}
-	t, err := NewTaxonomy(rules...)
-	if err != nil {
-		return nil, err
-	}
-	t.name = strings.Join(append(slices.Clone(files), profiles...), ",")
-	return t, nil
+	return newTaxonomy(strings.Join(append(slices.Clone(files), profiles...), ","), rules), nil
 }
 
 // Rules returns the rules in priority order.
@@ -175,7 +193,9 @@ func (t *Taxonomy) Rules() []Rule { return cloneRules(t.rules) }
 // Classify returns the first rule matching the tool name. For a name no rule
 // matches it returns an other/other rule and false. A rule that classifies
 // per call (By) is returned with its default category and class; ClassifyCall
-// applies it to a call's arguments.
+// applies it to a call's arguments. The rule's Cases map and MCP flag are
+// the taxonomy's own, shared by every taxonomy made from the same profile:
+// read them, do not change them (Rules returns copies to change).
 func (t *Taxonomy) Classify(tool string) (Rule, bool) {
 	// The first match is the first of the rule naming the tool and the
 	// globs before it that match.
@@ -271,19 +291,32 @@ func (t *Taxonomy) prefer(profile string) *Taxonomy {
 	if profile == "" || !slices.ContainsFunc(t.rules, func(r Rule) bool { return r.Profile == profile }) {
 		return t
 	}
-	builtin := ProfileNames()
-	var head, preferred, rest []Rule
-	for _, r := range t.rules {
+	// Each rule goes to the head (the user files' rules before the first
+	// built-in one), the preferred profile's or the rest, each keeping its
+	// order; the three are laid out in one slice of the taxonomy's size.
+	const head, preferred, rest = 0, 1, 2
+	builtin := profileNames()
+	part := make([]uint8, len(t.rules))
+	seenRest := false
+	for i, r := range t.rules {
 		switch {
 		case r.Profile == profile:
-			preferred = append(preferred, r)
-		case len(rest) == 0 && !slices.Contains(builtin, r.Profile):
-			head = append(head, r)
+			part[i] = preferred
+		case !seenRest && !slices.Contains(builtin, r.Profile):
+			part[i] = head
 		default:
-			rest = append(rest, r)
+			part[i], seenRest = rest, true
 		}
 	}
-	return newTaxonomy(t.name, slices.Concat(head, preferred, rest))
+	rules := make([]Rule, 0, len(t.rules))
+	for _, p := range []uint8{head, preferred, rest} {
+		for i, r := range t.rules {
+			if part[i] == p {
+				rules = append(rules, r)
+			}
+		}
+	}
+	return newTaxonomy(t.name, rules)
 }
 
 // sessionProfiles maps the names of trace formats and agents to the built-in
