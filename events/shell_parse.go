@@ -2,12 +2,13 @@ package events
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentretrieval/agentretrieval/internal/lazyre"
 )
 
 // Shell parsing bounds. Scripts are parsed with mvdan.cc/sh/v3/syntax, the
@@ -235,12 +236,12 @@ func tokenLen(src string) int {
 
 // shellEOFError matches the parser's messages for a construct still open
 // at the end of the script, capturing what closes it.
-var shellEOFError = regexp.MustCompile("^(?:reached EOF without (?:closing quote|matching .+ with) |unclosed here-document )(`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\")$")
+var shellEOFError = lazyre.New("^(?:reached EOF without (?:closing quote|matching .+ with) |unclosed here-document )(`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\")$")
 
 // shellCloser returns the text that closes what a parse error says is
 // still open at the end of the script.
 func shellCloser(msg string) (string, bool) {
-	m := shellEOFError.FindStringSubmatch(msg)
+	m := shellEOFError().FindStringSubmatch(msg)
 	if m == nil {
 		return "", false
 	}

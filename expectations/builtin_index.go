@@ -3,11 +3,11 @@ package expectations
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/internal/lazyre"
 	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
@@ -171,11 +171,11 @@ func patternEvidence(ie *metrics.IndexEffectiveness, names ...string) []string {
 // A trailing list of the steps goes too ("… between them (steps 1–5)"),
 // for the same reason.
 func patternDetail(o metrics.Pattern) string {
-	d := trailingSteps.ReplaceAllString(o.Detail, "")
+	d := trailingSteps().ReplaceAllString(o.Detail, "")
 	if len(o.Steps) == 0 {
 		return d
 	}
 	return strings.TrimPrefix(d, fmt.Sprintf("step %d: ", o.Steps[0]+1))
 }
 
-var trailingSteps = regexp.MustCompile(` \(steps? [0-9, –-]+\)$`)
+var trailingSteps = lazyre.New(` \(steps? [0-9, –-]+\)$`)

@@ -5,12 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/agentretrieval/agentretrieval/internal/lazyre"
 	"github.com/agentretrieval/agentretrieval/report"
 )
 
@@ -103,7 +102,7 @@ func (s *Store) Runs(ctx context.Context, f Filter) ([]RunSummary, error) {
 }
 
 // hexPrefix is what a commit reference looks like: 4 to 40 hex digits.
-var hexPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`) })
+var hexPrefix = lazyre.New(`^[0-9a-fA-F]{4,40}$`)
 
 // Baseline returns the figures of the latest run of branch ref, or, when
 // no run has that branch, of the latest run of the commit ref (a full

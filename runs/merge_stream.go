@@ -116,7 +116,7 @@ func readShardHeader(file string) (*ShardSummary, error) {
 	if err := s.Part().Check(); err != nil {
 		return nil, fmt.Errorf("shard summary %s: %w", file, err)
 	}
-	if m := shardFileRE.FindStringSubmatch(filepath.Base(file)); m != nil {
+	if m := shardFileRE().FindStringSubmatch(filepath.Base(file)); m != nil {
 		if m[1] != strconv.Itoa(s.Shard) || m[2] != strconv.Itoa(s.Shards) {
 			return nil, fmt.Errorf("shard summary %s: the file is named for shard %s of %s but holds shard %d of %d", file, m[1], m[2], s.Shard, s.Shards)
 		}

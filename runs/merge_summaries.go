@@ -12,10 +12,11 @@ import (
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/internal/input"
+	"github.com/agentretrieval/agentretrieval/internal/lazyre"
 )
 
 // shardFileRE matches the name of a shard's partial summary.
-var shardFileRE = regexp.MustCompile(`^` + regexp.QuoteMeta(strings.TrimSuffix(SummaryFile, ".json")) + `\.shard-([0-9]+)-of-([0-9]+)\.json$`)
+var shardFileRE = lazyre.New(`^` + regexp.QuoteMeta(strings.TrimSuffix(SummaryFile, ".json")) + `\.shard-([0-9]+)-of-([0-9]+)\.json$`)
 
 // ReadShardSummary reads a shard's partial summary
 // (run_retrieval_summary.shard-K-of-N.json) and, for schema 2.x, the
@@ -48,7 +49,7 @@ func ReadShardSummary(file string) (*ShardSummary, error) {
 	if err := s.Part().Check(); err != nil {
 		return nil, fmt.Errorf("shard summary %s: %w", file, err)
 	}
-	if m := shardFileRE.FindStringSubmatch(filepath.Base(file)); m != nil {
+	if m := shardFileRE().FindStringSubmatch(filepath.Base(file)); m != nil {
 		if m[1] != strconv.Itoa(s.Shard) || m[2] != strconv.Itoa(s.Shards) {
 			return nil, fmt.Errorf("shard summary %s: the file is named for shard %s of %s but holds shard %d of %d", file, m[1], m[2], s.Shard, s.Shards)
 		}
@@ -110,7 +111,7 @@ func FindShardSummaries(paths ...string) ([]string, error) {
 		}
 		found := false
 		for _, e := range ents {
-			if shardFileRE.MatchString(e.Name()) {
+			if shardFileRE().MatchString(e.Name()) {
 				out = append(out, filepath.Join(p, e.Name()))
 				found = true
 			}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
+	"github.com/agentretrieval/agentretrieval/internal/lazyre"
 )
 
 // MiniSWEAgent reads mini-swe-agent trajectories, the *.traj.json file the
@@ -207,7 +208,7 @@ type miniInfo struct {
 // miniDefaultAction matches the action block of every version that does
 // not record its own regex: ```bash in 1.x, ```mswea_bash_command in 2.x
 // text-based models.
-var miniDefaultAction = regexp.MustCompile("(?s)```(?:bash|mswea_bash_command)\\s*\\n(.*?)\\n```")
+var miniDefaultAction = lazyre.New("(?s)```(?:bash|mswea_bash_command)\\s*\\n(.*?)\\n```")
 
 // document reads the members of the trajectory object, which the jsonDoc
 // has entered.
@@ -385,7 +386,7 @@ func (mr *miniReader) assistant(i, line int, m *miniMsg, t time.Time) {
 	var commands [][]byte
 	re := mr.regex
 	if re == nil {
-		re = miniDefaultAction
+		re = miniDefaultAction()
 	}
 	found := re.FindAllSubmatch(m.text, 2)
 	// The message's text is its thought; its one action block is the
@@ -435,7 +436,7 @@ func (mr *miniReader) add(c ToolCall) int {
 }
 
 // miniReturnCode finds the <returncode> tag of a rendered observation.
-var miniReturnCode = regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`)
+var miniReturnCode = lazyre.New(`<returncode>\s*(-?\d+)\s*</returncode>`)
 
 // join makes message m the result of call k: the command output its
 // observation shows (see miniObservation), cut to MaxResultBytes.
@@ -459,7 +460,7 @@ func (mr *miniReader) join(k int, m *miniMsg) {
 	code := string(m.returncode)
 	if code == "" || code == "null" {
 		code = ""
-		if sm := miniReturnCode.FindSubmatch(m.text[:min(len(m.text), 4096)]); sm != nil {
+		if sm := miniReturnCode().FindSubmatch(m.text[:min(len(m.text), 4096)]); sm != nil {
 			code = string(sm[1])
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/expectations"
 	"github.com/agentretrieval/agentretrieval/groundtruth"
+	"github.com/agentretrieval/agentretrieval/internal/lazyre"
 	"github.com/agentretrieval/agentretrieval/trace"
 )
 
@@ -414,12 +414,12 @@ func floor2(v float64) float64 { return math.Floor(v*100+1e-9) / 100 }
 func num(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) }
 
 // plain matches the strings YAML reads as themselves without quotes.
-var plain = regexp.MustCompile(`^[A-Za-z0-9_./@+-][A-Za-z0-9_./@+ -]*$`)
+var plain = lazyre.New(`^[A-Za-z0-9_./@+-][A-Za-z0-9_./@+ -]*$`)
 
 // scalar writes a string as a YAML scalar: plain when that reads back the
 // same string, else double-quoted.
 func scalar(s string) string {
-	if plain.MatchString(s) && !strings.HasSuffix(s, " ") && !ambiguous(s) {
+	if plain().MatchString(s) && !strings.HasSuffix(s, " ") && !ambiguous(s) {
 		return s
 	}
 	return strconv.Quote(s)

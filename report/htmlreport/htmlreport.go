@@ -2,9 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
@@ -34,13 +32,9 @@ var (
 // ContentSecurityPolicy is the policy every report declares: nothing is
 // loaded from anywhere, and the only style and script that apply are the
 // report's own, named by their SHA-256. Even text that escaped its context
-// could neither run a script nor fetch a URL.
-var ContentSecurityPolicy = "default-src 'none'; img-src data:; style-src '" + hash(pageCSS) + "'; script-src '" + hash(pageJS) + "'; base-uri 'none'; form-action 'none'"
-
-func hash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-}
+// could neither run a script nor fetch a URL. The digests are computed when
+// the assets change (csp_generated.go), not each time the program starts.
+var ContentSecurityPolicy = "default-src 'none'; img-src data:; style-src '" + pageCSSHash + "'; script-src '" + pageJSHash + "'; base-uri 'none'; form-action 'none'"
 
 // page is what the template renders: one of Scenarios, Traces or Run.
 type page struct {
