@@ -20,6 +20,7 @@ func TestOverlappingGCPhasesPutBackThePercentOfBeforeTheFirst(t *testing.T) {
 	// at the end; the phases run without it.
 	t.Setenv("GOGC", "")
 	require.NoError(t, os.Unsetenv("GOGC"))
+	lowerAtAnyHeap(t)
 	before := gcPercent()
 	for _, tt := range []struct {
 		name  string
@@ -92,6 +93,7 @@ func TestWorkOnWhatWasReadLowersThePercentUntilDone(t *testing.T) {
 	// No t.Parallel: the percent is the process's.
 	t.Setenv("GOGC", "")
 	require.NoError(t, os.Unsetenv("GOGC"))
+	lowerAtAnyHeap(t)
 	before := gcPercent()
 	done := WorkOnWhatWasRead()
 	assert.Equal(t, min(before, afterReadGCPercent), gcPercent(), "while working")
@@ -102,4 +104,42 @@ func TestWorkOnWhatWasReadLowersThePercentUntilDone(t *testing.T) {
 	done = WorkOnWhatWasRead()
 	assert.Equal(t, before, gcPercent(), "GOGC wins")
 	done()
+}
+
+// lowerAtAnyHeap makes the phases lower the percent whatever the heap's
+// size, for the rest of the test.
+func lowerAtAnyHeap(t *testing.T) {
+	saved := lowGCMinHeap
+	lowGCMinHeap = 0
+	t.Cleanup(func() { lowGCMinHeap = saved })
+}
+
+// Below the heap the collector's first cycle comes at, the percent is
+// left as it is: lowering it would only make a collection happen at
+// start-up that nothing needs.
+func TestASmallHeapKeepsThePercent(t *testing.T) {
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	before := gcPercent()
+	heap := heapObjects()
+	require.NotZero(t, heap, "the heap's size is read")
+
+	saved := lowGCMinHeap
+	t.Cleanup(func() { lowGCMinHeap = saved })
+	for _, tt := range []struct {
+		name    string
+		minHeap uint64
+		want    int
+	}{
+		{"a heap below the threshold", heap + 1<<30, before},
+		{"a heap at the threshold", heap / 2, min(before, afterReadGCPercent)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lowGCMinHeap = tt.minHeap
+			done := WorkOnWhatWasRead()
+			assert.Equal(t, tt.want, gcPercent())
+			done()
+			assert.Equal(t, before, gcPercent(), "put back")
+		})
+	}
 }

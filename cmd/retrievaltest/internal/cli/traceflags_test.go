@@ -50,6 +50,7 @@ func gcPercent() int {
 
 func TestEachRunCollectsMoreOftenOnceATraceIsReadUnlessGOGCIsSet(t *testing.T) {
 	const file = "../../../../testdata/examples/fix-token-expiry.claude.jsonl"
+	lowerAtAnyHeap(t)
 	before := gcPercent()
 	for _, tt := range []struct {
 		name, gogc string
