@@ -194,3 +194,42 @@ func TestLoadTaxonomyErrors(t *testing.T) {
 	_, err = LoadTaxonomy(nil, filepath.Join(t.TempDir(), "missing.yaml"))
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
+
+// A tool named server__tool (Codex, Gemini CLI) or server.tool takes the
+// rule of Claude Code's mcp__server__tool, when both parts are names:
+// letters, digits, _ and -, at most 128 bytes each.
+func TestAnMCPToolNamedWithoutThePrefixTakesThePrefixedRule(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("s", 128)
+	tax, err := NewTaxonomy(
+		Rule{Match: "mcp__idx-2__find_Symbol", Category: SymbolNavigation, Class: Semantic},
+		Rule{Match: "mcp__" + long + "__t", Category: CodeSearch, Class: Semantic},
+		Rule{Match: "mcp__" + long + "s__t", Category: CodeSearch, Class: Semantic},
+		Rule{Match: "mcp__a b__t", Category: CodeSearch, Class: Semantic},
+		Rule{Match: "mcp__a/b__t", Category: CodeSearch, Class: Semantic},
+		Rule{Match: "mcp__a__t:x", Category: CodeSearch, Class: Semantic},
+		Rule{Match: "mcp____t", Category: CodeSearch, Class: Semantic},
+	)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		tool  string
+		known bool
+	}{
+		{"idx-2__find_Symbol", true},
+		{"idx-2.find_Symbol", true},
+		{long + "__t", true},
+		{long + "s__t", false},            // a server name longer than 128 bytes
+		{"a b__t", false},                 // a blank
+		{"a/b__t", false},                 // a slash
+		{"a__t:x", false},                 // a colon in the tool's name
+		{"__t", false},                    // no server name
+		{"idx-2__", false},                // no tool name
+		{"mcp_idx-2__find_Symbol", false}, // already prefixed, by another client
+	} {
+		r, known := tax.Classify(tt.tool)
+		assert.Equal(t, tt.known, known, tt.tool)
+		if tt.known {
+			assert.NotEqual(t, OtherCategory, r.Category, tt.tool)
+		}
+	}
+}
