@@ -177,6 +177,18 @@ func (r *LoadedRun) Document() *events.Document {
 	return r.doc
 }
 
+// Metrics computes the run's metrics. Unless the document is made
+// already, its events are decoded again on each pass over them
+// (metrics.ComputeEvents) rather than made the document's []Event,
+// several times what the stream keeps of each.
+func (r *LoadedRun) Metrics(opts metrics.Options) *metrics.Result {
+	if r.doc != nil {
+		return metrics.Compute(r.doc, opts)
+	}
+	doc, src := r.pending.Events()
+	return metrics.ComputeEvents(doc, src, opts)
+}
+
 // WriteJSON writes the run's document without holding its events as a
 // []Event (events.Pending.WriteJSON), unless it is made already.
 func (r *LoadedRun) WriteJSON(w io.Writer) error {
