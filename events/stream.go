@@ -372,10 +372,9 @@ type pendingSource struct {
 func (s *pendingSource) Len() int { return s.len }
 
 func (s *pendingSource) EventInto(i int, ev *Event) {
+	// The elapsed seconds go where the previous event's went (timingInto
+	// makes a place when there was none), read before ev is overwritten.
 	sec := ev.ElapsedSeconds
-	if sec == nil {
-		sec = new(float64)
-	}
 	s.b.timingInto(i, s.store.getReusing(i, ev), ev, sec)
 }
 
