@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
@@ -257,7 +258,7 @@ func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, s
 		if ctx.Err() != nil {
 			return ExitBadInput
 		}
-		gc.read()
+		startRead(gc, name)
 		runs, err := r.Load(ctx, name, stdin, stderr)
 		gc.made()
 		if err != nil {
@@ -273,6 +274,16 @@ func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, s
 		}
 	}
 	return code
+}
+
+// startRead sets the collector's percent for reading the trace name: a
+// folder's when it is a folder on this machine, else a file's.
+func startRead(gc *gcPhases, name string) {
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		gc.readFolder()
+		return
+	}
+	gc.read()
 }
 
 // Close removes the local copies of traces read from buckets.
