@@ -79,7 +79,9 @@
 // reader parses the next lines, when GOMAXPROCS allows it. A Stream keeps
 // each event in a few dozen bytes rather than as an Event; Stream.Pending
 // writes a document from that form (Pending.WriteJSON), one event at a
-// time, when the document is only to be written.
+// time, when the document is only to be written, and Pending.Events gives
+// the events one at a time to a reader that goes over them in turn
+// (metrics.ComputeEvents).
 //
 // # Paths
 //

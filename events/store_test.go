@@ -216,6 +216,19 @@ func FuzzStreamMatchesNormalize(f *testing.F) {
 				require.Equal(t, w.String(), written.String(), "calls dropped: %v", drop)
 				require.NoError(t, p.Document().WriteJSON(&made))
 				require.Equal(t, w.String(), made.String(), "calls dropped: %v", drop)
+				// The events one at a time, decoded into the same Event.
+				doc, src := p.Events()
+				require.Nil(t, doc.Events)
+				require.Equal(t, len(want[i].Events), src.Len())
+				var ev Event
+				for k := range src.Len() {
+					src.EventInto(k, &ev)
+					require.Equal(t, want[i].Events[k], ev, "event %d, calls dropped: %v", k, drop)
+				}
+				doc.Events = want[i].Events
+				var parts bytes.Buffer
+				require.NoError(t, doc.WriteJSON(&parts))
+				require.Equal(t, w.String(), parts.String(), "calls dropped: %v", drop)
 			}
 		}
 	})

@@ -289,15 +289,45 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 	if p.s == nil {
 		return p.Document().WriteJSON(w)
 	}
+	// Two passes over the events: the warnings and the summary they bring
+	// are written before them, and decoding one again costs less than
+	// holding it.
+	b, st := p.begin()
+	// Each event is written before the next is decoded into the same
+	// Event, its lists and its elapsed seconds.
+	var ev Event
+	var sec float64
+	return b.doc.writeJSON(w, false, st.len, func(i int) *Event {
+		b.timingInto(i, st.store.getReusing(i, &ev), &ev, &sec)
+		return &ev
+	})
+}
+
+// Events returns the document with its Events nil, and the events, to be
+// decoded one at a time (EventSource.EventInto) instead of held as a
+// []Event: what Document returns, in two parts. For a session of a
+// hundred thousand calls, a reader that goes over the events in turn
+// (metrics.ComputeEvents) needs tens of megabytes less.
+func (p *Pending) Events() (*Document, EventSource) {
+	if p.s == nil {
+		doc := p.Document()
+		return doc, docSource(doc.Events)
+	}
+	b, st := p.begin()
+	return b.doc, st
+}
+
+// begin makes the document but for its events, and the store of every
+// event, in one pass over them: the calls the Stream did not take are
+// made into events and stored, and the warnings and the summary of all
+// of them set.
+func (p *Pending) begin() (*docBuilder, *pendingSource) {
 	if p.done == nil {
 		// The Stream made none of its events (it never knew the working
 		// directory): they are made here, and kept as the Stream keeps
 		// them.
 		p.done = &streamSession{store: eventStore{strs: newStringTable()}}
 	}
-	// Two passes over the events: the warnings and the summary they bring
-	// are written before them, and decoding one again costs less than
-	// holding it.
 	b := beginDocument(p.s, p.opts)
 	st := &p.done.store
 	sum := newSummary(b.paths)
@@ -317,14 +347,43 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 	}
 	b.endWarnings()
 	b.doc.Summary = sum.result()
-	// Each event is written before the next is decoded into the same
-	// Event, its lists and its elapsed seconds.
-	var sec float64
-	return b.doc.writeJSON(w, false, n, func(i int) *Event {
-		b.timingInto(i, st.getReusing(i, &ev), &ev, &sec)
-		return &ev
-	})
+	return b, &pendingSource{b: b, store: st, len: n}
 }
+
+// An EventSource holds the events of a document, to be decoded one at a
+// time: Pending.Events returns one.
+type EventSource interface {
+	// Len returns the number of events.
+	Len() int
+	// EventInto sets *ev to event i (0 <= i < Len()). The lists and the
+	// elapsed seconds it sets may be stored where those of the event *ev
+	// held before, overwriting them: what a caller keeps of an event
+	// beyond the next EventInto into the same Event, it copies.
+	EventInto(i int, ev *Event)
+}
+
+// pendingSource is the EventSource of a Pending: its store, decoded.
+type pendingSource struct {
+	b     *docBuilder
+	store *eventStore
+	len   int
+}
+
+func (s *pendingSource) Len() int { return s.len }
+
+func (s *pendingSource) EventInto(i int, ev *Event) {
+	// The elapsed seconds go where the previous event's went (timingInto
+	// makes a place when there was none), read before ev is overwritten.
+	sec := ev.ElapsedSeconds
+	s.b.timingInto(i, s.store.getReusing(i, ev), ev, sec)
+}
+
+// docSource is the EventSource of a made document's events.
+type docSource []Event
+
+func (s docSource) Len() int { return len(s) }
+
+func (s docSource) EventInto(i int, ev *Event) { *ev = s[i] }
 
 // take returns what was made for s and forgets it.
 func (st *Stream) take(s *trace.Session) *streamSession {

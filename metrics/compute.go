@@ -259,6 +259,25 @@ func (e *resultEncoder) put() {
 // still filled. A trace that was read but has no tool calls is computable:
 // the agent retrieved nothing, and scores 0.
 func Compute(doc *events.Document, opts Options) *Result {
+	if doc == nil {
+		return compute(nil, eventList{}, opts)
+	}
+	return compute(doc, docEvents(doc), opts)
+}
+
+// ComputeEvents is Compute for a document whose events are read from src
+// instead of doc.Events (which it does not read), one at a time, as
+// events.Pending.Events gives them: the result is Compute's for the
+// document with those events, without the document ever holding them all
+// as Events. Each pass over the events decodes them again.
+func ComputeEvents(doc *events.Document, src events.EventSource, opts Options) *Result {
+	if doc == nil {
+		return compute(nil, eventList{}, opts)
+	}
+	return compute(doc, eventList{src: src}, opts)
+}
+
+func compute(doc *events.Document, evs eventList, opts Options) *Result {
 	opts = opts.normalized()
 	res := &Result{
 		SchemaVersion: ResultSchemaVersion,
@@ -276,13 +295,13 @@ func Compute(doc *events.Document, opts Options) *Result {
 	res.Coverage = doc.Coverage
 	res.Options.Grades = nil
 
-	in := newInput(doc, opts)
+	in := newInput(doc, evs, opts)
 	res.Judgments = in.rel
 	res.Relevant = in.relevant
 	res.Ranked = RankedLists{Surfaced: in.lists[Surfaced].files, Read: in.lists[Read].files}
 	res.Slices = computeSlices(doc, in)
 	if doc.Coverage.TraceSource != nil {
-		res.IndexEffectiveness = AnalyzeIndex(doc, opts.Index)
+		res.IndexEffectiveness = analyzeIndex(doc, evs, opts.Index)
 	}
 
 	if res.Computable {
@@ -305,7 +324,7 @@ func Compute(doc *events.Document, opts Options) *Result {
 		fileMeasures(res.FileLevel, v.Prefix(), in.lists[v].files, in.rel, opts)
 	}
 	res.Lines = computeLines(doc, in)
-	res.Symbols = computeSymbols(doc, opts.Ks)
+	res.Symbols = computeSymbols(doc, evs, opts.Ks)
 	res.Time = computeTime(doc, in)
 	res.CoverageOverTime = computeCoverage(doc, in)
 	res.Utilization = computeUtilization(doc, in)
@@ -380,6 +399,7 @@ func F1(p, r float64) float64 {
 // input is what every stage reads: the document's files under their
 // comparison keys, the judgments and the ranked lists.
 type input struct {
+	evs   eventList // the document's events
 	key   func(string) string
 	rel   Judgments
 	level int
@@ -414,13 +434,14 @@ func (l *rankedList) add(f string, event int) {
 	l.files = append(l.files, f)
 }
 
-func newInput(doc *events.Document, opts Options) *input {
+func newInput(doc *events.Document, evs eventList, opts Options) *input {
 	key := func(p string) string { return p }
 	if opts.FoldCase {
 		key = strings.ToLower
 	}
 	judged := len(doc.GroundTruth.Files) + len(opts.Grades)
 	in := &input{
+		evs:           evs,
 		key:           key,
 		rel:           make(Judgments, judged),
 		level:         opts.Level,
@@ -472,16 +493,15 @@ func newInput(doc *events.Document, opts Options) *input {
 	// made for them, as its summary counts them (a document read from
 	// JSON may say anything: no more than its events name).
 	named := 0
-	for i := range doc.Events {
-		named += len(doc.Events[i].TargetFiles)
+	for _, ev := range evs.each() {
+		named += len(ev.TargetFiles)
 	}
 	files := max(0, min(doc.Summary.UniqueFilesAccessed, named))
 	surfaced := &rankedList{files: []string{}, at: make(map[string]int, files)}
 	read := &rankedList{files: []string{}, at: make(map[string]int, files)}
 	in.lists[Surfaced], in.lists[Read] = surfaced, read
-	in.writeOnly = make([]map[string]bool, len(doc.Events))
-	for i := range doc.Events {
-		ev := &doc.Events[i]
+	in.writeOnly = make([]map[string]bool, evs.len())
+	for i, ev := range evs.each() {
 		var readHere map[string]bool
 		if len(ev.FilesWritten) > 0 {
 			readHere = make(map[string]bool, len(ev.FilesRead))

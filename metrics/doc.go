@@ -160,6 +160,10 @@
 // and AggregateResults adds a Wilson score interval to the figures that are
 // proportions by definition (Definition.Proportion: success@k, acc@k,
 // symbol_acc@k), never to one that merely happens to be 0 or 1.
+// ComputeEvents gives Compute's result for a document whose events are read
+// one at a time from an events.EventSource (events.Pending.Events), as the
+// metrics command does: a long session's events are then never held as a
+// []Event.
 //
 // # Index effectiveness
 //

@@ -262,8 +262,12 @@ func (ie *IndexEffectiveness) DetectedPatterns() []string {
 
 // AnalyzeIndex measures how the agent of one trace used the semantic index.
 func AnalyzeIndex(doc *events.Document, opts IndexOptions) *IndexEffectiveness {
-	ie := &IndexEffectiveness{TotalCalls: len(doc.Events), Backtracking: []string{}, Patterns: []Pattern{}}
-	for _, ev := range doc.Events {
+	return analyzeIndex(doc, docEvents(doc), opts)
+}
+
+func analyzeIndex(doc *events.Document, evs eventList, opts IndexOptions) *IndexEffectiveness {
+	ie := &IndexEffectiveness{TotalCalls: evs.len(), Backtracking: []string{}, Patterns: []Pattern{}}
+	for _, ev := range evs.each() {
 		switch ev.ToolClass {
 		case events.Semantic:
 			ie.SemanticCalls++
@@ -288,13 +292,13 @@ func AnalyzeIndex(doc *events.Document, opts IndexOptions) *IndexEffectiveness {
 		r := float64(ie.SemanticCalls) / float64(ie.TotalCalls)
 		ie.SemanticRatioAllCalls = &r
 	}
-	ie.stepsToTarget(doc)
-	ie.backtracking(doc)
-	ie.redundancy(doc)
-	ie.unusedTools(doc)
-	ie.fishing(doc, opts)
-	ie.guessing(doc, opts)
-	ie.direct(doc)
+	ie.stepsToTarget(doc, evs)
+	ie.backtracking(doc, evs)
+	ie.redundancy(doc, evs)
+	ie.unusedTools(doc, evs)
+	ie.fishing(doc, evs, opts)
+	ie.guessing(doc, evs, opts)
+	ie.direct(doc, evs)
 	if ie.SemanticToolOffered != nil && !*ie.SemanticToolOffered {
 		for i := range ie.Patterns {
 			if ie.Patterns[i].Name != PatternDirect {
@@ -306,23 +310,23 @@ func AnalyzeIndex(doc *events.Document, opts IndexOptions) *IndexEffectiveness {
 	return ie
 }
 
-func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document) {
+func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document, evs eventList) {
 	if len(doc.GroundTruth.Files) > 0 {
 		ie.StepsToTargetRule = RuleGroundTruth
-		for _, ev := range doc.Events {
+		for _, ev := range evs.each() {
 			if ev.HitsGroundTruth {
 				n := ev.StepIndex + 1
 				ie.StepsToTarget = &n
 				return
 			}
 		}
-		ie.StepsToTargetReason = "no call touched a ground-truth file" + nearMiss(doc)
+		ie.StepsToTargetReason = "no call touched a ground-truth file" + nearMiss(doc, evs)
 		return
 	}
 	// Without ground truth the first edit is the best sign that the agent
 	// found what it was looking for.
 	ie.StepsToTargetRule = RuleFirstEdit
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		if ev.ToolClass == events.Edit {
 			n := ev.StepIndex + 1
 			ie.StepsToTarget = &n
@@ -337,9 +341,9 @@ func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document) {
 // ground truth is relative to a working directory the trace does not
 // record, and its paths stay absolute. It returns "" when no path named
 // in the trace ends with a ground-truth path or shares its base name.
-func nearMiss(doc *events.Document) string {
+func nearMiss(doc *events.Document, evs eventList) string {
 	var base string
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		for _, p := range ev.TargetFiles {
 			for _, g := range doc.GroundTruth.Files {
 				if strings.HasSuffix(p, "/"+g) {
@@ -358,9 +362,9 @@ func nearMiss(doc *events.Document) string {
 	return base
 }
 
-func (ie *IndexEffectiveness) backtracking(doc *events.Document) {
+func (ie *IndexEffectiveness) backtracking(doc *events.Document, evs eventList) {
 	written := map[string]bool{}
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		for _, f := range ev.FilesWritten {
 			written[f] = true
 		}
@@ -370,7 +374,7 @@ func (ie *IndexEffectiveness) backtracking(doc *events.Document) {
 		relevant[f] = true
 	}
 	seen := map[string]bool{}
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		for _, f := range ev.FilesRead {
 			if seen[f] {
 				continue
@@ -384,9 +388,9 @@ func (ie *IndexEffectiveness) backtracking(doc *events.Document) {
 	ie.BacktrackingCount = len(ie.Backtracking)
 }
 
-func (ie *IndexEffectiveness) redundancy(doc *events.Document) {
+func (ie *IndexEffectiveness) redundancy(doc *events.Document, evs eventList) {
 	seen := map[string]*lineSet{}
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		for _, r := range ev.LineRanges {
 			if r.End < r.Start {
 				continue
@@ -408,7 +412,7 @@ func (ie *IndexEffectiveness) redundancy(doc *events.Document) {
 	}
 }
 
-func (ie *IndexEffectiveness) unusedTools(doc *events.Document) {
+func (ie *IndexEffectiveness) unusedTools(doc *events.Document, evs eventList) {
 	avail := doc.Provenance.AvailableTools
 	if len(avail) == 0 {
 		return
@@ -416,7 +420,7 @@ func (ie *IndexEffectiveness) unusedTools(doc *events.Document) {
 	ie.ToolsKnown = true
 	used := map[string]bool{}
 	semantic := map[string]bool{}
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		used[ev.ToolName] = true
 		if ev.ToolClass == events.Semantic {
 			semantic[ev.ToolName] = true
@@ -441,7 +445,7 @@ func (ie *IndexEffectiveness) unusedTools(doc *events.Document) {
 	}
 }
 
-func (ie *IndexEffectiveness) fishing(doc *events.Document, opts IndexOptions) {
+func (ie *IndexEffectiveness) fishing(doc *events.Document, evs eventList, opts IndexOptions) {
 	minRun := opts.FishingMinRun
 	if minRun <= 0 {
 		minRun = 5
@@ -465,7 +469,7 @@ func (ie *IndexEffectiveness) fishing(doc *events.Document, opts IndexOptions) {
 		}
 		run = nil
 	}
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		switch {
 		case slices.Contains(breaks, ev.ToolClass):
 			flush()
@@ -476,7 +480,7 @@ func (ie *IndexEffectiveness) fishing(doc *events.Document, opts IndexOptions) {
 	flush()
 }
 
-func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) {
+func (ie *IndexEffectiveness) guessing(doc *events.Document, evs eventList, opts IndexOptions) {
 	symbols := slices.Clone(opts.Symbols)
 	for _, s := range doc.GroundTruth.Symbols {
 		symbols = append(symbols, s.Symbol)
@@ -488,7 +492,7 @@ func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) 
 		ie.GuessingRule = RuleBeforeSemantic
 	}
 	semanticSeen := false
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		if ev.ToolClass == events.Semantic {
 			semanticSeen = true
 		}
@@ -518,9 +522,16 @@ func (ie *IndexEffectiveness) guessing(doc *events.Document, opts IndexOptions) 
 	}
 }
 
-func (ie *IndexEffectiveness) direct(doc *events.Document) {
-	for i := 0; i+1 < len(doc.Events); i++ {
-		sem, next := doc.Events[i], doc.Events[i+1]
+func (ie *IndexEffectiveness) direct(doc *events.Document, evs eventList) {
+	// Two events at a time, each decoded once into its own Event: the
+	// one that is next here is the semantic call of the next turn.
+	var bufs [2]events.Event
+	var sem, next *events.Event
+	for i := 0; i+1 < evs.len(); i, sem = i+1, next {
+		if i == 0 {
+			sem = evs.at(0, &bufs[0])
+		}
+		next = evs.at(i+1, &bufs[(i+1)%2])
 		if sem.ToolClass != events.Semantic || next.ToolClass != events.Edit {
 			continue
 		}
@@ -556,7 +567,7 @@ func (ie *IndexEffectiveness) direct(doc *events.Document) {
 // isTextSearch reports whether an event is a text search: its tool name
 // matches one of the configured names or globs, or, by default, it is a
 // file-level code or file search with a query.
-func isTextSearch(ev events.Event, tools []string) bool {
+func isTextSearch(ev *events.Event, tools []string) bool {
 	if len(tools) > 0 {
 		for _, t := range tools {
 			if t == ev.ToolName {

@@ -163,7 +163,7 @@ func computeLines(doc *events.Document, in *input) *LineLevel {
 		gtSpans[k] = append(gtSpans[k], span{c.Start, c.End})
 	}
 	readSpans := map[string][]span{}
-	for i, ev := range doc.Events {
+	for i, ev := range in.evs.each() {
 		for _, r := range ev.LineRanges {
 			k := in.key(r.Path)
 			if !in.includeWrites && in.writeOnly[i][k] {

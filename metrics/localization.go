@@ -96,7 +96,7 @@ type CoveragePoint struct {
 }
 
 func computeCoverage(doc *events.Document, in *input) *CoverageOverTime {
-	n := len(doc.Events)
+	n := in.evs.len()
 	c := &CoverageOverTime{Curve: make([]CoveragePoint, 0, n)}
 	// found[v][i] counts the relevant files that view v ranked at event i.
 	found := map[View][]int{}
@@ -110,27 +110,26 @@ func computeCoverage(doc *events.Document, in *input) *CoverageOverTime {
 	}
 	r := float64(len(in.relevant))
 	seen := map[View]int{}
-	for i, ev := range doc.Events {
+	var sum, readSum, retrievalSum, readRetrievalSum float64
+	retrieval := 0
+	for i, ev := range in.evs.each() {
 		for _, v := range Views {
 			seen[v] += found[v][i]
 		}
-		c.Curve = append(c.Curve, CoveragePoint{Step: i + 1, Tokens: ev.CumulativeTokens,
-			Surfaced: float64(seen[Surfaced]) / r, Read: float64(seen[Read]) / r})
-	}
-	if n == 0 {
-		c.Reason = "the trace has no tool calls: coverage over time is undefined"
-		return c
-	}
-	var sum, readSum, retrievalSum, readRetrievalSum float64
-	retrieval := 0
-	for i, p := range c.Curve {
+		p := CoveragePoint{Step: i + 1, Tokens: ev.CumulativeTokens,
+			Surfaced: float64(seen[Surfaced]) / r, Read: float64(seen[Read]) / r}
+		c.Curve = append(c.Curve, p)
 		sum += p.Surfaced
 		readSum += p.Read
-		if isRetrieval(doc.Events[i].ToolClass) {
+		if isRetrieval(ev.ToolClass) {
 			retrieval++
 			retrievalSum += p.Surfaced
 			readRetrievalSum += p.Read
 		}
+	}
+	if n == 0 {
+		c.Reason = "the trace has no tool calls: coverage over time is undefined"
+		return c
 	}
 	c.AUC, c.ReadAUC = ptr(sum/float64(n)), ptr(readSum/float64(n))
 	var why []string
@@ -203,7 +202,7 @@ func lineBudget(ll *LineLevel, doc *events.Document, in *input, gt map[string]sp
 	}
 	var reads []read
 	total, inGT := 0, 0
-	for i, ev := range doc.Events {
+	for i, ev := range in.evs.each() {
 		for _, r := range ev.LineRanges {
 			k := in.key(r.Path)
 			if !in.includeWrites && in.writeOnly[i][k] {
@@ -250,10 +249,10 @@ func lineBudget(ll *LineLevel, doc *events.Document, in *input, gt map[string]sp
 // order of the first event that named it (the Symbols of an event before
 // its Query). It returns, for each ground-truth symbol, the 1-based rank
 // of the first lookup that finds it by the rule of SymbolLevel, or 0.
-func symbolLookups(doc *events.Document) (lookups int, rankOf []int) {
+func symbolLookups(doc *events.Document, evs eventList) (lookups int, rankOf []int) {
 	var order []string
 	seen := map[string]bool{}
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		texts := slices.Clone(ev.Symbols)
 		if ev.Query != "" {
 			texts = append(texts, ev.Query)
@@ -281,8 +280,8 @@ func symbolLookups(doc *events.Document) (lookups int, rankOf []int) {
 // symbolAccuracy fills the symbol-level Acc@k of sl at each k of ks: 1
 // when every ground-truth symbol is found by one of the first k lookups
 // (see symbolLookups), else 0.
-func symbolAccuracy(sl *SymbolLevel, doc *events.Document, ks []int) {
-	lookups, rankOf := symbolLookups(doc)
+func symbolAccuracy(sl *SymbolLevel, doc *events.Document, evs eventList, ks []int) {
+	lookups, rankOf := symbolLookups(doc, evs)
 	sl.Lookups = lookups
 	all := 0
 	for _, r := range rankOf {

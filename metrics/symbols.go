@@ -46,7 +46,7 @@ type SymbolLevel struct {
 	Reason           string `json:"reason,omitempty"`
 }
 
-func computeSymbols(doc *events.Document, ks []int) *SymbolLevel {
+func computeSymbols(doc *events.Document, evs eventList, ks []int) *SymbolLevel {
 	sl := &SymbolLevel{Total: len(doc.GroundTruth.Symbols), Found: []events.Symbol{}, Missed: []events.Symbol{}}
 	if sl.Total == 0 {
 		sl.Reason = "the ground truth has no symbols"
@@ -54,7 +54,7 @@ func computeSymbols(doc *events.Document, ks []int) *SymbolLevel {
 	}
 	exact := map[string]bool{} // candidates
 	lasts := map[string]bool{} // last(c) of every candidate
-	for _, ev := range doc.Events {
+	for _, ev := range evs.each() {
 		for _, text := range append([]string{ev.Query}, ev.Symbols...) {
 			for _, c := range identifierTokens(text) {
 				exact[c] = true
@@ -71,7 +71,7 @@ func computeSymbols(doc *events.Document, ks []int) *SymbolLevel {
 	}
 	r := float64(len(sl.Found)) / float64(sl.Total)
 	sl.Recall = &r
-	symbolAccuracy(sl, doc, ks)
+	symbolAccuracy(sl, doc, evs, ks)
 	return sl
 }
 

@@ -116,7 +116,7 @@ func CandidateSetSlice(n int) string {
 func computeSlices(doc *events.Document, in *input) Slices {
 	s := Slices{CandidateSetSize: len(in.lists[Surfaced].files), EvidenceType: EvidenceLocal}
 	s.CandidateSet = CandidateSetSlice(s.CandidateSetSize)
-	for _, ev := range doc.Events {
+	for _, ev := range in.evs.each() {
 		if ev.IsMCP {
 			s.MCPEvents++
 		}

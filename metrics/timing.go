@@ -54,12 +54,12 @@ type Milestone struct {
 
 func computeTime(doc *events.Document, in *input) *TimeToRelevance {
 	hasTime, hasTokens := false, false
-	for _, ev := range doc.Events {
+	for _, ev := range in.evs.each() {
 		hasTime = hasTime || ev.ElapsedSeconds != nil
 		hasTokens = hasTokens || ev.CumulativeTokens != nil
 	}
 	milestone := func(file string, event int) Milestone {
-		ev := &doc.Events[event]
+		ev := in.evs.at(event, new(events.Event))
 		m := Milestone{Reached: true, File: file, StepIndex: ptr(ev.StepIndex), Steps: ptr(event + 1)}
 		var why []string
 		switch {

@@ -40,6 +40,6 @@ func runMetrics(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	return r.EachRun(ctx, "metrics", fs.Args(), stdin, stderr, func(run *cli.LoadedRun) error {
 		o := mopts
 		o.Grades = run.Grades
-		return metrics.Compute(run.Document(), o).WriteJSON(stdout)
+		return run.Metrics(o).WriteJSON(stdout)
 	})
 }

@@ -60,9 +60,9 @@ func runTrecExport(ctx context.Context, args []string, stdin io.Reader, stdout, 
 			return fail("%s holds %d sessions and -gt %s is the ground truth of one task: pick its session with -trace-id, or export each session with its own -gt", name, len(loaded), *tf.GT)
 		}
 		for _, run := range loaded {
-			res := metrics.Compute(run.Document(), metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
+			res := run.Metrics(metrics.Options{IncludeWrites: *includeWrites, Grades: run.Grades, FoldCase: *tf.FoldCase})
 			qid := cmp.Or(res.Provenance.TaskName, "stdin")
-			if err := export.Add(qid, res, run.Document().Provenance.TraceFile); err != nil {
+			if err := export.Add(qid, res, res.Provenance.TraceFile); err != nil {
 				if errors.Is(err, metrics.ErrDuplicateQuery) {
 					return fail("%v: give each its own -task, or export them separately", err)
 				}

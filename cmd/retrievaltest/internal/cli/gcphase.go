@@ -35,16 +35,25 @@ func heapObjects() uint64 {
 	return sample[0].Value.Uint64()
 }
 
+// folderReadGCPercent is the percent while a folder is read (an OpenHands
+// V1 conversation, a file per event). Opening and reading its many small
+// files takes most of the CPU, a third of it in the system, so that
+// collecting twice as often costs little: on a folder of 181,833 event
+// files (100 MB) it took the peak memory of metrics from 46 to 40 MiB for
+// 4% more CPU time.
+const folderReadGCPercent = 50
+
 // gcPhases switches the garbage collector's percent between reading and
 // what follows, unless the user chose one (GOGC): read sets the percent
-// for a read, made for the work on what was read, and done puts back the
-// percent there was.
+// for a read (readFolder for that of a folder), made for the work on what
+// was read, and done puts back the percent there was.
 //
 // The percent is the process's: commands that run side by side (in a
 // test binary, or a program that calls them) share it. The percent
 // before the first is put back when the last is done, and it stays the
-// reading one while any of them reads.
-type gcPhases struct{ reading bool }
+// reading one while any of them reads (a folder's only while all of those
+// reading read folders).
+type gcPhases struct{ reading, folder bool }
 
 // gcShared is what the gcPhases under way share.
 var gcShared gcState
@@ -52,16 +61,23 @@ var gcShared gcState
 type gcState struct {
 	sync.Mutex
 	active, reading int // phases under way, and those of them reading
+	folders         int // those reading a folder
 	before          int // the percent before the first
 }
 
 // apply sets the percent the phases under way call for: the one before
-// them while one reads or while the heap is small, else the lower one. The
-// caller holds the lock.
+// them while one reads a file, the folders' while only folders are read,
+// else the lowest, unless the heap is still small. The caller holds the
+// lock.
 func (g *gcState) apply() {
-	if g.reading > 0 || heapObjects() < lowGCMinHeap {
+	switch {
+	case g.reading > g.folders:
 		debug.SetGCPercent(g.before)
-	} else {
+	case g.reading > 0:
+		debug.SetGCPercent(min(g.before, folderReadGCPercent))
+	case heapObjects() < lowGCMinHeap:
+		debug.SetGCPercent(g.before)
+	default:
 		debug.SetGCPercent(min(g.before, afterReadGCPercent))
 	}
 }
@@ -80,30 +96,38 @@ func startGCPhases() *gcPhases {
 	return &gcPhases{}
 }
 
-func (p *gcPhases) read() { p.set(true) }
+func (p *gcPhases) read() { p.set(true, false) }
 
-func (p *gcPhases) made() { p.set(false) }
+func (p *gcPhases) readFolder() { p.set(true, true) }
 
-// set records whether p reads and sets the percent all the phases under
-// way call for.
-func (p *gcPhases) set(reading bool) {
+func (p *gcPhases) made() { p.set(false, false) }
+
+// set records whether p reads, and a folder, and sets the percent all
+// the phases under way call for.
+func (p *gcPhases) set(reading, folder bool) {
 	if p == nil {
 		return
 	}
 	gcShared.Lock()
 	defer gcShared.Unlock()
-	p.setReading(reading)
+	p.setReading(reading, folder)
 	gcShared.apply()
 }
 
-func (p *gcPhases) setReading(reading bool) {
-	switch {
-	case reading && !p.reading:
-		gcShared.reading++
-	case !reading && p.reading:
+func (p *gcPhases) setReading(reading, folder bool) {
+	if p.reading {
 		gcShared.reading--
 	}
-	p.reading = reading
+	if p.folder {
+		gcShared.folders--
+	}
+	p.reading, p.folder = reading, reading && folder
+	if p.reading {
+		gcShared.reading++
+	}
+	if p.folder {
+		gcShared.folders++
+	}
 }
 
 func (p *gcPhases) done() {
@@ -112,7 +136,7 @@ func (p *gcPhases) done() {
 	}
 	gcShared.Lock()
 	defer gcShared.Unlock()
-	p.setReading(false)
+	p.setReading(false, false)
 	gcShared.active--
 	if gcShared.active == 0 {
 		debug.SetGCPercent(gcShared.before)

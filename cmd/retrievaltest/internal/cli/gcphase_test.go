@@ -143,3 +143,38 @@ func TestASmallHeapKeepsThePercent(t *testing.T) {
 		})
 	}
 }
+
+// A folder is read at a lower percent than a file, unless a file is read
+// at the same time: the file's read is the one the usual percent serves.
+func TestAFolderIsReadAtItsOwnPercentUnlessAFileIsReadBesideIt(t *testing.T) {
+	// No t.Parallel: the percent is the process's.
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	lowerAtAnyHeap(t)
+	before := gcPercent()
+	require.Greater(t, before, folderReadGCPercent, "the test needs the usual percent")
+	folder, file := startGCPhases(), startGCPhases()
+	startRead(folder, "../../../../trace/testdata/openhands/v1-conversation")
+	assert.Equal(t, folderReadGCPercent, gcPercent(), "a folder alone")
+	startRead(file, "../../../../testdata/examples/fix-token-expiry.claude.jsonl")
+	assert.Equal(t, before, gcPercent(), "a folder and a file")
+	file.made()
+	assert.Equal(t, folderReadGCPercent, gcPercent(), "the file read, the folder still reading")
+	folder.made()
+	assert.Equal(t, afterReadGCPercent, gcPercent(), "both read")
+	startRead(folder, "no-such-folder")
+	assert.Equal(t, before, gcPercent(), "a name that is no folder here is read as a file")
+	folder.readFolder()
+	assert.Equal(t, folderReadGCPercent, gcPercent(), "a phase that reads again is counted once")
+	folder.read()
+	assert.Equal(t, before, gcPercent(), "from a folder to a file")
+	folder.done()
+	file.done()
+	assert.Equal(t, before, gcPercent(), "put back")
+
+	t.Setenv("GOGC", "400")
+	p := startGCPhases()
+	startRead(p, "../../../../trace/testdata/openhands/v1-conversation")
+	assert.Equal(t, before, gcPercent(), "GOGC wins")
+	p.done()
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/agentretrieval/agentretrieval/cmd/retrievaltest/internal/blobio"
@@ -177,6 +178,18 @@ func (r *LoadedRun) Document() *events.Document {
 	return r.doc
 }
 
+// Metrics computes the run's metrics. Unless the document is made
+// already, its events are decoded again on each pass over them
+// (metrics.ComputeEvents) rather than made the document's []Event,
+// several times what the stream keeps of each.
+func (r *LoadedRun) Metrics(opts metrics.Options) *metrics.Result {
+	if r.doc != nil {
+		return metrics.Compute(r.doc, opts)
+	}
+	doc, src := r.pending.Events()
+	return metrics.ComputeEvents(doc, src, opts)
+}
+
 // WriteJSON writes the run's document without holding its events as a
 // []Event (events.Pending.WriteJSON), unless it is made already.
 func (r *LoadedRun) WriteJSON(w io.Writer) error {
@@ -245,7 +258,7 @@ func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, s
 		if ctx.Err() != nil {
 			return ExitBadInput
 		}
-		gc.read()
+		startRead(gc, name)
 		runs, err := r.Load(ctx, name, stdin, stderr)
 		gc.made()
 		if err != nil {
@@ -261,6 +274,16 @@ func (r *TraceReader) EachRun(ctx context.Context, cmd string, names []string, s
 		}
 	}
 	return code
+}
+
+// startRead sets the collector's percent for reading the trace name: a
+// folder's when it is a folder on this machine, else a file's.
+func startRead(gc *gcPhases, name string) {
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		gc.readFolder()
+		return
+	}
+	gc.read()
 }
 
 // Close removes the local copies of traces read from buckets.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/metrics"
 )
 
 func TestALoadedRunWritesTheDocumentItMakes(t *testing.T) {
@@ -39,6 +41,31 @@ func TestALoadedRunWritesTheDocumentItMakes(t *testing.T) {
 	require.NoError(t, run.WriteJSON(&again))
 	assert.Equal(t, written.String(), made.String())
 	assert.Equal(t, made.String(), again.String())
+}
+
+func TestALoadedRunMeasuresItsEventsWithoutMakingTheDocument(t *testing.T) {
+	fs := flag.NewFlagSet("metrics", flag.ContinueOnError)
+	tf := AddTraceFlags(fs)
+	require.NoError(t, fs.Parse([]string{"-gt", "../../../../testdata/examples/fix-token-expiry.groundtruth.json"}))
+	r, err := tf.Reader("metrics", io.Discard)
+	require.NoError(t, err)
+	defer r.Close()
+	runs, err := r.Load(context.Background(), "../../../../testdata/examples/fix-token-expiry.claude.jsonl", nil, io.Discard)
+	require.NoError(t, err)
+	require.Len(t, runs, 1)
+	run := runs[0]
+
+	var streamed, made bytes.Buffer
+	require.NoError(t, run.Metrics(metrics.Options{}).WriteJSON(&streamed))
+	assert.Nil(t, run.doc, "no document is made")
+	require.NotNil(t, run.pending)
+	want := metrics.Compute(run.Document(), metrics.Options{})
+	require.True(t, want.Computable, "the example has its ground truth")
+	require.NoError(t, run.Metrics(metrics.Options{}).WriteJSON(&made))
+	var direct bytes.Buffer
+	require.NoError(t, want.WriteJSON(&direct))
+	assert.Equal(t, direct.String(), streamed.String())
+	assert.Equal(t, direct.String(), made.String(), "from the document once it is made")
 }
 
 // gcPercent returns the garbage collector's percent, leaving it as it is.
