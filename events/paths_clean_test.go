@@ -81,6 +81,7 @@ func TestHasBlankFindsABlankOrATab(t *testing.T) {
 		{"src/a b.go", true},
 		{"src/a\tb.go", true},
 		{"\tsrc/a.go", true},
+		{" src/a.go", true},
 		{"src/a.go ", true},
 		{"a\t b", true},
 		{"src/a\u00a0b.go", false}, // a no-break space is not a blank here
