@@ -126,7 +126,7 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 // extract collects what Extract reports of a call.
 func extract(c *trace.ToolCall, rule Rule, n PathNormalizer) *collector {
 	col := newCollector(n)
-	args, raw, problems := decodeArguments(c.Arguments, rule.By)
+	args, raw, problems := decodeArguments(c.Arguments, rule.By, c.ArgumentsChecked())
 	for _, p := range problems {
 		col.warnf("arguments: %s", p)
 	}
@@ -191,7 +191,10 @@ var unreadArgKeys = map[string]bool{
 // only record a command line, the JSON string itself. problems says what
 // of an object could not be decoded (trace.DecodeArguments). The values
 // of unreadArgKeys read as nil, but for by, the key of the rule's By.
-func decodeArguments(a json.RawMessage, by string) (args map[string]any, raw string, problems []string) {
+// checked says the reader checked a as JSON already
+// (trace.ToolCall.ArgumentsChecked): the strings of those values are then
+// not checked again.
+func decodeArguments(a json.RawMessage, by string, checked bool) (args map[string]any, raw string, problems []string) {
 	// Trimmed in place: arguments can be large (a Write's content), and
 	// a copy to a string and back would cost more than the decoding.
 	trimmed := bytes.TrimSpace(a)
@@ -201,7 +204,11 @@ func decodeArguments(a json.RawMessage, by string) (args map[string]any, raw str
 	switch trimmed[0] {
 	case '{':
 		unread := func(k string) bool { return unreadArgKeys[k] && k != by }
-		if m, ok := jsonmap.Decode(trimmed, unread); ok {
+		decode := jsonmap.Decode
+		if checked {
+			decode = jsonmap.DecodeChecked
+		}
+		if m, ok := decode(trimmed, unread); ok {
 			return m, "", nil
 		}
 		// Arguments encoding/json refuses, or with a number float64

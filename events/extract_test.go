@@ -426,7 +426,7 @@ func TestDecodeArgumentsLeavesOutTheTextWritten(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			args, _, problems := decodeArguments(json.RawMessage(tt.args), tt.by)
+			args, _, problems := decodeArguments(json.RawMessage(tt.args), tt.by, false)
 			assert.Equal(t, tt.want, args)
 			assert.Len(t, problems, tt.problems)
 		})

@@ -183,7 +183,11 @@ func (n PathNormalizer) cwd() string {
 	if !isAbsPath(c) {
 		return ""
 	}
-	c = path.Clean(c)
+	// Every path of a session is made relative to it: a clean one, as
+	// sessions record it, is not cleaned again each time.
+	if !isClean(c) {
+		c = path.Clean(c)
+	}
 	if c == "/" || len(c) == 3 && isDrivePath(c) {
 		return ""
 	}
@@ -335,13 +339,21 @@ var pathByteClass = func() (t [256]uint8) {
 	return t
 }()
 
-// pathClasses returns the classes of the bytes of p, ORed together.
+// pathClasses returns the classes of the bytes of p, ORed together. It
+// looks up four bytes a turn, into two accumulators: the paths of a find
+// listing are a hundred bytes and more, and every one is tested.
 func pathClasses(p string) uint8 {
-	var classes uint8
-	for i := 0; i < len(p); i++ {
-		classes |= pathByteClass[p[i]]
+	var a, b uint8
+	for len(p) >= 4 {
+		q := p[:4]
+		a |= pathByteClass[q[0]] | pathByteClass[q[1]]
+		b |= pathByteClass[q[2]] | pathByteClass[q[3]]
+		p = p[4:]
 	}
-	return classes
+	for i := 0; i < len(p); i++ {
+		a |= pathByteClass[p[i]]
+	}
+	return a | b
 }
 
 // isClean reports whether p is a path path.Clean leaves as it is because

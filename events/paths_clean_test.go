@@ -49,3 +49,57 @@ func TestPathClassesAreTheBytesFileRefuses(t *testing.T) {
 	assert.Equal(t, uint8(classControl|classShell|classBracket), pathClasses("a\x01b$c[d"))
 	assert.Equal(t, uint8(0), pathClasses("src/a-b_c.go"))
 }
+
+// pathClasses looks at four bytes a turn and the rest one by one: a byte
+// of each class is found at every position of paths of every length
+// around those turns.
+func TestPathClassesFindAByteAtEveryPosition(t *testing.T) {
+	t.Parallel()
+	for n := 1; n <= 13; n++ {
+		for i := range n {
+			for _, tc := range []struct {
+				c     byte
+				class uint8
+			}{{'\n', classControl}, {'*', classShell}, {'[', classBracket}} {
+				b := []byte(strings.Repeat("a", n))
+				b[i] = tc.c
+				assert.Equal(t, tc.class, pathClasses(string(b)), "%q", b)
+			}
+		}
+		assert.Equal(t, uint8(0), pathClasses(strings.Repeat("a", n)), "%d plain bytes", n)
+	}
+}
+
+func TestHasBlankFindsABlankOrATab(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"src/a.go", false},
+		{"", false},
+		{"src/a b.go", true},
+		{"src/a\tb.go", true},
+		{"\tsrc/a.go", true},
+		{" src/a.go", true},
+		{"src/a.go ", true},
+		{"a\t b", true},
+		{"src/a\u00a0b.go", false}, // a no-break space is not a blank here
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, hasBlank(tt.s), "%q", tt.s)
+	}
+}
+
+// A working directory that is not clean is cleaned before paths are made
+// relative to it; a clean one is used as it is.
+func TestPathNormalizerCleansTheWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	for _, cwd := range []string{"/root/repo", "/root/repo/", "/root//repo", "/root/x/../repo", "/root/./repo", " /root/repo "} {
+		got, ok := PathNormalizer{CWD: cwd}.File("/root/repo/src/a.go", FromArgument)
+		assert.True(t, ok, "CWD %q", cwd)
+		assert.Equal(t, "src/a.go", got, "CWD %q", cwd)
+	}
+	_, ok := PathNormalizer{CWD: "/root/x/.."}.File("/root", FromArgument)
+	assert.False(t, ok, "the working directory itself, written unclean, is not a file")
+}

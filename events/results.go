@@ -3,6 +3,7 @@ package events
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // Result scanning is bounded so that one enormous tool output (a 64 MB
@@ -436,9 +437,30 @@ func (c *collector) diffLine(line string, s *resultScan, st *textState) bool {
 
 func allDigitsOrEmpty(s string) bool { return s == "" || allDigits(s) }
 
+// mayOpenFileHeader reports whether line, trimmed as strings.TrimSpace
+// trims it, may start with "File: ", "[File: " or "Found ": its first
+// byte past ASCII white space is F or [, or a byte past ASCII, which may
+// be the first of a Unicode space TrimSpace would trim too.
+func mayOpenFileHeader(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return c == 'F' || c == '[' || c >= utf8.RuneSelf
+		}
+	}
+	return false
+}
+
 // fileLinesLine reads "File: path" / "Lines: A-B" blocks and SWE-agent's
 // file viewer and search_file output.
 func (c *collector) fileLinesLine(line string, s *resultScan, st *textState) bool {
+	// Most lines met here are a file's numbered content: until a header
+	// has named a file, only a line whose text starts with F or [ can be
+	// read, and the others are refused before they are trimmed.
+	if st.cur == "" && !mayOpenFileHeader(line) {
+		return false
+	}
 	t := strings.TrimSpace(line)
 	switch {
 	case strings.HasPrefix(t, "File: "):

@@ -327,7 +327,7 @@ func (c *collector) pathLine(line string, s *resultScan, st *textState) bool {
 	}
 	// A path printed alone on a line has no blanks unless a tool that
 	// prints full paths wrote it; this keeps prose and code out.
-	if strings.ContainsAny(t, " \t") && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "./") && !strings.HasPrefix(t, "~/") {
+	if hasBlank(t) && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "./") && !strings.HasPrefix(t, "~/") {
 		return false
 	}
 	dir := s.dir
@@ -339,6 +339,13 @@ func (c *collector) pathLine(line string, s *resultScan, st *textState) bool {
 		st.heading = p
 	}
 	return ok
+}
+
+// hasBlank reports whether s holds a blank or a tab, each looked for with
+// IndexByte: most lines tested have neither, and are a path a hundred bytes
+// long.
+func hasBlank(s string) bool {
+	return strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, '\t') >= 0
 }
 
 // lsShortLine reads names printed in columns by plain `ls` or `ls -F`.

@@ -386,3 +386,50 @@ func TestExtractCapsLargeResults(t *testing.T) {
 		})
 	}
 }
+
+// A "File:" header is read past any blank strings.TrimSpace trims,
+// Unicode spaces included, though lines are refused before trimming when
+// their first byte cannot start one.
+func TestFileHeadersAreReadPastEveryLeadingBlank(t *testing.T) {
+	t.Parallel()
+	headers := []string{"File: src/a.go", "[File: src/a.go (9 lines total)]", `Found 1 matches for "x" in src/a.go:`}
+	for _, lead := range []string{"", "  ", "\t", "\v\f\r", "\n", "\u00a0", "\u3000 ", "\u0085", "\u2028"} {
+		for _, h := range headers {
+			c := newCollector(PathNormalizer{})
+			c.scanText("     1→package a\n"+lead+h+"\nLines: 3-4\n", resultScan{forms: formFileLines})
+			if assert.Len(t, c.files, 1, "%q", lead+h) {
+				assert.Equal(t, "src/a.go", c.files[0].Path, "%q", lead+h)
+			}
+		}
+	}
+	for _, text := range []string{"Xile: src/a.go\n", " \u00a0Lines: 3-4\n", "\u00e9File: src/a.go\n", "\t\n   \n"} {
+		c := newCollector(PathNormalizer{})
+		c.scanText(text, resultScan{forms: formFileLines})
+		assert.Empty(t, c.files, "%q", text)
+	}
+}
+
+func TestMayOpenFileHeaderLooksPastASCIIBlanks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"File: a.go", true},
+		{"[File: a.go]", true},
+		{" \t\v\f\r\nFound 2", true},
+		{"\u00a0File: a.go", true},
+		{"     12→text", false},
+		{"12:text", false},
+		{"file: a.go", false},
+		{"", false},
+		{" \t ", false},
+		{"E", false},
+		{"G", false},
+		{"Z", false},
+		{"\x7f", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, mayOpenFileHeader(tt.line), "%q", tt.line)
+	}
+}

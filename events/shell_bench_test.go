@@ -269,7 +269,7 @@ func readJSON(tb testing.TB, file string, v any) {
 func shellScripts(calls []sampleCall) []string {
 	var scripts []string
 	for _, c := range calls {
-		args, raw, _ := decodeArguments(c.args, "")
+		args, raw, _ := decodeArguments(c.args, "", false)
 		if in, ok := shellCommand(c.tool, Rule{Shell: true}, args, raw); ok {
 			scripts = append(scripts, inputScript(in))
 		}
@@ -375,7 +375,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 			for i := range s.Calls {
 				c := &s.Calls[i]
 				rule, _ := tax.Classify(c.Name)
-				args, raw, _ := decodeArguments(c.Arguments, "")
+				args, raw, _ := decodeArguments(c.Arguments, "", c.ArgumentsChecked())
 				if in, ok := shellCommand(c.Name, rule, args, raw); ok {
 					shell = append(shell, shellCall{c, rule, PathNormalizer{CWD: s.CWD}})
 					scripts = append(scripts, inputScript(in))

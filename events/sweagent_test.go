@@ -62,7 +62,7 @@ func TestSWEAgentArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			args, _, _ := decodeArguments(json.RawMessage(tt.args), "")
+			args, _, _ := decodeArguments(json.RawMessage(tt.args), "", false)
 			got := sweAgentArguments(tt.tool, args)
 			if tt.want == nil {
 				assert.Nil(t, got)
@@ -75,11 +75,11 @@ func TestSWEAgentArguments(t *testing.T) {
 
 func TestPatchFiles(t *testing.T) {
 	t.Parallel()
-	args, _, _ := decodeArguments(json.RawMessage(`{"input": "*** Begin Patch\r\n*** Update File: a.go\r\n*** Move to: b.go\r\n@@\n-x\n+y\n*** Delete File: c.go\n*** End Patch"}`), "")
+	args, _, _ := decodeArguments(json.RawMessage(`{"input": "*** Begin Patch\r\n*** Update File: a.go\r\n*** Move to: b.go\r\n@@\n-x\n+y\n*** Delete File: c.go\n*** End Patch"}`), "", false)
 	assert.Equal(t, []any{"a.go", "b.go", "c.go"}, patchFiles(args))
-	args, _, _ = decodeArguments(json.RawMessage(`{"input": "*** Update File: a.go"}`), "")
+	args, _, _ = decodeArguments(json.RawMessage(`{"input": "*** Update File: a.go"}`), "", false)
 	assert.Empty(t, patchFiles(args), "text without the patch envelope is not a patch")
-	args, _, _ = decodeArguments(json.RawMessage(`{"changes": [{"path": "a.go", "kind": "add"}, {"kind": "delete"}, "x"]}`), "")
+	args, _, _ = decodeArguments(json.RawMessage(`{"changes": [{"path": "a.go", "kind": "add"}, {"kind": "delete"}, "x"]}`), "", false)
 	assert.Equal(t, []any{"a.go"}, patchFiles(args))
 }
 

@@ -266,7 +266,7 @@ func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
 	if !known || r.By == "" {
 		return r, known
 	}
-	args, _, _ := decodeArguments(c.Arguments, r.By)
+	args, _, _ := decodeArguments(c.Arguments, r.By, c.ArgumentsChecked())
 	return r.ForCall(callArguments(c.Name, r, args)), true
 }
 

@@ -417,3 +417,28 @@ func TestClaudeTokenCounts(t *testing.T) {
 		}
 	}
 }
+
+// The Claude reader checks a tool_use's input as JSON while it reads the
+// line, strings included, and says so; a line whose input is not valid
+// JSON gives no call at all.
+func TestClaudeCallsSayTheirArgumentsWereChecked(t *testing.T) {
+	t.Parallel()
+	s, err := claudeReadString(t, ClaudeCode{},
+		`{"type":"assistant","uuid":"a1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a.go","content":"x\ny"}}]}}`,
+		`{"type":"assistant","uuid":"a2","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Write","input":{"file_path":"b.go","content":"bad \q"}}]}}`,
+		`{"type":"assistant","uuid":"a3","message":{"role":"assistant","content":[{"type":"tool_use","id":"t3","name":"LS"}]}}`,
+	)
+	require.NoError(t, err)
+	require.Len(t, s.Calls, 2, "the line with an invalid escape in an input is skipped")
+	assert.NotEmpty(t, s.Warnings)
+	assert.True(t, s.Calls[0].ArgumentsChecked())
+	assert.False(t, s.Calls[1].ArgumentsChecked(), "a call without input has nothing checked")
+
+	c := s.Calls[0]
+	c.Arguments = []byte(`{"file_path":"a.go","content":"x\ny"}`)
+	assert.False(t, c.ArgumentsChecked(), "arguments replaced by equal bytes elsewhere were not checked")
+	c = s.Calls[0]
+	c.Arguments = c.Arguments[:len(c.Arguments)-1]
+	assert.False(t, c.ArgumentsChecked(), "a part of the checked arguments is not them")
+	assert.False(t, (&ToolCall{Arguments: []byte(`{}`)}).ArgumentsChecked(), "a call a program builds")
+}

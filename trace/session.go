@@ -148,6 +148,22 @@ type ToolCall struct {
 	// ParentID is the ID of the main-agent call that started the subagent,
 	// when the trace lets it be known.
 	ParentID string `json:"parent_id,omitempty"`
+
+	// checked is Arguments as the reader checked it as JSON, strings'
+	// content included (see ArgumentsChecked).
+	checked json.RawMessage
+}
+
+// ArgumentsChecked reports whether the reader that made the call checked
+// its Arguments as JSON, the content of every string included, as it read
+// the trace, and Arguments is still the value it checked (the same bytes
+// in the same place). Readers that decode arguments from a line they
+// check anyway (Claude Code's) say so; a consumer that decodes the
+// arguments again can then pass over strings it does not read without
+// checking them twice. A call built by a program reports false.
+func (c *ToolCall) ArgumentsChecked() bool {
+	a, b := c.Arguments, c.checked
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }
 
 // ArgumentsMap decodes the arguments as a JSON object. It returns nil when

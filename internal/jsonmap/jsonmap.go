@@ -24,6 +24,8 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 type decoder struct {
 	sc  jsonscan.Scanner
 	buf []byte
+	// checked is set while decoding input checked before (DecodeChecked).
+	checked bool
 	// keys holds the member names met so far, so that a name that comes
 	// back (every call of a tool has the same ones) is not copied again.
 	keys map[string]string
@@ -60,8 +62,24 @@ func (d *decoder) key(name []byte) string {
 // its value is checked, as decoding would check it (a number float64
 // cannot hold still gives ok=false), but not built.
 func Decode(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) {
+	return decode(raw, skip, false)
+}
+
+// DecodeChecked is Decode for input a reader has already checked as JSON,
+// the content of its strings included (trace.ToolCall.ArgumentsChecked):
+// the strings of the members skip reports are passed over by a byte
+// search for their closing quote instead of being checked again
+// (jsonscan.Scanner.SkipUnchecked). Everything else is read as Decode
+// reads it, numbers float64 cannot hold still giving ok=false, so that on
+// such input both return the same.
+func DecodeChecked(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) {
+	return decode(raw, skip, true)
+}
+
+func decode(raw []byte, skip func(key string) bool, checked bool) (m map[string]any, ok bool) {
 	d := decoders.Get().(*decoder)
 	defer decoders.Put(d)
+	d.checked = checked
 	d.sc.Reset(raw)
 	m, ok = d.object(skip)
 	if !ok || !d.sc.End() {
@@ -161,6 +179,12 @@ func (d *decoder) check() bool {
 		}
 		if _, err := strconv.ParseFloat(string(raw), 64); err != nil {
 			return false
+		}
+	case jsonscan.String:
+		if d.checked {
+			sc.SkipUnchecked()
+		} else {
+			sc.Skip()
 		}
 	default:
 		sc.Skip()

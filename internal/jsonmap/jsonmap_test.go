@@ -104,6 +104,65 @@ func TestDecodeKeepsNamesAcrossObjectsAndStopsKeepingPastTheBound(t *testing.T) 
 	assert.Len(t, d.keys, maxKeys)
 }
 
+// assertDecodesCheckedAsDecode checks that on valid JSON, which is what
+// DecodeChecked is for, it gives what Decode gives.
+func assertDecodesCheckedAsDecode(t *testing.T, raw []byte, skip func(string) bool) {
+	t.Helper()
+	if !json.Valid(raw) {
+		return
+	}
+	want, wantOK := Decode(raw, skip)
+	got, ok := DecodeChecked(raw, skip)
+	assert.Equal(t, wantOK, ok, "%q", raw)
+	assert.Equal(t, want, got, "%q", raw)
+}
+
+func TestDecodeCheckedGivesWhatDecodeGivesOnValidJSON(t *testing.T) {
+	t.Parallel()
+	valid := 0
+	for _, seed := range seeds {
+		valid += b2i(json.Valid([]byte(seed)))
+		assertDecodesCheckedAsDecode(t, []byte(seed), nil)
+		assertDecodesCheckedAsDecode(t, []byte(seed), skipContent)
+	}
+	assert.GreaterOrEqual(t, valid, 7)
+	_, ok := DecodeChecked([]byte(`{"content": [1, {"a": "x", "b": 1e400}]}`), skipContent)
+	assert.False(t, ok, "a number float64 cannot hold is still refused in a value left out")
+}
+
+func TestDecodeCheckedPassesOverTheStringsOfSkippedMembers(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		`{"content": "bad escape \q", "file_path": "a.go"}`,
+		"{\"content\": \"control \x01 byte\", \"file_path\": \"a.go\"}",
+		"{\"content\": [\"\xff\", {\"k\": \"\x02\"}], \"file_path\": \"a.go\"}",
+	} {
+		_, ok := Decode([]byte(raw), skipContent)
+		assert.False(t, ok, "%q: Decode checks the strings it leaves out", raw)
+		got, ok := DecodeChecked([]byte(raw), skipContent)
+		if assert.True(t, ok, "%q: DecodeChecked passes over them", raw) {
+			assert.Equal(t, "a.go", got["file_path"], raw)
+			assert.Contains(t, got, "content", raw)
+		}
+	}
+	for _, raw := range []string{
+		"{\"file_path\": \"\x01\", \"content\": \"x\"}",
+		`{"content": "x", "nested": {"content": "bad \q"}}`,
+		`{"content": "unterminated}`,
+		`{"content": [1, 2,]}`,
+	} {
+		_, ok := DecodeChecked([]byte(raw), skipContent)
+		assert.False(t, ok, "%q: what is decoded, and the structure of what is not, are still checked", raw)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func FuzzDecode(f *testing.F) {
 	for _, seed := range seeds {
 		f.Add([]byte(seed), false)
@@ -115,8 +174,10 @@ func FuzzDecode(f *testing.F) {
 		}
 		if skip {
 			assertDecodes(t, raw, skipContent)
+			assertDecodesCheckedAsDecode(t, raw, skipContent)
 		} else {
 			assertDecodes(t, raw, nil)
+			assertDecodesCheckedAsDecode(t, raw, nil)
 		}
 	})
 }
