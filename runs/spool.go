@@ -46,6 +46,9 @@ type spool struct {
 	// curves says that every computable entry came with its coverage
 	// curve, so that the summary can carry the configurations' curves.
 	curves bool
+	// handed says that a summary reads its entries from the file
+	// (spooledEntries), which Close then leaves open.
+	handed bool
 }
 
 type spoolConfig struct {
@@ -78,8 +81,56 @@ func newSpool() (*spool, error) {
 	}, nil
 }
 
-// Close releases the temporary file.
-func (s *spool) Close() error { return s.file.Close() }
+// Close releases the temporary file, unless a summary was handed it to
+// read its entries from: the file is then closed when that summary is no
+// longer used (an *os.File closes itself once unreachable), and, its name
+// removed at the start, leaves nothing behind.
+func (s *spool) Close() error {
+	if s.handed {
+		return nil
+	}
+	return s.file.Close()
+}
+
+// spooledEntries are a summary's entries as a spool holds them: the spool's
+// file, its table of metric names, and per configuration, in the
+// summary's order, where each entry lies (24 bytes a trial). A summary
+// written without its entries reads them from there (EachEntry) rather
+// than from the table it wrote: the same entries, decoded from the
+// records the table's rows were made of, at a fraction of the cost of
+// reading Parquet.
+type spooledEntries struct {
+	file    io.ReaderAt
+	metrics []string
+	recs    [][]spoolRec // by configuration, as Summary.Configs
+}
+
+// each calls f with every entry of every configuration of s, in order,
+// until f returns an error, which it returns.
+func (se *spooledEntries) each(s *Summary, f func(c *ConfigSummary, e *TaskEntry) error) error {
+	if len(se.recs) != len(s.Configs) {
+		return fmt.Errorf("the spool holds the entries of %d configurations, the summary has %d", len(se.recs), len(s.Configs))
+	}
+	var b []byte
+	var r trialRec
+	for i, c := range s.Configs {
+		for _, rec := range se.recs[i] {
+			b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
+			if _, err := se.file.ReadAt(b, rec.off); err != nil {
+				return fmt.Errorf("the spool's entry at %d of configuration %s: %w", rec.off, c.Config, err)
+			}
+			if err := decodeRec(b, &r, len(se.metrics)); err != nil {
+				return fmt.Errorf("the spool's entry at %d of configuration %s: %w", rec.off, c.Config, err)
+			}
+			e := r.entry
+			e.Values = r.valuesMap(se.metrics)
+			if err := f(c, &e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // metricID is the number of a metric name in the spool's table. Called
 // with s.mu held.
@@ -175,7 +226,12 @@ func (s *spool) writeFiles(summaryPath, tablePath, runID string, keep *keep) (*S
 	}
 	if keep != nil && keep.None {
 		summary.file = summaryPath
-		summary.table = tablePath
+		se := &spooledEntries{file: s.file, metrics: s.metrics}
+		for _, c := range summary.Configs {
+			se.recs = append(se.recs, s.configs[c.Config].recs)
+		}
+		summary.spooled = se
+		s.handed = true
 	}
 	return summary, nil
 }
@@ -187,7 +243,8 @@ func (c *spoolConfig) name(r spoolRec) []byte { return c.names[r.nameOff : r.nam
 // entry with all its values (a nil keep), with the values of the metrics
 // Values names only, or nothing (None: no entries at all, but per task
 // its best entry's status and the means of the metrics Values names, and
-// the failed entries; EachEntry reads the entries back from the table).
+// the failed entries; EachEntry reads the entries back from the spool's
+// file).
 type keep struct {
 	Values []string
 	None   bool
@@ -370,8 +427,12 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 	}
 	c.Tasks = len(taskNames)
-	// The configuration is written: its records are not read again.
-	sc.recs, sc.names = nil, nil
+	// The configuration is written: its records are read again only by a
+	// summary without entries (spooledEntries), in this order.
+	if !none {
+		sc.recs = nil
+	}
+	sc.names = nil
 	if none {
 		c.models = slices.Sorted(maps.Keys(models))
 		// Each task's means, divided as TaskValues and TaskRewards divide
