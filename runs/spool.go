@@ -263,8 +263,18 @@ func keepOf(values []string, none bool) *keep {
 // entries as keep says.
 func (s *spool) summary(runID string, keep *keep, table *trialTable) (*Summary, error) {
 	head := &Summary{SchemaVersion: SummarySchemaVersion, Generator: events.Generator, RunID: runID, Aggregation: Aggregation, Configs: []*ConfigSummary{}}
+	// The statistics of a configuration (its bootstrap, most of the
+	// work, spread over the cores) are computed while the next
+	// configuration's entries are read and written to the table (one
+	// goroutine): the two overlap, and the figures of at most two
+	// configurations are held at once. Each configuration's statistics
+	// are computed from its own lists, whenever they run, so they are
+	// the same to the last bit.
+	done := make(chan struct{})
+	close(done)
+	defer func() { <-done }()
 	for _, name := range slices.Sorted(maps.Keys(s.configs)) {
-		c, cov, err := s.config(name, keep, table)
+		c, cov, stats, err := s.config(name, keep, table)
 		if err != nil {
 			return nil, err
 		}
@@ -272,14 +282,23 @@ func (s *spool) summary(runID string, keep *keep, table *trialTable) (*Summary, 
 		if cov != nil {
 			head.coverage = append(head.coverage, *cov)
 		}
+		<-done
+		next := make(chan struct{})
+		go func() {
+			defer close(next)
+			stats()
+		}()
+		done = next
 	}
 	head.coverageKnown = s.curves
 	return head, nil
 }
 
 // config builds one configuration's summary, writing its entries as rows
-// of table, and returns it and its coverage curve (nil without one).
-func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSummary, *ConfigCoverage, error) {
+// of table, and returns it and its coverage curve (nil without one), and
+// stats, which computes the configuration's statistics (the bootstrap):
+// its Metrics and Reward are not set until stats has run.
+func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSummary, *ConfigCoverage, func(), error) {
 	sc := s.configs[name]
 	// By name, and for one name in the order the entries came.
 	slices.SortFunc(sc.recs, func(a, b spoolRec) int {
@@ -335,10 +354,10 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 	for _, rec := range sc.recs {
 		b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
 		if _, err := s.file.ReadAt(b, rec.off); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := decodeRec(b, &r, len(s.metrics)); err != nil {
-			return nil, nil, fmt.Errorf("the spool's entry %s: %w", sc.name(rec), err)
+			return nil, nil, nil, fmt.Errorf("the spool's entry %s: %w", sc.name(rec), err)
 		}
 		e := &r.entry
 		g := &c.Computable
@@ -388,7 +407,7 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 		if table != nil {
 			if err := table.addRec(name, &r); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", TrialsFile, err)
+				return nil, nil, nil, fmt.Errorf("%s: %w", TrialsFile, err)
 			}
 		}
 		if !none {
@@ -477,17 +496,19 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		sums[id] = nil
 	}
 	sums = nil
-	// The lists are not used again: they are sorted where they are.
-	c.Metrics = metrics.AggregateAllInPlace(byMetric)
 	var rs []float64
 	for _, rw := range rewards {
 		if rw != nil {
 			rs = append(rs, rw.v/float64(rw.n))
 		}
 	}
-	if len(rs) > 0 {
-		st := metrics.Aggregate(rs)
-		c.Reward = &st
+	stats := func() {
+		// The lists are not used again: they are sorted where they are.
+		c.Metrics = metrics.AggregateAllInPlace(byMetric)
+		if len(rs) > 0 {
+			st := metrics.Aggregate(rs)
+			c.Reward = &st
+		}
 	}
 	var cov *ConfigCoverage
 	var ids []int
@@ -504,5 +525,5 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 		cov = &ConfigCoverage{Config: name, Tasks: len(ids), Points: overTasks.mean()}
 	}
-	return c, cov, nil
+	return c, cov, stats, nil
 }

@@ -319,3 +319,57 @@ func TestEachEntryReadsTheSpoolNotTheTable(t *testing.T) {
 	stop := errors.New("stop")
 	assert.ErrorIs(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return stop }), stop)
 }
+
+// The statistics of a configuration are computed apart from the pass over
+// its entries (so that they overlap the next configuration's pass): the
+// summary of many configurations, of as many lengths, written with or
+// without its entries, is still Summarize's, byte for byte.
+func TestTheStatisticsOfEachConfigurationAreItsOwn(t *testing.T) {
+	t.Parallel()
+	base := spoolEntries()["mcp-z"]
+	entries := map[string][]TaskEntry{}
+	for k, config := range []string{"c1", "c2", "c3", "c4", "c5"} {
+		for i, e := range base[:20+8*k] {
+			e.Values = maps.Clone(e.Values)
+			for m := range e.Values {
+				e.Values[m] += float64(k*i) / 7
+			}
+			entries[config] = append(entries[config], e)
+		}
+	}
+	want := Summarize("r", entries)
+	file := filepath.Join(t.TempDir(), SummaryFile)
+	require.NoError(t, WriteSummary(file, asFile(want)))
+	for _, k := range []*keep{nil, keepOf([]string{"mrr"}, true)} {
+		sp, err := newSpool()
+		require.NoError(t, err)
+		for _, config := range []string{"c3", "c1", "c5", "c2", "c4"} {
+			for i := range entries[config] {
+				require.NoError(t, sp.add(config, &entries[config][i], nil))
+			}
+		}
+		s, dir := spoolFiles(t, sp, "r", k)
+		require.NoError(t, sp.Close())
+		assert.Equal(t, mustRead(t, file), mustRead(t, filepath.Join(dir, SummaryFile)))
+		for i, c := range s.Configs {
+			assert.Equal(t, want.Configs[i].Metrics, c.Metrics, c.Config)
+			assert.Equal(t, want.Configs[i].Reward, c.Reward, c.Config)
+		}
+	}
+
+	// config leaves the statistics to the function it returns.
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	for i := range entries["c1"] {
+		require.NoError(t, sp.add("c1", &entries["c1"][i], nil))
+	}
+	require.NoError(t, sp.w.Flush())
+	c, _, stats, err := sp.config("c1", nil, nil)
+	require.NoError(t, err)
+	assert.Empty(t, c.Metrics)
+	assert.Nil(t, c.Reward)
+	stats()
+	assert.Equal(t, want.Configs[0].Metrics, c.Metrics)
+	assert.Equal(t, want.Configs[0].Reward, c.Reward)
+}
