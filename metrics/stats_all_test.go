@@ -230,3 +230,39 @@ func BenchmarkAggregateAllManyTasks(b *testing.B) {
 		AggregateAll(lists)
 	}
 }
+
+// The tails a bootstrap keeps of each list's resample means give the
+// percentiles of all of them, as selectQuantile gives them, to the last
+// bit: whatever the order the values come in, with ties, for lists given
+// values side by side, and for counts too small to leave any value out.
+func TestTailsGiveTheQuantilesOfAllTheValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	gens := []func(i int) float64{
+		func(int) float64 { return rng.Float64() },
+		func(int) float64 { return float64(rng.IntN(4)) / 3 },
+		func(i int) float64 { return float64(i) },
+		func(i int) float64 { return -float64(i) / 7 },
+		func(int) float64 { return 0.25 },
+	}
+	for _, count := range []int{1, 2, 3, 5, 41, 1000, BootstrapResamples} {
+		for _, q := range [][2]float64{{bootstrapLow, bootstrapHigh}, {0, 1}, {0.1, 0.9}, {0.5, 0.5}} {
+			tl := newTails(len(gens), count, q[0], q[1])
+			all := make([][]float64, len(gens))
+			for k := range count {
+				for i, gen := range gens {
+					x := gen(k)
+					all[i] = append(all[i], x)
+					tl.add(i, x)
+				}
+			}
+			for i := range gens {
+				want := [2]float64{selectQuantile(slices.Clone(all[i]), q[0]), selectQuantile(slices.Clone(all[i]), q[1])}
+				assert.Equal(t, want, tl.quantiles(i), "count %d, q %v, list %d", count, q, i)
+			}
+			if count == BootstrapResamples && q[0] == bootstrapLow {
+				assert.Equal(t, 251, tl.kLow)
+				assert.Equal(t, 251, tl.kHgh)
+			}
+		}
+	}
+}

@@ -46,6 +46,9 @@ type spool struct {
 	// curves says that every computable entry came with its coverage
 	// curve, so that the summary can carry the configurations' curves.
 	curves bool
+	// handed says that a summary reads its entries from the file
+	// (spooledEntries), which Close then leaves open.
+	handed bool
 }
 
 type spoolConfig struct {
@@ -78,8 +81,16 @@ func newSpool() (*spool, error) {
 	}, nil
 }
 
-// Close releases the temporary file.
-func (s *spool) Close() error { return s.file.Close() }
+// Close releases the temporary file, unless a summary was handed it to
+// read its entries from: the file is then closed when that summary is no
+// longer used (an *os.File closes itself once unreachable), and, its name
+// removed at the start, leaves nothing behind.
+func (s *spool) Close() error {
+	if s.handed {
+		return nil
+	}
+	return s.file.Close()
+}
 
 // metricID is the number of a metric name in the spool's table. Called
 // with s.mu held.
@@ -175,7 +186,12 @@ func (s *spool) writeFiles(summaryPath, tablePath, runID string, keep *keep) (*S
 	}
 	if keep != nil && keep.None {
 		summary.file = summaryPath
-		summary.table = tablePath
+		se := &spooledEntries{file: s.file, metrics: s.metrics}
+		for _, c := range summary.Configs {
+			se.recs = append(se.recs, s.configs[c.Config].recs)
+		}
+		summary.spooled = se
+		s.handed = true
 	}
 	return summary, nil
 }
@@ -187,7 +203,8 @@ func (c *spoolConfig) name(r spoolRec) []byte { return c.names[r.nameOff : r.nam
 // entry with all its values (a nil keep), with the values of the metrics
 // Values names only, or nothing (None: no entries at all, but per task
 // its best entry's status and the means of the metrics Values names, and
-// the failed entries; EachEntry reads the entries back from the table).
+// the failed entries; EachEntry reads the entries back from the spool's
+// file).
 type keep struct {
 	Values []string
 	None   bool
@@ -206,8 +223,18 @@ func keepOf(values []string, none bool) *keep {
 // entries as keep says.
 func (s *spool) summary(runID string, keep *keep, table *trialTable) (*Summary, error) {
 	head := &Summary{SchemaVersion: SummarySchemaVersion, Generator: events.Generator, RunID: runID, Aggregation: Aggregation, Configs: []*ConfigSummary{}}
+	// The statistics of a configuration (its bootstrap, most of the
+	// work, spread over the cores) are computed while the next
+	// configuration's entries are read and written to the table (one
+	// goroutine): the two overlap, and the figures of at most two
+	// configurations are held at once. Each configuration's statistics
+	// are computed from its own lists, whenever they run, so they are
+	// the same to the last bit.
+	done := make(chan struct{})
+	close(done)
+	defer func() { <-done }()
 	for _, name := range slices.Sorted(maps.Keys(s.configs)) {
-		c, cov, err := s.config(name, keep, table)
+		c, cov, stats, err := s.config(name, keep, table)
 		if err != nil {
 			return nil, err
 		}
@@ -215,14 +242,23 @@ func (s *spool) summary(runID string, keep *keep, table *trialTable) (*Summary, 
 		if cov != nil {
 			head.coverage = append(head.coverage, *cov)
 		}
+		<-done
+		next := make(chan struct{})
+		go func() {
+			defer close(next)
+			stats()
+		}()
+		done = next
 	}
 	head.coverageKnown = s.curves
 	return head, nil
 }
 
 // config builds one configuration's summary, writing its entries as rows
-// of table, and returns it and its coverage curve (nil without one).
-func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSummary, *ConfigCoverage, error) {
+// of table, and returns it and its coverage curve (nil without one), and
+// stats, which computes the configuration's statistics (the bootstrap):
+// its Metrics and Reward are not set until stats has run.
+func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSummary, *ConfigCoverage, func(), error) {
 	sc := s.configs[name]
 	// By name, and for one name in the order the entries came.
 	slices.SortFunc(sc.recs, func(a, b spoolRec) int {
@@ -278,10 +314,10 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 	for _, rec := range sc.recs {
 		b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
 		if _, err := s.file.ReadAt(b, rec.off); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := decodeRec(b, &r, len(s.metrics)); err != nil {
-			return nil, nil, fmt.Errorf("the spool's entry %s: %w", sc.name(rec), err)
+			return nil, nil, nil, fmt.Errorf("the spool's entry %s: %w", sc.name(rec), err)
 		}
 		e := &r.entry
 		g := &c.Computable
@@ -331,7 +367,7 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 		if table != nil {
 			if err := table.addRec(name, &r); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", TrialsFile, err)
+				return nil, nil, nil, fmt.Errorf("%s: %w", TrialsFile, err)
 			}
 		}
 		if !none {
@@ -370,8 +406,12 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 	}
 	c.Tasks = len(taskNames)
-	// The configuration is written: its records are not read again.
-	sc.recs, sc.names = nil, nil
+	// The configuration is written: its records are read again only by a
+	// summary without entries (spooledEntries), in this order.
+	if !none {
+		sc.recs = nil
+	}
+	sc.names = nil
 	if none {
 		c.models = slices.Sorted(maps.Keys(models))
 		// Each task's means, divided as TaskValues and TaskRewards divide
@@ -416,17 +456,19 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		sums[id] = nil
 	}
 	sums = nil
-	// The lists are not used again: they are sorted where they are.
-	c.Metrics = metrics.AggregateAllInPlace(byMetric)
 	var rs []float64
 	for _, rw := range rewards {
 		if rw != nil {
 			rs = append(rs, rw.v/float64(rw.n))
 		}
 	}
-	if len(rs) > 0 {
-		st := metrics.Aggregate(rs)
-		c.Reward = &st
+	stats := func() {
+		// The lists are not used again: they are sorted where they are.
+		c.Metrics = metrics.AggregateAllInPlace(byMetric)
+		if len(rs) > 0 {
+			st := metrics.Aggregate(rs)
+			c.Reward = &st
+		}
 	}
 	var cov *ConfigCoverage
 	var ids []int
@@ -443,5 +485,5 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 		cov = &ConfigCoverage{Config: name, Tasks: len(ids), Points: overTasks.mean()}
 	}
-	return c, cov, nil
+	return c, cov, stats, nil
 }

@@ -1,8 +1,10 @@
 package runs
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -243,12 +245,14 @@ func TestASummaryWithoutEntriesKeepsWhatComparisonsNeed(t *testing.T) {
 	assert.Equal(t, 1, n, "the first error ends the reading")
 }
 
-// EachEntry reads the entries of the table written beside the summary,
-// and says so when that table no longer holds the run it was written
+// A summary returned without its entries reads them back from the
+// spool, not from the table written beside it: replacing or damaging the
+// table changes nothing, even once the spool is closed. ReadSummary reads
+// the table, and says so when it no longer holds the run it was written
 // with.
-func TestEachEntryNamesAReplacedTable(t *testing.T) {
+func TestEachEntryReadsTheSpoolNotTheTable(t *testing.T) {
 	t.Parallel()
-	e := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}}
+	e := TaskEntry{Name: "a", Task: "a", Status: Computable, Values: map[string]float64{"mrr": 1}, Warnings: []string{"w"}}
 	write := func(entries map[string][]TaskEntry) (*Summary, string) {
 		sp, err := newSpool()
 		require.NoError(t, err)
@@ -262,8 +266,22 @@ func TestEachEntryNamesAReplacedTable(t *testing.T) {
 	}
 	s, dir := write(map[string][]TaskEntry{"c": {e}})
 	table := filepath.Join(dir, TrialsFile)
-	each := func() error { return s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return nil }) }
+	var got []TaskEntry
+	each := func() error {
+		got = nil
+		return s.EachEntry(func(c *ConfigSummary, e *TaskEntry) error {
+			assert.Equal(t, "c", c.Config)
+			got = append(got, *e)
+			return nil
+		})
+	}
 	require.NoError(t, each())
+	assert.Equal(t, []TaskEntry{e}, got)
+	read := func() error {
+		_, err := ReadSummary(filepath.Join(dir, SummaryFile))
+		return err
+	}
+	require.NoError(t, read())
 
 	replace := func(entries map[string][]TaskEntry) {
 		_, other := write(entries)
@@ -272,11 +290,86 @@ func TestEachEntryNamesAReplacedTable(t *testing.T) {
 	f := e
 	f.Name = "b"
 	replace(map[string][]TaskEntry{"other": {e}})
-	assert.ErrorContains(t, each(), table+`: row 1 is of configuration "other", where the summary has an entry of "c"`)
+	assert.ErrorContains(t, read(), table+`: row 1 is of configuration "other", where the summary has an entry of "c"`)
 	replace(map[string][]TaskEntry{"c": {e, f}})
-	assert.ErrorContains(t, each(), table+": row 2: more rows than the summary's 1 entries")
+	assert.ErrorContains(t, read(), table+": row 2: more rows than the summary's 1 entries")
 	replace(map[string][]TaskEntry{})
-	assert.ErrorContains(t, each(), table+": 0 rows, fewer than the summary's 1 entries")
+	assert.ErrorContains(t, read(), table+": 0 rows, fewer than the summary's 1 entries")
 	require.NoError(t, os.WriteFile(table, []byte("not a table"), 0o644))
-	assert.ErrorContains(t, each(), "trials table "+table)
+	assert.ErrorContains(t, read(), "trials table "+table)
+	require.NoError(t, each())
+	assert.Equal(t, []TaskEntry{e}, got, "the table is not read")
+
+	// A summary whose configurations were changed, or a spool damaged,
+	// is an error, not a wrong entry.
+	s.Configs = append(s.Configs, &ConfigSummary{Config: "d"})
+	assert.ErrorContains(t, each(), "the spool holds the entries of 1 configurations, the summary has 2")
+	s.Configs = s.Configs[:1]
+	file := s.spooled.file
+	var rec bytes.Buffer
+	_, err := io.Copy(&rec, io.NewSectionReader(file, 0, 1<<20))
+	require.NoError(t, err)
+	s.spooled.file = bytes.NewReader(rec.Bytes()[:rec.Len()-1])
+	assert.ErrorContains(t, each(), "the spool's entry at 0 of configuration c: ")
+	damaged := slices.Clone(rec.Bytes())
+	damaged[len(damaged)-1] = 9 // the curve's count, past the record's end
+	s.spooled.file = bytes.NewReader(damaged)
+	assert.ErrorContains(t, each(), "the spool's entry at 0 of configuration c: a count or number of 9")
+	s.spooled.file = file
+	stop := errors.New("stop")
+	assert.ErrorIs(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { return stop }), stop)
+}
+
+// The statistics of a configuration are computed apart from the pass over
+// its entries (so that they overlap the next configuration's pass): the
+// summary of many configurations, of as many lengths, written with or
+// without its entries, is still Summarize's, byte for byte.
+func TestTheStatisticsOfEachConfigurationAreItsOwn(t *testing.T) {
+	t.Parallel()
+	base := spoolEntries()["mcp-z"]
+	entries := map[string][]TaskEntry{}
+	for k, config := range []string{"c1", "c2", "c3", "c4", "c5"} {
+		for i, e := range base[:20+8*k] {
+			e.Values = maps.Clone(e.Values)
+			for m := range e.Values {
+				e.Values[m] += float64(k*i) / 7
+			}
+			entries[config] = append(entries[config], e)
+		}
+	}
+	want := Summarize("r", entries)
+	file := filepath.Join(t.TempDir(), SummaryFile)
+	require.NoError(t, WriteSummary(file, asFile(want)))
+	for _, k := range []*keep{nil, keepOf([]string{"mrr"}, true)} {
+		sp, err := newSpool()
+		require.NoError(t, err)
+		for _, config := range []string{"c3", "c1", "c5", "c2", "c4"} {
+			for i := range entries[config] {
+				require.NoError(t, sp.add(config, &entries[config][i], nil))
+			}
+		}
+		s, dir := spoolFiles(t, sp, "r", k)
+		require.NoError(t, sp.Close())
+		assert.Equal(t, mustRead(t, file), mustRead(t, filepath.Join(dir, SummaryFile)))
+		for i, c := range s.Configs {
+			assert.Equal(t, want.Configs[i].Metrics, c.Metrics, c.Config)
+			assert.Equal(t, want.Configs[i].Reward, c.Reward, c.Config)
+		}
+	}
+
+	// config leaves the statistics to the function it returns.
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	for i := range entries["c1"] {
+		require.NoError(t, sp.add("c1", &entries["c1"][i], nil))
+	}
+	require.NoError(t, sp.w.Flush())
+	c, _, stats, err := sp.config("c1", nil, nil)
+	require.NoError(t, err)
+	assert.Empty(t, c.Metrics)
+	assert.Nil(t, c.Reward)
+	stats()
+	assert.Equal(t, want.Configs[0].Metrics, c.Metrics)
+	assert.Equal(t, want.Configs[0].Reward, c.Reward)
 }

@@ -260,10 +260,11 @@ type Summary struct {
 	// coverageKnown (see Coverage).
 	coverage      []ConfigCoverage
 	coverageKnown bool
-	// file is the summary file, and table the table beside it that the
-	// entries are read back from (EachEntry), when the configurations
-	// were returned without them.
-	file, table string
+	// file is the summary file, when the configurations were returned
+	// without their entries; spooled then holds the entries where the
+	// spool that built the summary keeps them, for EachEntry.
+	file    string
+	spooled *spooledEntries
 }
 
 // trialCount is the number of entries of every configuration.
@@ -495,21 +496,22 @@ func (c *ConfigSummary) failedEntries() []TaskEntry {
 // summary's order (configuration by configuration, by name), until f
 // returns an error, which it returns. A summary that Evaluate or a merge
 // returned without its entries (SummaryWithoutEntries) reads them back,
-// one at a time, from the table it wrote beside the summary file; every
+// one at a time, from the temporary file they were gathered in (the
+// records the table's rows were written from: no Parquet is read); every
 // other summary (one ReadSummary read, of either layout) gives those it
 // holds.
 func (s *Summary) EachEntry(f func(c *ConfigSummary, e *TaskEntry) error) error {
-	if s.table == "" {
-		for _, c := range s.Configs {
-			for i := range c.Entries {
-				if err := f(c, &c.Entries[i]); err != nil {
-					return err
-				}
+	if s.spooled != nil {
+		return s.spooled.each(s, f)
+	}
+	for _, c := range s.Configs {
+		for i := range c.Entries {
+			if err := f(c, &c.Entries[i]); err != nil {
+				return err
 			}
 		}
-		return nil
 	}
-	return s.eachTableEntry(s.table, f)
+	return nil
 }
 
 // eachTableEntry reads the entries of the table file, checking that its

@@ -148,14 +148,11 @@ func writeRows(w io.Writer, page []byte, s *runs.Summary, configs []configView, 
 	for i, c := range s.Configs {
 		index[c] = i
 	}
-	t := tmpl()
 	err := s.EachEntry(func(c *runs.ConfigSummary, e *runs.TaskEntry) error {
 		if err := upTo(index[c]); err != nil {
 			return err
 		}
-		if err := t.ExecuteTemplate(bw, "taskrow", newTaskRow(e, metricsList)); err != nil {
-			return fmt.Errorf("html report: %w", err)
-		}
+		writeTaskRow(bw, newTaskRow(e, metricsList))
 		return nil
 	})
 	if err == nil {

@@ -15,7 +15,8 @@ import (
 
 // run-dir and merge keep no entry of the run they write: the page of a
 // summary returned without its entries, whose rows are read back from the
-// table of the trials beside the summary file, is the page of the summary holding them, byte for byte,
+// records the evaluation gathered them in, is the page of the summary
+// holding them, byte for byte,
 // and the page of the summary read from the file.
 func TestAPageWrittenFromTheSummaryFileIsThePageOfItsEntries(t *testing.T) {
 	t.Parallel()
@@ -46,14 +47,23 @@ func TestAPageWrittenFromTheSummaryFileIsThePageOfItsEntries(t *testing.T) {
 		}
 	}
 
-	// Rows that cannot be read back leave no page in place.
+	// The rows are read back from where the evaluation gathered them,
+	// not from the table: without it, the page is the same.
 	if err := os.Remove(filepath.Join(out, runs.TrialsFile)); err != nil {
 		t.Fatal(err)
 	}
+	got := render(t, func(b *bytes.Buffer) error { return htmlreport.WriteRun(b, lean, htmlreport.RunOptions{Dir: out}) })
+	if !bytes.Equal(want, got) {
+		t.Errorf("the page once the table is gone differs from the page of its entries:\n%s", firstDiff(string(want), string(got)))
+	}
+
+	// Rows that cannot be read back (a configuration added to the
+	// summary has none) leave no page in place.
+	lean.Configs = append(lean.Configs, &runs.ConfigSummary{Config: "added"})
 	page := filepath.Join(t.TempDir(), "report.html")
 	err = htmlreport.WriteFile(page, func(w io.Writer) error { return htmlreport.WriteRun(w, lean, htmlreport.RunOptions{}) })
-	if err == nil || !strings.Contains(err.Error(), runs.TrialsFile) {
-		t.Errorf("a table of the trials that is gone: got %v, want an error naming it", err)
+	if err == nil || !strings.Contains(err.Error(), "the spool holds the entries of") {
+		t.Errorf("rows that cannot be read back: got %v, want an error saying so", err)
 	}
 	if _, err := os.Stat(page); !os.IsNotExist(err) {
 		t.Errorf("a page was left at %s: %v", page, err)
