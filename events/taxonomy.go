@@ -86,23 +86,35 @@ type Taxonomy struct {
 	// preferred holds what Prefer returned, by profile: a taxonomy never
 	// changes, and run-dir asks for the same one for every trial.
 	preferred *sync.Map
-	// exact maps a name to the first rule whose Match is that name and
-	// no glob; globs are the positions of the other rules, in order.
-	// Every call of a session is classified, and most rules name one tool.
+	// index is built when the taxonomy first classifies a name: a
+	// taxonomy that only hands out its preferred orders (the one a
+	// command loads) never needs one.
+	index func() ruleIndex
+}
+
+// A ruleIndex finds a name's rule without trying every rule. exact maps a
+// name to the first rule whose Match is that name and no glob; globs are
+// the positions of the other rules, in order. Every call of a session is
+// classified, and most rules name one tool.
+type ruleIndex struct {
 	exact map[string]int
 	globs []int
 }
 
 // newTaxonomy returns a taxonomy of rules, which it keeps.
 func newTaxonomy(name string, rules []Rule) *Taxonomy {
-	t := &Taxonomy{name: name, rules: rules, exact: make(map[string]int, len(rules)), preferred: new(sync.Map)}
-	for i, r := range rules {
-		if isGlob(r.Match) {
-			t.globs = append(t.globs, i)
-		} else if _, seen := t.exact[r.Match]; !seen {
-			t.exact[r.Match] = i
+	t := &Taxonomy{name: name, rules: rules, preferred: new(sync.Map)}
+	t.index = sync.OnceValue(func() ruleIndex {
+		ix := ruleIndex{exact: make(map[string]int, len(rules))}
+		for i, r := range rules {
+			if isGlob(r.Match) {
+				ix.globs = append(ix.globs, i)
+			} else if _, seen := ix.exact[r.Match]; !seen {
+				ix.exact[r.Match] = i
+			}
 		}
-	}
+		return ix
+	})
 	return t
 }
 
@@ -199,11 +211,12 @@ func (t *Taxonomy) Rules() []Rule { return cloneRules(t.rules) }
 func (t *Taxonomy) Classify(tool string) (Rule, bool) {
 	// The first match is the first of the rule naming the tool and the
 	// globs before it that match.
-	first, ok := t.exact[tool]
+	ix := t.index()
+	first, ok := ix.exact[tool]
 	if !ok {
 		first = len(t.rules)
 	}
-	for _, i := range t.globs {
+	for _, i := range ix.globs {
 		if i >= first {
 			break
 		}
