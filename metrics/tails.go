@@ -12,10 +12,12 @@ const bootstrapLow, bootstrapHigh = 0.025, 0.975
 // and the largest, as many as the percentiles low and high of all of
 // them need (the two order statistics quantile interpolates between, and
 // those beyond): 251 of each side for 10,000 resamples, instead of all
-// 10,000. Each side is a heap: the largest of the smallest kept on top,
-// and the smallest of the largest. Ties are equal values, so whichever
-// of them is kept, the order statistics are the same to the last bit.
-// Lists are independent: goroutines may add to different lists at once.
+// 10,000. Each side is a max-heap of the smallest values it was given:
+// the low side of the means, the high side of the means negated (the
+// largest means are the smallest negated; negation is exact). Ties are
+// equal values, so whichever of them is kept, the order statistics are
+// the same to the last bit. Lists are independent: goroutines may add to
+// different lists at once.
 type tails struct {
 	count      int     // the values each list will be given
 	low, high  float64 // the percentiles, as quantile takes them
@@ -42,23 +44,20 @@ func newTails(m, count int, low, high float64) *tails {
 
 // add gives list i a value.
 func (t *tails) add(i int, x float64) {
-	l := t.lows[i*t.kLow : (i+1)*t.kLow]
-	if n := int(t.nLow[i]); n < len(l) {
-		l[n] = x
-		t.nLow[i]++
-		maxUp(l, n)
-	} else if x < l[0] {
-		l[0] = x
-		maxDown(l)
-	}
-	h := t.hghs[i*t.kHgh : (i+1)*t.kHgh]
-	if n := int(t.nHgh[i]); n < len(h) {
-		h[n] = x
-		t.nHgh[i]++
-		minUp(h, n)
-	} else if x > h[0] {
+	keepSmallest(t.lows[i*t.kLow:(i+1)*t.kLow], &t.nLow[i], x)
+	keepSmallest(t.hghs[i*t.kHgh:(i+1)*t.kHgh], &t.nHgh[i], -x)
+}
+
+// keepSmallest gives x to h, a max-heap of the smallest of the values it
+// was given, *n of them so far, len(h) at most.
+func keepSmallest(h []float64, n *int32, x float64) {
+	if k := int(*n); k < len(h) {
+		h[k] = x
+		*n++
+		maxUp(h, k)
+	} else if x < h[0] {
 		h[0] = x
-		minDown(h)
+		maxDown(h)
 	}
 }
 
@@ -93,43 +92,16 @@ func maxDown(h []float64) {
 	}
 }
 
-// minUp moves h[j] up the min-heap h[:j+1] to its place.
-func minUp(h []float64, j int) {
-	for j > 0 {
-		p := (j - 1) / 2
-		if h[j] >= h[p] {
-			return
-		}
-		h[j], h[p] = h[p], h[j]
-		j = p
-	}
-}
-
-// minDown moves h[0] down the min-heap h to its place.
-func minDown(h []float64) {
-	j := 0
-	for {
-		c := 2*j + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h[c+1] < h[c] {
-			c++
-		}
-		if h[c] >= h[j] {
-			return
-		}
-		h[j], h[c] = h[c], h[j]
-		j = c
-	}
-}
-
 // quantiles gives list i's percentiles low and high, once it was given
-// its count values: quantile's of all of them, to the last bit. The
-// list's kept values are left sorted.
+// its count values: quantile's of all of them, to the last bit. It is
+// called once a list: the list's kept values are left sorted, the high
+// side's negated back.
 func (t *tails) quantiles(i int) [2]float64 {
 	l := t.lows[i*t.kLow : (i+1)*t.kLow]
 	h := t.hghs[i*t.kHgh : (i+1)*t.kHgh]
+	for j := range h {
+		h[j] = -h[j]
+	}
 	slices.Sort(l)
 	slices.Sort(h)
 	return [2]float64{t.quantile(l, 0, t.low), t.quantile(h, t.count-len(h), t.high)}
