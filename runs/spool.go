@@ -64,6 +64,16 @@ type spoolRec struct {
 	recLen  uint32
 }
 
+// read decodes into r the record rec locates in file, read through b,
+// which it returns, grown to the record's length.
+func (rec spoolRec) read(file io.ReaderAt, b []byte, r *trialRec, metrics int) ([]byte, error) {
+	b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
+	if _, err := file.ReadAt(b, rec.off); err != nil {
+		return b, err
+	}
+	return b, decodeRec(b, r, metrics)
+}
+
 // statuses are the entry statuses, by their index in a trialRec.
 var statuses = []TaskStatus{Computable, NonComputable, Degraded, Failed}
 
@@ -312,11 +322,8 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 	// The groups' names share one string: a name costs its header.
 	allNames := string(sc.names)
 	for _, rec := range sc.recs {
-		b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
-		if _, err := s.file.ReadAt(b, rec.off); err != nil {
-			return nil, nil, nil, err
-		}
-		if err := decodeRec(b, &r, len(s.metrics)); err != nil {
+		var err error
+		if b, err = rec.read(s.file, b, &r, len(s.metrics)); err != nil {
 			return nil, nil, nil, fmt.Errorf("the spool's entry %s: %w", sc.name(rec), err)
 		}
 		e := &r.entry

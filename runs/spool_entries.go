@@ -3,7 +3,6 @@ package runs
 import (
 	"fmt"
 	"io"
-	"slices"
 )
 
 // spooledEntries are a summary's entries as a spool holds them: the spool's
@@ -29,11 +28,8 @@ func (se *spooledEntries) each(s *Summary, f func(c *ConfigSummary, e *TaskEntry
 	var r trialRec
 	for i, c := range s.Configs {
 		for _, rec := range se.recs[i] {
-			b = slices.Grow(b[:0], int(rec.recLen))[:rec.recLen]
-			if _, err := se.file.ReadAt(b, rec.off); err != nil {
-				return fmt.Errorf("the spool's entry at %d of configuration %s: %w", rec.off, c.Config, err)
-			}
-			if err := decodeRec(b, &r, len(se.metrics)); err != nil {
+			var err error
+			if b, err = rec.read(se.file, b, &r, len(se.metrics)); err != nil {
 				return fmt.Errorf("the spool's entry at %d of configuration %s: %w", rec.off, c.Config, err)
 			}
 			e := r.entry
