@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Decoding a request turns every message in it (a span, an attribute, a
@@ -115,12 +114,12 @@ func (e *tooManyError) Error() string {
 }
 
 // countMessages counts the messages of a protobuf body of message type
-// md, up to limit. It stops early at malformed data, which the decoder
+// m, up to limit. It stops early at malformed data, which the decoder
 // then reports.
-func countMessages(b []byte, md protoreflect.MessageDescriptor, limit int) (int, error) {
+func countMessages(b []byte, m *msgInfo, limit int) (int, error) {
 	n := 0
-	var walk func(b []byte, t *messageFields, depth int) bool
-	walk = func(b []byte, t *messageFields, depth int) bool {
+	var walk func(b []byte, m *msgInfo, depth int) bool
+	walk = func(b []byte, m *msgInfo, depth int) bool {
 		for len(b) > 0 {
 			num, typ, l := protowire.ConsumeTag(b)
 			if l < 0 {
@@ -140,72 +139,23 @@ func countMessages(b []byte, md protoreflect.MessageDescriptor, limit int) (int,
 				return true
 			}
 			b = b[l:]
-			ft := t.message(num)
-			if ft == nil {
+			f := m.field(num)
+			if f == nil || f.kind != messageKind {
 				continue
 			}
 			if n++; n > limit {
 				return false
 			}
-			if depth < maxDepth && !walk(v, ft, depth+1) {
+			if depth < maxDepth && !walk(v, f.msg, depth+1) {
 				return false
 			}
 		}
 		return true
 	}
-	if !walk(b, fieldsOf(md), 0) {
+	if !walk(b, m, 0) {
 		return n, &tooManyError{limit: limit}
 	}
 	return n, nil
-}
-
-// messageFields says which fields of a message type hold messages, and
-// of which type: what countMessages looks up for every field of a body,
-// faster than through the descriptor.
-type messageFields struct {
-	low  [16]*messageFields // by field number
-	high map[protowire.Number]*messageFields
-}
-
-func (t *messageFields) message(num protowire.Number) *messageFields {
-	if num >= 0 && int(num) < len(t.low) {
-		return t.low[num]
-	}
-	return t.high[num]
-}
-
-// messageFieldTables are the tables of the message types counted so far.
-var messageFieldTables sync.Map // protoreflect.FullName → *messageFields
-
-// fieldsOf returns the table of md and of the messages it holds.
-func fieldsOf(md protoreflect.MessageDescriptor) *messageFields {
-	if t, ok := messageFieldTables.Load(md.FullName()); ok {
-		return t.(*messageFields)
-	}
-	built := map[protoreflect.FullName]*messageFields{}
-	var build func(md protoreflect.MessageDescriptor) *messageFields
-	build = func(md protoreflect.MessageDescriptor) *messageFields {
-		if t := built[md.FullName()]; t != nil {
-			return t
-		}
-		t := &messageFields{high: map[protowire.Number]*messageFields{}}
-		built[md.FullName()] = t
-		for i := range md.Fields().Len() {
-			fd := md.Fields().Get(i)
-			if fd.Kind() != protoreflect.MessageKind {
-				continue
-			}
-			ft := build(fd.Message())
-			if n := fd.Number(); int(n) < len(t.low) {
-				t.low[n] = ft
-			} else {
-				t.high[n] = ft
-			}
-		}
-		return t
-	}
-	t, _ := messageFieldTables.LoadOrStore(md.FullName(), build(md))
-	return t.(*messageFields)
 }
 
 // countJSONObjects counts the objects of a JSON body, up to limit: every

@@ -17,7 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -198,7 +197,7 @@ func TestABodyWithTooManyMessagesIsTooLarge(t *testing.T) {
 // like messages, and stop at the limit.
 func TestCountingMessages(t *testing.T) {
 	t.Parallel()
-	md := (&coltrace.ExportTraceServiceRequest{}).ProtoReflect().Descriptor()
+	md := messages()[tracesDataName] // read as the request (see decodeTraces)
 	// Request, resource spans, scope spans, span, 4 attributes with a
 	// value each, and the resource, its attribute and value, the scope.
 	body := mustProto(t, traceRequest("svc", toolSpan(traceID(1), 1, "c1", "a.go")))

@@ -13,9 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
 // Group says how spans and log records are split into files.
@@ -338,9 +335,9 @@ func (r *Receiver) charge(mem *charge, body []byte, enc encoding, sig signalKind
 	if enc == jsonEncoding {
 		n, err = countJSONObjects(body, limit)
 	} else {
-		md := (&tracepb.TracesData{}).ProtoReflect().Descriptor() // the layout of the requests (see decodeTraces)
+		md := messages()[tracesDataName] // the layout of the requests (see decodeTraces)
 		if sig == logs {
-			md = (&logspb.LogsData{}).ProtoReflect().Descriptor()
+			md = messages()[logsDataName]
 		}
 		n, err = countMessages(body, md, limit)
 	}

@@ -3,14 +3,11 @@ package collect
 import (
 	"bytes"
 	"fmt"
-	"strconv"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
-	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Decoding a protobuf request into the generated Go types and encoding
@@ -42,46 +39,43 @@ type signalLayout struct {
 	resourceInfo, scopeInfo, itemInfo      *msgInfo
 }
 
-// layouts are the layouts of traces and logs, nil when the descriptors
-// hold a field the transcoder does not write.
+// layouts are the layouts of traces and logs, nil when the table holds
+// a field the split does not copy.
 var layouts = sync.OnceValue(func() map[signalKind]*signalLayout {
 	l := map[signalKind]*signalLayout{}
-	seen := map[protoreflect.FullName]*msgInfo{}
-	if t := newLayout((&tracepb.TracesData{}).ProtoReflect().Descriptor(), "resource_spans", "scope_spans", "spans", seen); t != nil {
+	msgs := messages()
+	if t := newLayout(msgs[tracesDataName], "resource_spans", "scope_spans", "spans"); t != nil {
 		l[traces] = t
 	}
-	if g := newLayout((&logspb.LogsData{}).ProtoReflect().Descriptor(), "resource_logs", "scope_logs", "log_records", seen); g != nil {
+	if g := newLayout(msgs[logsDataName], "resource_logs", "scope_logs", "log_records"); g != nil {
 		l[logs] = g
 	}
 	return l
 })
 
-func newLayout(data protoreflect.MessageDescriptor, resources, scopes, items string, seen map[protoreflect.FullName]*msgInfo) *signalLayout {
-	rfd := data.Fields().ByName(protoreflect.Name(resources))
-	rs := rfd.Message()
-	sfd := rs.Fields().ByName(protoreflect.Name(scopes))
-	ss := sfd.Message()
-	ifd := ss.Fields().ByName(protoreflect.Name(items))
-	item := ifd.Message()
+func newLayout(data *msgInfo, resources, scopes, items string) *signalLayout {
+	rfd := data.byProtoName(resources)
+	rs := rfd.msg
+	sfd := rs.byProtoName(scopes)
+	ss := sfd.msg
+	ifd := ss.byProtoName(items)
+	item := ifd.msg
 	// The split copies only these fields of ResourceSpans and ScopeSpans
 	// (see decodeTraces); a version of OTLP with more takes the decoder.
-	if data.Fields().Len() != 1 || rs.Fields().Len() != 3 || ss.Fields().Len() != 3 {
+	if len(data.order) != 1 || len(rs.order) != 3 || len(ss.order) != 3 {
 		return nil
 	}
 	l := &signalLayout{
-		resources: rfd.Number(), resource: rs.Fields().ByName("resource").Number(), scopes: sfd.Number(),
-		resSchema: rs.Fields().ByName("schema_url").Number(),
-		scope:     ss.Fields().ByName("scope").Number(), items: ifd.Number(), scopeSchema: ss.Fields().ByName("schema_url").Number(),
-		traceID: item.Fields().ByName("trace_id").Number(), attributes: item.Fields().ByName("attributes").Number(),
-		resourcesName: []byte(strconv.Quote(rfd.JSONName()) + ":["),
-		scopesName:    []byte(strconv.Quote(sfd.JSONName()) + ":["),
-		itemsName:     []byte(strconv.Quote(ifd.JSONName()) + ":["),
-		resourceInfo:  buildInfo(rs.Fields().ByName("resource").Message(), seen),
-		scopeInfo:     buildInfo(ss.Fields().ByName("scope").Message(), seen),
-		itemInfo:      buildInfo(item, seen),
-	}
-	if l.resourceInfo == nil || l.scopeInfo == nil || l.itemInfo == nil || l.resource == 0 || l.resSchema == 0 || l.scope == 0 || l.scopeSchema == 0 {
-		return nil
+		resources: rfd.num, resource: rs.byProtoName("resource").num, scopes: sfd.num,
+		resSchema: rs.byProtoName("schema_url").num,
+		scope:     ss.byProtoName("scope").num, items: ifd.num, scopeSchema: ss.byProtoName("schema_url").num,
+		traceID: item.byProtoName("trace_id").num, attributes: item.byProtoName("attributes").num,
+		resourcesName: append(slices.Clip(rfd.name), '['),
+		scopesName:    append(slices.Clip(sfd.name), '['),
+		itemsName:     append(slices.Clip(ifd.name), '['),
+		resourceInfo:  rs.byProtoName("resource").msg,
+		scopeInfo:     ss.byProtoName("scope").msg,
+		itemInfo:      item,
 	}
 	return l
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The OTLP/JSON of one message, written from its protobuf wire format
@@ -24,10 +23,14 @@ var errIrregular = errors.New("irregular protobuf encoding")
 // arrays in values…); deeper bodies take the decoder, which allows more.
 const maxTranscodeDepth = 64
 
-// msgInfo is what the transcoder knows of a message type.
+// msgInfo is what the receiver knows of a message type (see schema.go).
 type msgInfo struct {
+	name   string
 	fields []*fieldInfo // by field number, for the numbers up to maxIndexed
 	byNum  map[protowire.Number]*fieldInfo
+	order  []*fieldInfo          // as declared
+	byJSON map[string]*fieldInfo // by JSON name, and by .proto name
+	oneofs int                   // how many oneofs it has
 }
 
 const maxIndexed = 32
@@ -39,81 +42,31 @@ func (m *msgInfo) field(num protowire.Number) *fieldInfo {
 	return m.byNum[num]
 }
 
+// byProtoName returns the field of that .proto name, nil when none.
+func (m *msgInfo) byProtoName(name string) *fieldInfo {
+	for _, f := range m.order {
+		if f.proto == name {
+			return f
+		}
+	}
+	return nil
+}
+
 // fieldInfo is one field of a message type.
 type fieldInfo struct {
 	index   int // its index in the message, for the seen bits
-	name    []byte
-	kind    protoreflect.Kind
+	num     protowire.Number
+	name    []byte // its JSON name, quoted, and a colon
+	proto   string // its .proto name
+	kind    kind
 	wire    protowire.Type
 	list    bool
 	oneof   int  // index of its oneof plus one, 0 when in none
 	present bool // written even when zero (a oneof member, an optional field)
 	id      bool // a trace or span id: hex, not base64
+	typ     string
 	msg     *msgInfo
-}
-
-// idFields are the fields OTLP/JSON writes in hex.
-var idFields = map[protoreflect.FullName]bool{
-	"opentelemetry.proto.trace.v1.Span.trace_id":       true,
-	"opentelemetry.proto.trace.v1.Span.span_id":        true,
-	"opentelemetry.proto.trace.v1.Span.parent_span_id": true,
-	"opentelemetry.proto.trace.v1.Span.Link.trace_id":  true,
-	"opentelemetry.proto.trace.v1.Span.Link.span_id":   true,
-	"opentelemetry.proto.logs.v1.LogRecord.trace_id":   true,
-	"opentelemetry.proto.logs.v1.LogRecord.span_id":    true,
-}
-
-// buildInfo describes md and the messages it holds, nil when one of them
-// has a field the transcoder does not write (a map, a group, a message
-// with its own JSON form); then every body takes the decoder.
-func buildInfo(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]*msgInfo) *msgInfo {
-	if m, ok := seen[md.FullName()]; ok {
-		return m
-	}
-	// A field's index is its bit in appendMessage's seen mask.
-	if md.FullName().Parent() == "google.protobuf" || md.Fields().Len() > 64 {
-		return nil
-	}
-	m := &msgInfo{fields: make([]*fieldInfo, maxIndexed+1), byNum: map[protowire.Number]*fieldInfo{}}
-	seen[md.FullName()] = m
-	for i := range md.Fields().Len() {
-		fd := md.Fields().Get(i)
-		if fd.IsMap() || fd.Kind() == protoreflect.GroupKind || fd.IsExtension() || fd.Cardinality() == protoreflect.Required {
-			return nil
-		}
-		f := &fieldInfo{index: i, name: []byte(strconv.Quote(fd.JSONName()) + ":"), kind: fd.Kind(),
-			wire: wireType(fd.Kind()), list: fd.IsList(), present: fd.HasPresence(), id: idFields[fd.FullName()]}
-		if f.list && f.wire != protowire.BytesType {
-			return nil // packed or not: left to the decoder (OTLP's traces and logs have none)
-		}
-		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
-			f.oneof = od.Index() + 1
-		}
-		if fd.Kind() == protoreflect.MessageKind {
-			if f.msg = buildInfo(fd.Message(), seen); f.msg == nil {
-				return nil
-			}
-		}
-		if n := fd.Number(); n <= maxIndexed {
-			m.fields[n] = f
-		} else {
-			m.byNum[n] = f
-		}
-	}
-	return m
-}
-
-func wireType(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.BoolKind, protoreflect.EnumKind, protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Uint32Kind,
-		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind:
-		return protowire.VarintType
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	}
-	return protowire.BytesType
+	enum    map[string]int32 // an enum's numbers by name
 }
 
 // appendMessage appends the OTLP/JSON object of the message m encoded in
@@ -215,14 +168,14 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 		}
 		var err error
 		switch f.kind {
-		case protoreflect.MessageKind:
+		case messageKind:
 			out, err = appendMessage(out, raw, f.msg, depth+1)
-		case protoreflect.StringKind:
+		case stringKind:
 			if !utf8.Valid(raw) {
 				return out, errIrregular // the decoder refuses it
 			}
 			out = appendJSONString(out, raw)
-		case protoreflect.BytesKind:
+		case bytesKind:
 			out = appendBytes(out, raw, f.id)
 		default:
 			out = appendScalar(out, f.kind, v)
@@ -249,30 +202,30 @@ func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
 
 // appendScalar writes a number or a bool of kind k, read from the wire
 // as v, as protojson writes it.
-func appendScalar(out []byte, k protoreflect.Kind, v uint64) []byte {
+func appendScalar(out []byte, k kind, v uint64) []byte {
 	switch k {
-	case protoreflect.BoolKind:
+	case boolKind:
 		return strconv.AppendBool(out, v != 0)
-	case protoreflect.EnumKind, protoreflect.Int32Kind:
+	case enumKind, int32Kind:
 		return strconv.AppendInt(out, int64(int32(v)), 10)
-	case protoreflect.Sint32Kind:
+	case sint32Kind:
 		return strconv.AppendInt(out, int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))), 10)
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+	case uint32Kind, fixed32Kind:
 		return strconv.AppendUint(out, uint64(uint32(v)), 10)
-	case protoreflect.Sfixed32Kind:
+	case sfixed32Kind:
 		return strconv.AppendInt(out, int64(int32(v)), 10)
-	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+	case int64Kind, sfixed64Kind:
 		out = append(out, '"')
 		return append(strconv.AppendInt(out, int64(v), 10), '"')
-	case protoreflect.Sint64Kind:
+	case sint64Kind:
 		out = append(out, '"')
 		return append(strconv.AppendInt(out, protowire.DecodeZigZag(v), 10), '"')
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+	case uint64Kind, fixed64Kind:
 		out = append(out, '"')
 		return append(strconv.AppendUint(out, v, 10), '"')
-	case protoreflect.FloatKind:
+	case floatKind:
 		return appendFloat(out, float64(math.Float32frombits(uint32(v))), 32)
-	case protoreflect.DoubleKind:
+	case doubleKind:
 		return appendFloat(out, math.Float64frombits(v), 64)
 	}
 	panic(fmt.Sprintf("collect: no JSON for kind %v", k))
