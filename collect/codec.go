@@ -13,9 +13,7 @@ import (
 	"strconv"
 	"sync"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 )
 
 // tooLargeError is a body over the limit, sent or decompressed.
@@ -121,32 +119,6 @@ func putBuffer(b []byte) {
 	}
 }
 
-// jsonIn decodes OTLP/JSON. The specification asks receivers to ignore
-// fields they do not know, so that newer exporters work.
-var jsonIn = protojson.UnmarshalOptions{DiscardUnknown: true}
-
-// jsonOut writes OTLP/JSON lines: field names in lowerCamelCase and enums
-// as numbers, as the specification's JSON encoding has them.
-var jsonOut = protojson.MarshalOptions{UseEnumNumbers: true}
-
-// unmarshal decodes a body in its encoding.
-func unmarshal(body []byte, enc encoding, m proto.Message, what string) error {
-	var err error
-	if enc == protoEncoding {
-		err = proto.Unmarshal(body, m)
-	} else {
-		err = jsonIn.Unmarshal(body, m)
-	}
-	if err != nil {
-		kind := "OTLP/JSON"
-		if enc == protoEncoding {
-			kind = "protobuf"
-		}
-		return fmt.Errorf("the body is not a %s %s: %v", kind, what, err)
-	}
-	return nil
-}
-
 // OTLP/JSON differs from protobuf's own JSON mapping in one point that
 // matters here: trace and span ids are hex strings, not base64. protojson
 // knows only base64, so the ids are converted around it, in place:
@@ -174,19 +146,6 @@ func idFromJSON(b []byte, n int) []byte {
 	return b
 }
 
-// idForJSON returns the bytes that protojson writes as the hex of id.
-func idForJSON(id []byte) []byte {
-	h := hex.EncodeToString(id)
-	if len(h)%4 != 0 {
-		return id // no such bytes; the reader keeps an odd id as written
-	}
-	b, err := base64.StdEncoding.DecodeString(h)
-	if err != nil {
-		return id
-	}
-	return b
-}
-
 // batch is a decoded request, split by file.
 type batch struct {
 	parts    []*part
@@ -197,15 +156,6 @@ type batch struct {
 type part struct {
 	name  string
 	lines []byte // one OTLP/JSON request and a newline
-}
-
-// marshalLine writes a message as one line of OTLP/JSON.
-func marshalLine(m proto.Message) ([]byte, error) {
-	b, err := jsonOut.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
 }
 
 // The bodies the receiver answers with are small messages of scalar

@@ -18,9 +18,9 @@ func FuzzDecode(f *testing.F) {
 		if asProto {
 			enc = protoEncoding
 		}
-		for _, decode := range []func([]byte, encoding, Group) (*batch, error){decodeTraces, decodeLogs} {
+		for _, sig := range []signalKind{traces, logs} {
 			for _, g := range []Group{ByTrace, BySession} {
-				b, err := decode(body, enc, g)
+				b, err := decode(body, enc, sig, g)
 				if err != nil {
 					continue
 				}

@@ -309,20 +309,38 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	reply(w, enc, b.response)
 }
 
-// decode splits a request body by file: a protobuf body is transcoded
-// (see transcode), unless its encoding is irregular; a JSON body, or an
-// irregular one, is decoded into the OTLP types and written with
-// protojson.
+// decode splits a request body by file. A protobuf body is transcoded
+// (see transcode); one in an irregular encoding is first written again
+// in the regular one (see canonical), and a JSON body read into it (see
+// jsonToWire).
 func decode(body []byte, enc encoding, sig signalKind, g Group) (*batch, error) {
+	// The request is read as a TracesData (LogsData), the message OTLP
+	// defines for traces at rest: its one field has the number, type and
+	// JSON name of the request's, so both encodings read the same.
+	what, m := "ExportTraceServiceRequest", messages()[tracesDataName]
+	if sig == logs {
+		what, m = "ExportLogsServiceRequest", messages()[logsDataName]
+	}
 	if enc == protoEncoding {
-		if b, err := transcode(body, sig, g); !errors.Is(err, errIrregular) {
+		b, err := transcode(body, sig, g)
+		if !errors.Is(err, errIrregular) {
 			return b, err
 		}
+		if body, err = canonical(nil, body, m, 1); err != nil {
+			return nil, fmt.Errorf("the body is not a protobuf %s: %v", what, err)
+		}
+	} else {
+		var err error
+		if body, err = jsonToWire(body, m); err != nil {
+			return nil, fmt.Errorf("the body is not a OTLP/JSON %s: %v", what, err)
+		}
 	}
-	if sig == logs {
-		return decodeLogs(body, enc, g)
+	b, err := transcodeUpTo(body, sig, g, maxMessageDepth)
+	if err != nil {
+		// The encoding is regular by construction.
+		return nil, fmt.Errorf("transcoding the %s as read: %v", what, err)
 	}
-	return decodeTraces(body, enc, g)
+	return b, nil
 }
 
 // charge counts the messages of a body and charges the memory that

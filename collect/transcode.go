@@ -104,6 +104,12 @@ type container struct {
 // each file's line, as decodeTraces and decodeLogs do: errIrregular for
 // a body they must read.
 func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
+	return transcodeUpTo(body, sig, g, maxTranscodeDepth)
+}
+
+// transcodeUpTo is transcode following messages down to limit below a
+// resource, scope, span or log record.
+func transcodeUpTo(body []byte, sig signalKind, g Group, limit int) (*batch, error) {
 	l := layouts()[sig]
 	if l == nil {
 		return nil, errIrregular
@@ -152,7 +158,7 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 				}
 				haveRes = true
 				start := len(buf)
-				if buf, err = appendMessage(buf, v, l.resourceInfo, 1); err != nil {
+				if buf, err = appendMessageUpTo(buf, v, l.resourceInfo, 1, limit); err != nil {
 					return nil, err
 				}
 				c.json = buf[start:len(buf):len(buf)]
@@ -187,7 +193,7 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 					}
 					haveScope = true
 					start := len(buf)
-					if buf, err = appendMessage(buf, v, l.scopeInfo, 1); err != nil {
+					if buf, err = appendMessageUpTo(buf, v, l.scopeInfo, 1, limit); err != nil {
 						return nil, err
 					}
 					s.json = buf[start:len(buf):len(buf)]
@@ -203,7 +209,7 @@ func transcode(body []byte, sig signalKind, g Group) (*batch, error) {
 			scopes = append(scopes, s)
 			for _, ib := range items {
 				start := len(buf)
-				if buf, err = appendMessage(buf, ib, l.itemInfo, 1); err != nil {
+				if buf, err = appendMessageUpTo(buf, ib, l.itemInfo, 1, limit); err != nil {
 					return nil, err
 				}
 				traceID, own := itemNames(ib, l)

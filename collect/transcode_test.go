@@ -61,6 +61,45 @@ func agree(t testing.TB, body []byte, sig signalKind, g Group) bool {
 	return true
 }
 
+// agreeDecoding decodes a body in enc as the receiver does and with the
+// reference decoder (reference_test.go), and fails unless both refuse it
+// or both write the same files with lines that read as the same
+// requests, and answer the same. It reports whether the body was taken.
+func agreeDecoding(t testing.TB, body []byte, enc encoding, sig signalKind, g Group) bool {
+	t.Helper()
+	got, err := decode(body, enc, sig, g)
+	decodeRef := decodeTraces
+	if sig == logs {
+		decodeRef = decodeLogs
+	}
+	want, werr := decodeRef(body, enc, g)
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("the receiver says %v, the reference decoder %v, for %q", err, werr, body)
+	}
+	if err != nil {
+		return false
+	}
+	if got.response != want.response {
+		t.Fatalf("responses differ: %+v, reference %+v", got.response, want.response)
+	}
+	if len(got.parts) != len(want.parts) {
+		t.Fatalf("%d files, the reference %d", len(got.parts), len(want.parts))
+	}
+	for i := range got.parts {
+		f, s := got.parts[i], want.parts[i]
+		if f.name != s.name {
+			t.Fatalf("file %d: %s, the reference %s", i, f.name, s.name)
+		}
+		if bytes.Count(f.lines, []byte("\n")) != 1 || !bytes.HasSuffix(f.lines, []byte("\n")) {
+			t.Fatalf("%s: not one line: %q", f.name, f.lines)
+		}
+		if fm, sm := readLine(t, f.lines, sig), readLine(t, s.lines, sig); !bytes.Equal(fm, sm) {
+			t.Fatalf("%s: the lines differ:\nreceiver  %s\nreference %s", f.name, f.lines, s.lines)
+		}
+	}
+	return true
+}
+
 // readLine reads a written line with protojson and returns the request
 // it holds in deterministic protobuf, for comparing.
 func readLine(t testing.TB, line []byte, sig signalKind) []byte {
@@ -282,12 +321,7 @@ func TestIrregularBodiesAreLeftToTheDecoder(t *testing.T) {
 		assert.ErrorIs(t, err, errIrregular, name)
 		assert.False(t, agree(t, body, traces, ByTrace), name)
 		// decode then gives what the decoder gives.
-		b, err := decode(body, protoEncoding, traces, ByTrace)
-		sb, serr := decodeTraces(body, protoEncoding, ByTrace)
-		require.Equal(t, serr, err, name)
-		if serr == nil {
-			require.Len(t, b.parts, len(sb.parts), name)
-		}
+		agreeDecoding(t, body, protoEncoding, traces, ByTrace)
 	}
 	// Irregular, yet the decoder reads it: the name given twice is kept
 	// last, as protobuf replaces a singular field.
@@ -351,4 +385,117 @@ func TestJSONStringsEscapeOnlyWhatJSONMust(t *testing.T) {
 	t.Parallel()
 	got := appendJSONString([]byte("x"), []byte("a b\"\\\n\r\t\x01\x1f é~\x7f"))
 	assert.Equal(t, `x"a b\"\\\n\r\t\u0001\u001f é~`+"\x7f"+`"`, string(got))
+}
+
+// jsonBodies are OTLP/JSON bodies in the spellings the protobuf JSON
+// mapping accepts, and ones it refuses.
+var jsonBodies = map[string]string{
+	"as exporters write it": `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"claude-code"}}]},` +
+		`"scopeSpans":[{"scope":{"name":"s","version":"1"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174",` +
+		`"parentSpanId":"eee19b7ec3c1b173","name":"tool","kind":3,"startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000000100000000",` +
+		`"attributes":[{"key":"session.id","value":{"stringValue":"s1"}},{"key":"n","value":{"intValue":"7"}},{"key":"d","value":{"doubleValue":1.5}},` +
+		`{"key":"b","value":{"boolValue":true}},{"key":"a","value":{"arrayValue":{"values":[{"stringValue":"x"},{"intValue":3}]}}},` +
+		`{"key":"kv","value":{"kvlistValue":{"values":[{"key":"k","value":{"bytesValue":"AAEC"}}]}}}],` +
+		`"events":[{"timeUnixNano":"1","name":"e"}],"links":[{"traceId":"5b8efff798038103d269b633813fc60d","spanId":"eee19b7ec3c1b175"}],` +
+		`"status":{"code":2,"message":"m"},"flags":256}]}],"schemaUrl":"https://x"}]}`,
+	"proto names, enum names, numbers as strings": `{"resource_spans":[{"scope_spans":[{"spans":[{"trace_id":"5b8efff798038103d269b633813fc60c",` +
+		`"span_id":"eee19b7ec3c1b174","kind":"SPAN_KIND_CLIENT","start_time_unix_nano":1e3,"end_time_unix_nano":"2000",` +
+		`"dropped_attributes_count":"3","status":{"code":"STATUS_CODE_OK"},"attributes":[{"key":"i","value":{"int_value":-5}},` +
+		`{"key":"f","value":{"double_value":"NaN"}},{"key":"g","value":{"doubleValue":"-Infinity"}},{"key":"h","value":{"doubleValue":"1e2"}}]}]}]}]}`,
+	"nulls leave fields unset": `{"resourceSpans":[{"resource":null,"scopeSpans":[{"scope":null,"spans":[{"traceId":"5b8efff798038103d269b633813fc60c",` +
+		`"name":null,"attributes":null,"status":null,"kind":null}]}]}]}`,
+	"unknown fields and enum names are skipped": `{"extra":{"a":[1,2,{"b":null}]},"resourceSpans":[{"scopeSpans":[{"spans":[` +
+		`{"traceId":"5b8efff798038103d269b633813fc60c","kind":"SPAN_KIND_NEW","future":"x"}]}]}]}`,
+	"ids in base64 and ids of other lengths": `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"W47/95gDgQPSabYzgT/GDA==","spanId":"7uGbfsPBsXQ"},` +
+		`{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"abc","parentSpanId":"-_-_"}]}]}]}`,
+	"a span without a valid trace id": `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"00000000000000000000000000000000"},{"name":"none"}]}]}]}`,
+	"whole numbers in other spellings": `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c",` +
+		`"droppedEventsCount":1.0,"droppedLinksCount":"2e0","flags":-0,"attributes":[{"key":"i","value":{"intValue":"-1.5e1"}},{"key":"j","value":{"intValue":120e-1}}]}]}]}]}`,
+	"escapes and a surrogate pair": `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c",` +
+		`"name":"a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}]}]}]}`,
+	"logs": `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"5","severityNumber":"SEVERITY_NUMBER_INFO","severityText":"INFO",` +
+		`"body":{"stringValue":"b"},"attributes":[{"key":"session.id","value":{"stringValue":"s"}}],"traceId":"5b8efff798038103d269b633813fc60c",` +
+		`"spanId":"eee19b7ec3c1b174","eventName":"claude_code.tool_result"}]}]}]}`,
+	"empty":                                       `{}`,
+	"empty messages are kept":                     `{"resourceSpans":[{"resource":{},"scopeSpans":[{"scope":{},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","status":{}}]}]}]}`,
+	"a field twice":                               `{"resourceSpans":[],"resource_spans":[]}`,
+	"a oneof twice":                               `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","attributes":[{"key":"k","value":{"stringValue":"a","intValue":1}}]}]}]}]}`,
+	"a null and a oneof member":                   `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","attributes":[{"key":"k","value":{"stringValue":null,"intValue":1}}]}]}]}]}`,
+	"a null element":                              `{"resourceSpans":[null]}`,
+	"a number for a string":                       `{"resourceSpans":[{"schemaUrl":3}]}`,
+	"a fraction for an integer":                   `{"resourceSpans":[{"scopeSpans":[{"spans":[{"droppedEventsCount":1.5}]}]}]}`,
+	"a negative unsigned":                         `{"resourceSpans":[{"scopeSpans":[{"spans":[{"droppedEventsCount":-1}]}]}]}`,
+	"an int32 out of range":                       `{"resourceSpans":[{"scopeSpans":[{"spans":[{"kind":2147483648}]}]}]}`,
+	"a number string with a space":                `{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":" 1"}]}]}]}`,
+	"an enum number as a string, an unknown name": `{"resourceSpans":[{"scopeSpans":[{"spans":[{"kind":"2"}]}]}]}`,
+	"bytes that are not base64":                   `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"zz!"}]}]}]}`,
+	"a bool as a string":                          `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"b","value":{"boolValue":"true"}}]}]}]}]}`,
+	"a lone surrogate":                            `{"resourceSpans":[{"schemaUrl":"\ud800"}]}`,
+	"a lone surrogate, skipped":                   `{"x":"\udc00"}`,
+	"an array for a message":                      `{"resourceSpans":[{"resource":[]}]}`,
+	"an object for a list":                        `{"resourceSpans":{}}`,
+	"trailing data":                               `{} {}`,
+	"not an object":                               `[]`,
+	"cut short":                                   `{"resourceSpans":[`,
+	"a double out of range":                       `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"d","value":{"doubleValue":1e400}}]}]}]}]}`,
+	"a wide exponent for an int":                  `{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":1e30}]}]}]}`,
+	"not UTF-8":                                   "{\"resourceSpans\":[{\"schemaUrl\":\"\xff\"}]}",
+	"an escaped backslash before u":               `{"resourceSpans":[{"schemaUrl":"\\ud800"}]}`,
+}
+
+// TestJSONBodiesReadAsTheMappingReadsThem holds the receiver's reading
+// of OTLP/JSON to the reference decoder's (protojson's), body by body.
+func TestJSONBodiesReadAsTheMappingReadsThem(t *testing.T) {
+	t.Parallel()
+	taken := map[string]bool{}
+	for name, body := range jsonBodies {
+		for _, sig := range []signalKind{traces, logs} {
+			for _, g := range []Group{ByTrace, BySession} {
+				ok := agreeDecoding(t, []byte(body), jsonEncoding, sig, g)
+				if sig == traces && g == ByTrace {
+					taken[name] = ok
+				}
+			}
+		}
+	}
+	// Both readers could refuse everything and agree: some are taken.
+	for _, name := range []string{"as exporters write it", "proto names, enum names, numbers as strings", "nulls leave fields unset",
+		"unknown fields and enum names are skipped", "ids in base64 and ids of other lengths", "whole numbers in other spellings",
+		"escapes and a surrogate pair", "empty messages are kept", "a null and a oneof member", "an escaped backslash before u",
+		"an enum number as a string, an unknown name"} {
+		assert.True(t, taken[name], name)
+	}
+	for _, name := range []string{"a field twice", "a oneof twice", "a null element", "a number for a string", "a fraction for an integer",
+		"a negative unsigned", "an int32 out of range", "a number string with a space",
+		"bytes that are not base64", "a bool as a string", "a lone surrogate", "a lone surrogate, skipped", "an array for a message",
+		"an object for a list", "trailing data", "not an object", "cut short", "a double out of range", "a wide exponent for an int", "not UTF-8"} {
+		assert.False(t, taken[name], name)
+	}
+}
+
+// FuzzDecodeAgreesWithReference: for any body, in either encoding, the
+// receiver refuses it or writes what the reference decoder writes.
+func FuzzDecodeAgreesWithReference(f *testing.F) {
+	for _, b := range jsonBodies {
+		f.Add([]byte(b), false, false, false)
+	}
+	for _, b := range regularTraceBodies(f) {
+		f.Add(b, true, false, false)
+	}
+	for _, b := range regularLogBodies(f) {
+		f.Add(b, true, true, true)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, asProto, asLogs, bySession bool) {
+		enc, sig, g := jsonEncoding, traces, ByTrace
+		if asProto {
+			enc = protoEncoding
+		}
+		if asLogs {
+			sig = logs
+		}
+		if bySession {
+			g = BySession
+		}
+		agreeDecoding(t, body, enc, sig, g)
+	})
 }

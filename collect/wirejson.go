@@ -52,6 +52,15 @@ func (m *msgInfo) byProtoName(name string) *fieldInfo {
 	return nil
 }
 
+// idLen is the length of the id field f holds: 16 bytes for a trace id,
+// 8 for a span id.
+func (f *fieldInfo) idLen() int {
+	if f.proto == "trace_id" {
+		return 16
+	}
+	return 8
+}
+
 // fieldInfo is one field of a message type.
 type fieldInfo struct {
 	index   int // its index in the message, for the seen bits
@@ -73,7 +82,12 @@ type fieldInfo struct {
 // b (enums as numbers, 64-bit integers as strings, ids in hex: what
 // jsonOut and idForJSON write).
 func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
-	if depth > maxTranscodeDepth {
+	return appendMessageUpTo(out, b, m, depth, maxTranscodeDepth)
+}
+
+// appendMessageUpTo is appendMessage following messages down to limit.
+func appendMessageUpTo(out, b []byte, m *msgInfo, depth, limit int) ([]byte, error) {
+	if depth > limit {
 		return out, errIrregular
 	}
 	out = append(out, '{')
@@ -169,7 +183,7 @@ func appendMessage(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
 		var err error
 		switch f.kind {
 		case messageKind:
-			out, err = appendMessage(out, raw, f.msg, depth+1)
+			out, err = appendMessageUpTo(out, raw, f.msg, depth+1, limit)
 		case stringKind:
 			if !utf8.Valid(raw) {
 				return out, errIrregular // the decoder refuses it
