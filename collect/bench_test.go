@@ -57,3 +57,36 @@ func BenchmarkReceiverOverLoopback(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecode decodes and splits a request of 100 execute_tool spans
+// over 10 traces, in each encoding, without the server around it.
+func BenchmarkDecode(b *testing.B) {
+	spans := make([]*tracepb.Span, 0, 100)
+	for j := range 100 {
+		spans = append(spans, toolSpan(traceID(uint64(j%10)), uint64(j), fmt.Sprint("c", j), "pkg/some/file.go"))
+	}
+	req := traceRequest("bench", spans...)
+	pb, err := protoMarshal(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	js, err := jsonMarshalOTLP(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		body []byte
+		enc  encoding
+	}{{"protobuf", pb, protoEncoding}, {"json", js, jsonEncoding}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decode(tc.body, tc.enc, traces, ByTrace); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -29,111 +29,165 @@ import (
 var errWire = errors.New("cannot parse invalid wire-format data")
 
 // canonical appends the regular encoding of the message m encoded in b.
-// depth is the depth of m, the request being 1.
+// depth is the depth of m, the request being 1. Its time is linear in b,
+// however deep the body and however often a message is merged: the
+// messages are read into a tree, their sizes summed from the leaves, and
+// the tree written with each length known before its message.
 func canonical(out, b []byte, m *msgInfo, depth int) ([]byte, error) {
+	var c canonTree
+	if _, err := c.read([][]byte{b}, m, depth); err != nil {
+		return out, err
+	}
+	return c.encode(out), nil
+}
+
+// encode sums the sizes of the tree's messages from the leaves, then
+// appends the encoding of its root.
+func (c *canonTree) encode(out []byte) []byte {
+	for i := len(c.nodes) - 1; i >= 0; i-- {
+		n := &c.nodes[i]
+		n.size = 0
+		for _, v := range n.vals {
+			size := len(v.raw)
+			if v.f.kind == messageKind {
+				size = c.nodes[v.child].size
+			}
+			n.size += protowire.SizeTag(v.f.num)
+			if v.f.wire == protowire.BytesType {
+				n.size += protowire.SizeBytes(size)
+			} else {
+				n.size += size
+			}
+		}
+	}
+	return c.write(out, 0)
+}
+
+// canonTree holds the messages of a body; a message's children come after
+// it.
+type canonTree struct {
+	nodes []canonNode
+}
+
+type canonNode struct {
+	vals []canonValue // in the order of the .proto file
+	size int          // of its encoding
+}
+
+// canonValue is one value of a field: its encoding on the wire (the
+// content of a string or bytes), or a message.
+type canonValue struct {
+	f     *fieldInfo
+	raw   []byte
+	child int
+}
+
+// read reads the message m encoded in parts, one after the other (a
+// message sent more than once is the merge of its encodings), and returns
+// its node.
+func (c *canonTree) read(parts [][]byte, m *msgInfo, depth int) (int, error) {
 	if depth > maxMessageDepth {
-		return out, fmt.Errorf("messages nested deeper than %d", maxMessageDepth)
+		return 0, fmt.Errorf("messages nested deeper than %d", maxMessageDepth)
 	}
 	// vals holds each field's values: the last for a singular scalar,
 	// every encoding for a message (merged) or a list (elements).
 	vals := make([][][]byte, len(m.order))
 	member := make([]*fieldInfo, m.oneofs) // the member each oneof holds
-	for len(b) > 0 {
-		num, typ, n := consumeTag(b)
-		if n < 0 {
-			return out, errWire
-		}
-		b = b[n:]
-		f := m.field(num)
-		if f == nil || typ != f.wire {
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
-				return out, errWire
+	for _, b := range parts {
+		for len(b) > 0 {
+			num, typ, n := consumeTag(b)
+			if n < 0 {
+				return 0, errWire
 			}
 			b = b[n:]
-			continue
-		}
-		var v []byte
-		switch typ {
-		case protowire.VarintType:
-			_, n = protowire.ConsumeVarint(b)
-		case protowire.Fixed32Type:
-			_, n = protowire.ConsumeFixed32(b)
-		case protowire.Fixed64Type:
-			_, n = protowire.ConsumeFixed64(b)
-		case protowire.BytesType:
-			v, n = protowire.ConsumeBytes(b)
-		}
-		if n < 0 {
-			return out, errWire
-		}
-		if typ != protowire.BytesType {
-			v = b[:n]
-		}
-		b = b[n:]
-		if f.kind == stringKind && !utf8.Valid(v) {
-			return out, fmt.Errorf("string field %s contains invalid UTF-8", f.proto)
-		}
-		if f.oneof > 0 {
-			if cur := member[f.oneof-1]; cur != f {
-				if cur != nil {
-					vals[cur.index] = nil
+			f := m.field(num)
+			if f == nil || typ != f.wire {
+				if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+					return 0, errWire
 				}
-				member[f.oneof-1] = f
+				b = b[n:]
+				continue
+			}
+			var v []byte
+			switch typ {
+			case protowire.VarintType:
+				_, n = protowire.ConsumeVarint(b)
+			case protowire.Fixed32Type:
+				_, n = protowire.ConsumeFixed32(b)
+			case protowire.Fixed64Type:
+				_, n = protowire.ConsumeFixed64(b)
+			case protowire.BytesType:
+				v, n = protowire.ConsumeBytes(b)
+			}
+			if n < 0 {
+				return 0, errWire
+			}
+			if typ != protowire.BytesType {
+				v = b[:n]
+			}
+			b = b[n:]
+			if f.kind == stringKind && !utf8.Valid(v) {
+				return 0, fmt.Errorf("string field %s contains invalid UTF-8", f.proto)
+			}
+			if f.oneof > 0 {
+				if cur := member[f.oneof-1]; cur != f {
+					if cur != nil {
+						vals[cur.index] = nil
+					}
+					member[f.oneof-1] = f
+				}
+			}
+			if f.list || f.kind == messageKind {
+				vals[f.index] = append(vals[f.index], v)
+			} else {
+				vals[f.index] = append(vals[f.index][:0], v)
 			}
 		}
-		switch {
-		case f.list || f.kind == messageKind:
-			vals[f.index] = append(vals[f.index], v)
-		default:
-			vals[f.index] = append(vals[f.index][:0], v)
-		}
 	}
+	node := len(c.nodes)
+	c.nodes = append(c.nodes, canonNode{})
+	var out []canonValue
 	for _, f := range m.order {
 		vs := vals[f.index]
-		if len(vs) == 0 {
-			continue
-		}
-		if f.kind != messageKind {
+		switch {
+		case len(vs) == 0:
+		case f.kind != messageKind:
 			for _, v := range vs {
-				out = protowire.AppendTag(out, f.num, f.wire)
-				if f.wire == protowire.BytesType {
-					out = protowire.AppendBytes(out, v)
-				} else {
-					out = append(out, v...)
+				out = append(out, canonValue{f: f, raw: v})
+			}
+		case f.list:
+			for _, v := range vs {
+				child, err := c.read([][]byte{v}, f.msg, depth+1)
+				if err != nil {
+					return 0, err
 				}
+				out = append(out, canonValue{f: f, child: child})
 			}
-			continue
-		}
-		if !f.list && len(vs) > 1 {
-			// Merged: read as one encoding.
-			var joined []byte
-			for _, v := range vs {
-				joined = append(joined, v...)
+		default:
+			child, err := c.read(vs, f.msg, depth+1)
+			if err != nil {
+				return 0, err
 			}
-			vs = [][]byte{joined}
-		}
-		for _, v := range vs {
-			var err error
-			out = protowire.AppendTag(out, f.num, protowire.BytesType)
-			// The length goes before the message, which is written
-			// after it and moved into place.
-			mark := len(out)
-			if out, err = canonical(out, v, f.msg, depth+1); err != nil {
-				return out, err
-			}
-			size := len(out) - mark
-			out = insertLength(out, mark, size)
+			out = append(out, canonValue{f: f, child: child})
 		}
 	}
-	return out, nil
+	c.nodes[node].vals = out
+	return node, nil
 }
 
-// insertLength puts the varint of size before the last size bytes of
-// out, which start at mark.
-func insertLength(out []byte, mark, size int) []byte {
-	n := protowire.SizeVarint(uint64(size))
-	out = append(out, make([]byte, n)...)
-	copy(out[mark+n:], out[mark:mark+size])
-	protowire.AppendVarint(out[mark:mark], uint64(size))
+// write appends the encoding of node i.
+func (c *canonTree) write(out []byte, i int) []byte {
+	for _, v := range c.nodes[i].vals {
+		out = protowire.AppendTag(out, v.f.num, v.f.wire)
+		switch {
+		case v.f.kind == messageKind:
+			out = protowire.AppendVarint(out, uint64(c.nodes[v.child].size))
+			out = c.write(out, v.child)
+		case v.f.wire == protowire.BytesType:
+			out = protowire.AppendBytes(out, v.raw)
+		default:
+			out = append(out, v.raw...)
+		}
+	}
 	return out
 }

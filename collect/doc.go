@@ -12,16 +12,19 @@
 //     no tool calls), so an exporter of metrics gets 404.
 //   - The body is binary protobuf (Content-Type application/x-protobuf) or
 //     OTLP/JSON (application/json), optionally gzip-compressed
-//     (Content-Encoding gzip). Messages are read with the types of
-//     go.opentelemetry.io/proto/otlp, so every field an exporter may send
-//     is understood; unknown JSON fields are ignored, as the specification
-//     asks of receivers. A protobuf body is transcoded: its wire format is
-//     walked once with the types' descriptors and written straight to
+//     (Content-Encoding gzip). Messages are read with a table of every
+//     field of OTLP's traces and logs, generated from
+//     go.opentelemetry.io/proto/otlp and checked against it by a test, so
+//     every field an exporter may send is understood; unknown fields are
+//     ignored, as the specification asks of receivers. A protobuf body is
+//     transcoded: its wire format is walked once and written straight to
 //     OTLP/JSON, without building a Go value per span, attribute and
 //     value. A body in an encoding no exporter writes (a singular field
-//     sent twice, to be merged; a repeated field's elements apart) and a
-//     JSON body are decoded into the types and written with protojson,
-//     which gives the same lines.
+//     sent twice, to be merged; a repeated field's elements apart) is
+//     first written again as a protobuf decoder reads it, and a JSON body
+//     is read as the protobuf JSON mapping reads it, into the protobuf
+//     encoding: both are then transcoded. The tests hold all three to
+//     what the OTLP types, proto and protojson make of the same bodies.
 //   - A success is 200 with an ExportTraceServiceResponse (or
 //     ExportLogsServiceResponse) in the request's encoding. Spans that
 //     cannot be kept (a trace id that is not 16 bytes, or all zero) are

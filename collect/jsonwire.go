@@ -50,21 +50,21 @@ type jsonError struct {
 func (e *jsonError) Error() string { return fmt.Sprintf("at byte %d: %s", e.offset, e.msg) }
 
 // jsonToWire reads an OTLP/JSON body of the message m and returns its
-// protobuf encoding.
+// protobuf encoding. As canonical does, it reads the body into a tree
+// first, so that its time is linear in the body however deep it is.
 func jsonToWire(body []byte, m *msgInfo) ([]byte, error) {
 	if err := checkJSONStrings(body); err != nil {
 		return nil, err
 	}
 	d := &jsonDecoder{}
 	d.sc.Reset(body)
-	out, err := d.message(m, 1)
-	if err != nil {
+	if _, err := d.message(m, 1); err != nil {
 		return nil, err
 	}
 	if !d.sc.End() {
 		return nil, d.sc.Err()
 	}
-	return out, nil
+	return d.tree.encode(nil), nil
 }
 
 // checkJSONStrings refuses what the scanner would replace rather than
@@ -120,23 +120,14 @@ func hex4(b []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// jsonDecoder reads one body. Each depth of messages has a buffer of its
-// own, reused by the messages at that depth.
+// jsonDecoder reads one body into a tree of its messages. The encodings
+// of its scalars are appended to raw, which the values' raw slices point
+// into (an earlier array's bytes stay as they were when raw grows).
 type jsonDecoder struct {
-	sc     jsonscan.Scanner
-	levels []jsonLevel
-	str    []byte
-}
-
-type jsonLevel struct {
-	buf   []byte
-	spans []fieldSpan
-}
-
-// fieldSpan is where a field's encoding lies in its level's buffer.
-type fieldSpan struct {
-	index      int
-	start, end int
+	sc   jsonscan.Scanner
+	tree canonTree
+	raw  []byte
+	str  []byte
 }
 
 // fail returns the scanner's error, if it has one, else msg at the
@@ -148,26 +139,24 @@ func (d *jsonDecoder) fail(msg string, args ...any) error {
 	return &jsonError{offset: d.sc.Offset(), msg: fmt.Sprintf(msg, args...)}
 }
 
-// message reads the object of message m at depth and returns its
-// encoding, valid until the next message read at that depth.
-func (d *jsonDecoder) message(m *msgInfo, depth int) ([]byte, error) {
+// message reads the object of message m at depth into a node of the
+// tree, and returns it.
+func (d *jsonDecoder) message(m *msgInfo, depth int) (int, error) {
 	if depth > maxMessageDepth {
-		return nil, d.fail("messages nested deeper than %d", maxMessageDepth)
+		return 0, d.fail("messages nested deeper than %d", maxMessageDepth)
 	}
 	if !d.sc.Object() {
-		return nil, d.fail("")
+		return 0, d.fail("")
 	}
-	for len(d.levels) <= depth {
-		d.levels = append(d.levels, jsonLevel{})
-	}
-	lv := &d.levels[depth]
-	lv.buf, lv.spans = lv.buf[:0], lv.spans[:0]
+	node := len(d.tree.nodes)
+	d.tree.nodes = append(d.tree.nodes, canonNode{})
+	var vals []canonValue
 	var seen, oneofs uint64
 	for {
 		key, ok := d.sc.NextKey()
 		if !ok {
 			if d.sc.Err() != nil {
-				return nil, d.fail("")
+				return 0, d.fail("")
 			}
 			break
 		}
@@ -175,13 +164,13 @@ func (d *jsonDecoder) message(m *msgInfo, depth int) ([]byte, error) {
 		if f == nil {
 			d.sc.Skip()
 			if d.sc.Err() != nil {
-				return nil, d.fail("")
+				return 0, d.fail("")
 			}
 			continue
 		}
 		bit := uint64(1) << f.index
 		if seen&bit != 0 {
-			return nil, d.fail("the field %s of %s is given twice", key, m.name)
+			return 0, d.fail("the field %s of %s is given twice", key, m.name)
 		}
 		seen |= bit
 		if d.sc.Null() {
@@ -190,78 +179,61 @@ func (d *jsonDecoder) message(m *msgInfo, depth int) ([]byte, error) {
 		if f.oneof > 0 && !f.list {
 			ob := uint64(1) << (f.oneof - 1)
 			if oneofs&ob != 0 {
-				return nil, d.fail("the field %s of %s is a second member of a oneof", key, m.name)
+				return 0, d.fail("the field %s of %s is a second member of a oneof", key, m.name)
 			}
 			oneofs |= ob
 		}
-		start := len(lv.buf)
-		if f.list {
-			if !d.sc.Array() {
-				return nil, d.fail("the field %s of %s: %v", key, m.name, d.sc.Err())
-			}
+		var err error
+		if !f.list {
+			vals, err = d.value(vals, f, depth)
+		} else if !d.sc.Array() {
+			return 0, d.fail("")
+		} else {
 			for d.sc.NextElem() {
-				if err := d.value(f, depth); err != nil {
-					return nil, err
+				if vals, err = d.value(vals, f, depth); err != nil {
+					break
 				}
-				lv = &d.levels[depth] // value may have grown d.levels
 			}
-			if d.sc.Err() != nil {
-				return nil, d.fail("")
+			if err == nil && d.sc.Err() != nil {
+				err = d.fail("")
 			}
-		} else if err := d.value(f, depth); err != nil {
-			return nil, err
 		}
-		lv = &d.levels[depth]
-		lv.spans = append(lv.spans, fieldSpan{index: f.index, start: start, end: len(lv.buf)})
+		if err != nil {
+			return 0, err
+		}
 	}
-	// The fields in the order of the .proto file; a field is given once.
-	slices.SortFunc(lv.spans, func(a, b fieldSpan) int { return a.index - b.index })
-	out := d.levels[depth].buf
-	total := 0
-	for _, s := range lv.spans {
-		total += s.end - s.start
-	}
-	// The sorted copy goes after the fields read, in the same buffer.
-	for _, s := range lv.spans {
-		out = append(out, out[s.start:s.end]...)
-	}
-	lv.buf = out
-	return out[len(out)-total:], nil
+	// In the order of the .proto file; a field's elements keep theirs.
+	slices.SortStableFunc(vals, func(a, b canonValue) int { return a.f.index - b.f.index })
+	d.tree.nodes[node].vals = vals
+	return node, nil
 }
 
 // value reads one value of field f (an element, for a list), a member of
-// a message at depth, and appends its encoding to the depth's buffer.
-func (d *jsonDecoder) value(f *fieldInfo, depth int) error {
-	lv := &d.levels[depth]
+// a message at depth, and appends it to vals.
+func (d *jsonDecoder) value(vals []canonValue, f *fieldInfo, depth int) ([]canonValue, error) {
 	if f.kind == messageKind {
 		if d.sc.Peek() == jsonscan.Null {
-			return d.fail("null is not a message (%s)", f.proto)
+			return vals, d.fail("null is not a message (%s)", f.proto)
 		}
-		sub, err := d.message(f.msg, depth+1)
-		if err != nil {
-			return err
-		}
-		lv = &d.levels[depth]
-		lv.buf = protowire.AppendTag(lv.buf, f.num, protowire.BytesType)
-		lv.buf = protowire.AppendBytes(lv.buf, sub)
-		return nil
+		child, err := d.message(f.msg, depth+1)
+		return append(vals, canonValue{f: f, child: child}), err
 	}
 	v, ok, err := d.scalar(f)
 	if err != nil || !ok {
-		return err
+		return vals, err
 	}
-	lv.buf = protowire.AppendTag(lv.buf, f.num, f.wire)
+	start := len(d.raw)
 	switch f.wire {
 	case protowire.VarintType:
-		lv.buf = protowire.AppendVarint(lv.buf, v)
+		d.raw = protowire.AppendVarint(d.raw, v)
 	case protowire.Fixed32Type:
-		lv.buf = protowire.AppendFixed32(lv.buf, uint32(v))
+		d.raw = protowire.AppendFixed32(d.raw, uint32(v))
 	case protowire.Fixed64Type:
-		lv.buf = protowire.AppendFixed64(lv.buf, v)
+		d.raw = protowire.AppendFixed64(d.raw, v)
 	default:
-		lv.buf = protowire.AppendBytes(lv.buf, d.str)
+		d.raw = append(d.raw, d.str...)
 	}
-	return nil
+	return append(vals, canonValue{f: f, raw: d.raw[start:len(d.raw):len(d.raw)]}), nil
 }
 
 // scalar reads a value of the scalar field f: as the wire's number, or

@@ -42,7 +42,6 @@ func sessionOf(attrs []*commonpb.KeyValue) string {
 	return ""
 }
 
-
 // splitter gathers the parts of one request in the order their files
 // first appear.
 type splitter[M proto.Message] struct {
@@ -250,7 +249,6 @@ func unmarshal(body []byte, enc encoding, m proto.Message, what string) error {
 	return nil
 }
 
-
 // idForJSON returns the bytes that protojson writes as the hex of id.
 func idForJSON(id []byte) []byte {
 	h := hex.EncodeToString(id)
@@ -264,7 +262,6 @@ func idForJSON(id []byte) []byte {
 	return b
 }
 
-
 // marshalLine writes a message as one line of OTLP/JSON.
 func marshalLine(m proto.Message) ([]byte, error) {
 	b, err := jsonOut.Marshal(m)
@@ -273,4 +270,3 @@ func marshalLine(m proto.Message) ([]byte, error) {
 	}
 	return append(b, '\n'), nil
 }
-

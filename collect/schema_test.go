@@ -40,6 +40,7 @@ func TestSchemaLinksEveryType(t *testing.T) {
 	for name, m := range msgs {
 		for _, f := range m.order {
 			assert.Same(t, f, m.field(f.num), "%s.%s", name, f.name)
+			assert.Less(t, f.index, 64, "%s: the seen bits of a message hold 64 fields", name)
 			switch f.kind {
 			case messageKind:
 				assert.NotNil(t, f.msg, "%s.%s", name, f.name)
@@ -51,6 +52,8 @@ func TestSchemaLinksEveryType(t *testing.T) {
 			}
 		}
 	}
+	assert.NotNil(t, layouts()[traces], "the split copies every field of ResourceSpans and ScopeSpans")
+	assert.NotNil(t, layouts()[logs], "the split copies every field of ResourceLogs and ScopeLogs")
 	span := msgs["opentelemetry.proto.trace.v1.Span"]
 	assert.True(t, span.byJSON["traceId"].id)
 	assert.Same(t, span.byJSON["traceId"], span.byJSON["trace_id"], "the .proto name reads the same field")

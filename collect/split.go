@@ -3,7 +3,6 @@ package collect
 import (
 	"cmp"
 	"encoding/hex"
-
 )
 
 // validTraceID reports whether id is a trace id: 16 bytes, not all zero
@@ -34,4 +33,3 @@ func fileName(g Group, service, session string, traceID []byte) string {
 	}
 	return "service-" + sanitize(service) + ".jsonl"
 }
-

@@ -14,8 +14,8 @@ import (
 // each file's part with protojson took nine tenths of a request's CPU
 // time: protojson walks every field through reflection, and the decoder
 // allocates every span, attribute and value. A protobuf body is therefore
-// transcoded: its wire format is walked once, with the messages'
-// descriptors for the field names and kinds, and each span or log record
+// transcoded: its wire format is walked once, with the table of the
+// messages' fields (schema.go) for their names and kinds, and each span or log record
 // is written straight to OTLP/JSON while the file it belongs to is read
 // from its trace id and attributes.
 //
@@ -24,9 +24,10 @@ import (
 // next to each other, one member of a oneof, the wire type of the field's
 // kind, valid UTF-8 in strings, nesting under maxTranscodeDepth. Anything
 // else (a field repeated to be merged, a body that does not decode) is
-// errIrregular, and the request takes the decoder and protojson, which
-// give the same lines or the same error; FuzzTranscodeAgreesWithDecoding
-// checks that both paths write the same requests.
+// errIrregular, and the body is first written again in that encoding
+// (see canonical), or refused. FuzzTranscodeAgreesWithDecoding and
+// FuzzDecodeAgreesWithReference check that the receiver writes what the
+// OTLP types and protojson write of the same body.
 
 // signalLayout is where a signal's records sit in its request: the
 // field numbers of TracesData (LogsData), ResourceSpans (ResourceLogs),
@@ -60,8 +61,8 @@ func newLayout(data *msgInfo, resources, scopes, items string) *signalLayout {
 	ss := sfd.msg
 	ifd := ss.byProtoName(items)
 	item := ifd.msg
-	// The split copies only these fields of ResourceSpans and ScopeSpans
-	// (see decodeTraces); a version of OTLP with more takes the decoder.
+	// The split copies only these fields of ResourceSpans and ScopeSpans;
+	// a version of OTLP with more needs it to copy them too (a test fails).
 	if len(data.order) != 1 || len(rs.order) != 3 || len(ss.order) != 3 {
 		return nil
 	}
@@ -278,7 +279,7 @@ func nextMessage(b *[]byte, resources protowire.Number) ([]byte, error) {
 
 // nextField consumes one field of a message body: a field numbered a, c
 // or d is kept, and must hold bytes; any other is skipped. errIrregular
-// is for an encoding the decoder must read.
+// is for an encoding canonical must read first.
 func nextField(b *[]byte, a, c, d protowire.Number) (num protowire.Number, v []byte, kept bool, err error) {
 	num, typ, n := consumeTag(*b)
 	if n < 0 {

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -73,6 +74,11 @@ func agreeDecoding(t testing.TB, body []byte, enc encoding, sig signalKind, g Gr
 		decodeRef = decodeLogs
 	}
 	want, werr := decodeRef(body, enc, g)
+	if err != nil && werr == nil && enc == jsonEncoding && !json.Valid(body) {
+		// protojson reads some text that is not JSON (a number "1e" before
+		// a brace); the receiver refuses it.
+		return false
+	}
 	if (err == nil) != (werr == nil) {
 		t.Fatalf("the receiver says %v, the reference decoder %v, for %q", err, werr, body)
 	}
@@ -468,7 +474,7 @@ func TestJSONBodiesReadAsTheMappingReadsThem(t *testing.T) {
 	for _, name := range []string{"a field twice", "a oneof twice", "a null element", "a number for a string", "a fraction for an integer",
 		"a negative unsigned", "an int32 out of range", "a number string with a space",
 		"bytes that are not base64", "a bool as a string", "a lone surrogate", "a lone surrogate, skipped", "an array for a message",
-		"an object for a list", "trailing data", "not an object", "cut short", "a double out of range", "a wide exponent for an int", "not UTF-8"} {
+		"an object for a list", "trailing data", "an exponent without digits", "not an object", "cut short", "a double out of range", "a wide exponent for an int", "not UTF-8"} {
 		assert.False(t, taken[name], name)
 	}
 }

@@ -16,11 +16,12 @@ import (
 // The OTLP/JSON of one message, written from its protobuf wire format
 // (see transcode for how a request is split and why).
 
-// errIrregular is a body the transcoder leaves to the decoder.
+// errIrregular is a body the transcoder leaves to canonical.
 var errIrregular = errors.New("irregular protobuf encoding")
 
 // maxTranscodeDepth bounds the nesting the transcoder follows (values in
-// arrays in values…); deeper bodies take the decoder, which allows more.
+// arrays in values…) in a body as it comes; deeper bodies are written
+// again by canonical, which allows maxMessageDepth.
 const maxTranscodeDepth = 64
 
 // msgInfo is what the receiver knows of a message type (see schema.go).
@@ -107,7 +108,7 @@ func appendMessageUpTo(out, b []byte, m *msgInfo, depth, limit int) ([]byte, err
 		b = b[n:]
 		f := m.field(num)
 		if f == nil {
-			// An unknown field is kept by the decoder and left out by
+			// An unknown field is kept by a decoder and left out by
 			// protojson.
 			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
 				return out, errIrregular
@@ -125,7 +126,7 @@ func appendMessageUpTo(out, b []byte, m *msgInfo, depth, limit int) ([]byte, err
 		bit := uint64(1) << f.index
 		if f.list {
 			if seen&bit != 0 && open != f {
-				return out, errIrregular // elements apart: left to the decoder
+				return out, errIrregular // elements apart: left to canonical
 			}
 		} else if seen&bit != 0 {
 			return out, errIrregular // a repeated singular field: merged or replaced
@@ -186,7 +187,7 @@ func appendMessageUpTo(out, b []byte, m *msgInfo, depth, limit int) ([]byte, err
 			out, err = appendMessageUpTo(out, raw, f.msg, depth+1, limit)
 		case stringKind:
 			if !utf8.Valid(raw) {
-				return out, errIrregular // the decoder refuses it
+				return out, errIrregular // a decoder refuses it: so does canonical
 			}
 			out = appendJSONString(out, raw)
 		case bytesKind:
@@ -204,7 +205,7 @@ func appendMessageUpTo(out, b []byte, m *msgInfo, depth, limit int) ([]byte, err
 	return append(out, '}'), nil
 }
 
-// consumeTag is protowire.ConsumeTag refusing, as the decoder does, a
+// consumeTag is protowire.ConsumeTag refusing, as protobuf's decoder does, a
 // field number above protowire.MaxValidNumber, which ConsumeTag reads.
 func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
 	num, typ, n := protowire.ConsumeTag(b)
