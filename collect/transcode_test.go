@@ -505,3 +505,30 @@ func FuzzDecodeAgreesWithReference(f *testing.F) {
 		agreeDecoding(t, body, enc, sig, g)
 	})
 }
+
+// Messages nested to the decoders' limit are read, one level more is
+// refused, as the reference decoder does; so is a value merged at every
+// level (a time linear in the body: see canonical).
+func TestDeepBodiesAsTheDecoderReadsThem(t *testing.T) {
+	t.Parallel()
+	body := func(n int, merged bool) []byte {
+		v := nested(n)
+		if merged {
+			// Each level's array_value sent again, empty: merged into the
+			// first.
+			v = appendField(nil, 1, []byte("leaf"))
+			for range n {
+				v = appendField(appendField(nil, 5, appendField(nil, 1, v)), 5, nil)
+			}
+		}
+		kv := appendField(appendField(nil, 1, []byte("k")), 2, v)
+		span := appendField(mustProto(t, toolSpan(traceID(1), 1, "c", "a.go")), 9, kv)
+		return appendField(nil, 1, appendField(nil, 2, appendField(nil, 2, span)))
+	}
+	// The request is 1 deep, its values' AnyValue 6, and each array two more.
+	deepest := (maxMessageDepth - 6) / 2
+	for _, merged := range []bool{false, true} {
+		assert.True(t, agreeDecoding(t, body(deepest, merged), protoEncoding, traces, ByTrace), "merged %v", merged)
+		assert.False(t, agreeDecoding(t, body(deepest+1, merged), protoEncoding, traces, ByTrace), "merged %v", merged)
+	}
+}
