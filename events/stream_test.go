@@ -349,7 +349,9 @@ func TestStreamsShareExtractionOnlyUnderTheSameRules(t *testing.T) {
 // Pendings of different Streams may be written at once (go test -race).
 func TestStreamsReadingTogetherShareTheirStringsAndCopyThemToAddMore(t *testing.T) {
 	task := Provenance{TaskName: "t"}
-	opts := []Options{{Provenance: task}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"a.go"}}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"b.go"}}}}
+	// The first Stream folds case: it extracts by rules of its own, and
+	// keeps its events itself; the other two share theirs.
+	opts := []Options{{Provenance: task, Paths: PathNormalizer{FoldCase: true}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"a.go"}}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"b.go"}}}}
 	streams := make([]*Stream, len(opts))
 	for k, o := range opts {
 		streams[k] = NewStream(o)
@@ -386,7 +388,10 @@ func TestStreamsReadingTogetherShareTheirStringsAndCopyThemToAddMore(t *testing.
 	wg.Wait()
 	for k, o := range opts {
 		assert.Equal(t, documentJSON(t, Normalize(s, o)), got[k], "stream %d", k)
-		assert.NotSame(t, shared, pending[k].done.store.strs, "stream %d added call 0 to a copy", k)
 	}
+	assert.NotSame(t, shared, pending[0].done.store.strs, "stream 0 added call 0 to a copy")
+	assert.Nil(t, pending[0].done.shared, "stream 0 has rules of its own")
+	assert.NotNil(t, pending[1].done.shared)
+	assert.Same(t, pending[1].done.shared, pending[2].done.shared, "streams 1 and 2 share their events")
 	assert.Equal(t, before, shared.strs, "the shared table is left as the read made it")
 }
