@@ -131,10 +131,11 @@ func (st *Stream) session(s *trace.Session, table **stringTable) *streamSession 
 //
 // Two or more such Streams keep each call's event once between them,
 // without ground-truth hits, and make the events of a session's documents
-// once too: each document then has its own events, marked with its own
-// hits, but they share their lists (TargetFiles, FilesRead, LineRanges
-// and the others) and their CumulativeTokens and ElapsedSeconds with the
-// other documents of the session: treat them as read-only.
+// once too: the documents whose ground truth no event hits share one
+// []Event, and those with hits have events of their own, marked, that
+// share their lists (TargetFiles, FilesRead, LineRanges and the others)
+// and their CumulativeTokens and ElapsedSeconds with the other documents
+// of the session: treat the documents as read-only.
 func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
 	var table *stringTable   // the strings of a new read, shared
 	var made []*sharedEvents // the groups of Streams that took call i already

@@ -2,6 +2,7 @@ package events
 
 import (
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -11,9 +12,10 @@ import (
 // sharedEvents are the events of one session for the Streams of
 // CallDoneAll that classify and extract alike (sameRules): kept once,
 // without ground-truth hits, instead of once a Stream, and made into a
-// []Event once, by the first of their documents. Each document copies
-// that []Event and marks its own hits: ten scenarios naming one trace
-// decode and summarize its events once instead of ten times.
+// []Event once, by the first of their documents. A document whose ground
+// truth some event hits copies that []Event and marks its hits; the
+// others have it as it is: ten scenarios naming one trace decode and
+// summarize its events once instead of ten times.
 type sharedEvents struct {
 	store eventStore // the calls the Streams took, without hits
 
@@ -86,10 +88,20 @@ func normalizeShared(s *trace.Session, opts Options, sh *sharedEvents) *Document
 	b.warn(sh.warnings)
 	b.endWarnings()
 	doc := b.doc
-	doc.Events = make([]Event, len(sh.events))
-	copy(doc.Events, sh.events)
-	for i := range doc.Events {
-		markHits(&doc.Events[i], b.paths, b.gtKeys)
+	// A document whose ground truth no event hits has the shared events
+	// themselves; one with hits a copy, marked.
+	doc.Events = sh.events
+	copied := false
+	for i := range sh.events {
+		ev := sh.events[i]
+		markHits(&ev, b.paths, b.gtKeys)
+		if !ev.HitsGroundTruth {
+			continue
+		}
+		if !copied {
+			doc.Events, copied = slices.Clone(sh.events), true
+		}
+		doc.Events[i] = ev
 	}
 	doc.Summary = withHits(sh.summary, doc.Events, b.paths)
 	return doc
