@@ -115,11 +115,8 @@ func withHits(base Summary, evs []Event, paths PathNormalizer) Summary {
 	sum.EventsByCategory = maps.Clone(base.EventsByCategory)
 	sum.EventsByClass = maps.Clone(base.EventsByClass)
 	sum.UnclassifiedTools = maps.Clone(base.UnclassifiedTools)
-	var gtHit map[string]bool
+	gtHit := map[string]bool{}
 	for i := range evs {
-		if len(evs[i].GroundTruthHits) > 0 && gtHit == nil {
-			gtHit = map[string]bool{}
-		}
 		countHits(&sum, gtHit, &evs[i], paths)
 	}
 	sum.GroundTruthFilesHit = len(gtHit)
