@@ -75,6 +75,9 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 	if s == nil {
 		return Degraded("no usable trace", opts)
 	}
+	if done != nil && done.shared != nil {
+		return normalizeShared(s, opts, done.shared)
+	}
 	b := beginDocument(s, opts)
 	doc := b.doc
 	doc.Events = make([]Event, s.NumCalls())
@@ -425,8 +428,15 @@ func (s *summary) add(ev *Event) {
 	for _, f := range ev.TargetFiles {
 		s.files[s.paths.Key(f)] = true
 	}
+	countHits(sum, s.gtHit, ev, s.paths)
+}
+
+// countHits counts the ground-truth hits of the next event, in step
+// order: its files in gtHit, by key, and its step when it is the first
+// to hit.
+func countHits(sum *Summary, gtHit map[string]bool, ev *Event, paths PathNormalizer) {
 	for _, g := range ev.GroundTruthHits {
-		s.gtHit[s.paths.Key(g)] = true
+		gtHit[paths.Key(g)] = true
 	}
 	if ev.HitsGroundTruth && sum.FirstGroundTruthHitStep == nil {
 		step := ev.StepIndex

@@ -36,6 +36,10 @@ type streamSession struct {
 	paths  PathNormalizer
 	gtKeys map[string]string
 	store  eventStore
+	// shared, when set, holds the session's events in place of store:
+	// made once for the Streams of CallDoneAll with the same rules.
+	shared  *sharedEvents
+	grouped bool // CallDoneAll has set shared
 }
 
 // make makes the event of call c, number i of its session.
@@ -124,11 +128,19 @@ func (st *Stream) session(s *trace.Session, table **stringTable) *streamSession 
 // the ground truth the events are marked with. It reports whether every
 // Stream took the call; they all do or none does, since they wait alike
 // for the session's working directory.
+//
+// Two or more such Streams keep each call's event once between them,
+// without ground-truth hits, and make the events of a session's documents
+// once too: the documents whose ground truth no event hits share one
+// []Event, and those with hits have events of their own, marked, that
+// share their lists (TargetFiles, FilesRead, LineRanges and the others)
+// and their CumulativeTokens and ElapsedSeconds with the other documents
+// of the session: treat the documents as read-only.
 func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
-	var made []sharedEvent // the calls extracted, by rules
-	var table *stringTable // the strings of a new read, shared
+	var table *stringTable   // the strings of a new read, shared
+	var made []*sharedEvents // the groups of Streams that took call i already
 	took := len(streams) > 0
-	for _, st := range streams {
+	for k, st := range streams {
 		if st.pipe != nil {
 			took = st.CallDone(s, i) && took
 			continue
@@ -138,28 +150,25 @@ func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
 			took = false
 			continue
 		}
-		c := s.Call(i)
-		k := slices.IndexFunc(made, func(m sharedEvent) bool { return sameRules(m.opts, st.opts) })
-		if k < 0 {
-			ev, warnings := extractEvent(c, ss.tax, ss.paths)
-			made = append(made, sharedEvent{opts: st.opts, ev: ev, warnings: warnings})
-			k = len(made) - 1
+		if !ss.grouped {
+			ss.grouped = true
+			ss.shared = sharedGroup(streams, k, s, ss)
 		}
-		ev := made[k].ev
-		markHits(&ev, ss.paths, ss.gtKeys)
-		// One goroutine runs CallDoneAll: the Streams' shared table is
-		// written by one at a time.
-		ss.store.putShared(i, &ev, made[k].warnings, c.Time)
+		c := s.Call(i)
+		if sh := ss.shared; sh != nil {
+			if !slices.Contains(made, sh) {
+				ev, warnings := extractEvent(c, ss.tax, ss.paths)
+				// One goroutine runs CallDoneAll: the Streams' shared
+				// table is written by one at a time.
+				sh.store.putShared(i, &ev, warnings, c.Time)
+				made = append(made, sh)
+			}
+			continue
+		}
+		ev, warnings := callEvent(c, ss.tax, ss.paths, ss.gtKeys)
+		ss.store.putShared(i, &ev, warnings, c.Time)
 	}
 	return took
-}
-
-// sharedEvent is a call's event, without its ground-truth hits, made with
-// opts's rules.
-type sharedEvent struct {
-	opts     Options
-	ev       Event
-	warnings []string
 }
 
 // sameRules reports whether a and b classify and extract alike: the same
@@ -286,7 +295,7 @@ func (p *Pending) Document() *Document { return normalize(p.s, p.opts, p.done) }
 // WriteJSON writes the document as Document().WriteJSON would, byte for
 // byte, decoding one event at a time.
 func (p *Pending) WriteJSON(w io.Writer) error {
-	if p.s == nil {
+	if p.made() {
 		return p.Document().WriteJSON(w)
 	}
 	// Two passes over the events: the warnings and the summary they bring
@@ -309,12 +318,20 @@ func (p *Pending) WriteJSON(w io.Writer) error {
 // hundred thousand calls, a reader that goes over the events in turn
 // (metrics.ComputeEvents) needs tens of megabytes less.
 func (p *Pending) Events() (*Document, EventSource) {
-	if p.s == nil {
+	if p.made() {
 		doc := p.Document()
 		return doc, docSource(doc.Events)
 	}
 	b, st := p.begin()
 	return b.doc, st
+}
+
+// made reports whether the document is made whole rather than from the
+// store one event at a time: for no session, and for events the Streams
+// of CallDoneAll share (their store holds no ground-truth hits, and their
+// documents are made together).
+func (p *Pending) made() bool {
+	return p.s == nil || p.done != nil && p.done.shared != nil
 }
 
 // begin makes the document but for its events, and the store of every

@@ -349,7 +349,9 @@ func TestStreamsShareExtractionOnlyUnderTheSameRules(t *testing.T) {
 // Pendings of different Streams may be written at once (go test -race).
 func TestStreamsReadingTogetherShareTheirStringsAndCopyThemToAddMore(t *testing.T) {
 	task := Provenance{TaskName: "t"}
-	opts := []Options{{Provenance: task}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"a.go"}}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"b.go"}}}}
+	// The first Stream folds case: it extracts by rules of its own, and
+	// keeps its events itself; the other two share theirs.
+	opts := []Options{{Provenance: task, Paths: PathNormalizer{FoldCase: true}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"a.go"}}}, {Provenance: task, GroundTruth: &GroundTruth{Files: []string{"b.go"}}}}
 	streams := make([]*Stream, len(opts))
 	for k, o := range opts {
 		streams[k] = NewStream(o)
@@ -386,7 +388,71 @@ func TestStreamsReadingTogetherShareTheirStringsAndCopyThemToAddMore(t *testing.
 	wg.Wait()
 	for k, o := range opts {
 		assert.Equal(t, documentJSON(t, Normalize(s, o)), got[k], "stream %d", k)
-		assert.NotSame(t, shared, pending[k].done.store.strs, "stream %d added call 0 to a copy", k)
 	}
+	assert.NotSame(t, shared, pending[0].done.store.strs, "stream 0 added call 0 to a copy")
+	assert.Nil(t, pending[0].done.shared, "stream 0 has rules of its own")
+	assert.NotNil(t, pending[1].done.shared)
+	assert.Same(t, pending[1].done.shared, pending[2].done.shared, "streams 1 and 2 share their events")
 	assert.Equal(t, before, shared.strs, "the shared table is left as the read made it")
+}
+
+// The Streams of CallDoneAll with the same rules make a session's events
+// once: the documents whose ground truth no event hits share them, and a
+// document with hits marks a copy of its own. Every document is the one
+// Normalize makes, with its own summary, and a warning about a call's
+// arguments is in each.
+func TestStreamsReadingTogetherMakeTheirEventsOnce(t *testing.T) {
+	task := Provenance{TaskName: "t"}
+	opts := []Options{
+		{Provenance: task},
+		{Provenance: task, GroundTruth: &GroundTruth{Files: []string{"b.go"}}},
+		{Provenance: task, GroundTruth: &GroundTruth{Files: []string{"none.go"}}},
+		{Provenance: task, GroundTruth: &GroundTruth{Files: []string{"a.go", "b.go"}}},
+		// Rules of its own: its events are its own.
+		{Provenance: task, Paths: PathNormalizer{FoldCase: true}, GroundTruth: &GroundTruth{Files: []string{"a.go"}}},
+	}
+	s := &trace.Session{Calls: []trace.ToolCall{
+		{Index: 0, Name: "Read", Arguments: []byte(`{"file_path":"/w/a.go"}`), Result: "     1→package a", HasResult: true},
+		{Index: 1, Name: "Read", Arguments: []byte(`{"file_path":"/w/b.go"}`), Result: "     1→package b", HasResult: true},
+		{Index: 2, Name: "Read", Arguments: []byte(`{"file_path":"/w/b.go","offset":"x"}`), Result: "     1→package b", HasResult: true},
+		{Index: 3, Name: "Grep", Arguments: []byte(`{"pattern":"x","path":"/w"}`), Result: "c.go\nd.go", HasResult: true},
+	}}
+	streams := make([]*Stream, len(opts))
+	for k, o := range opts {
+		streams[k] = NewStream(o)
+	}
+	assert.False(t, CallDoneAll(streams, s, 0), "no working directory yet: the session keeps the call")
+	s.CWD = "/w"
+	for i := 1; i < len(s.Calls); i++ {
+		assert.True(t, CallDoneAll(streams, s, i))
+	}
+	want := make([]string, len(opts))
+	for k, o := range opts {
+		want[k] = documentJSON(t, Normalize(s, o))
+	}
+	assert.Contains(t, want[0], "step 3 (Read)", "the third call's arguments bring a warning")
+	sh := streams[0].sessions[s].shared
+	require.NotNil(t, sh)
+	for k := 1; k < 4; k++ {
+		assert.Same(t, sh, streams[k].sessions[s].shared, "stream %d", k)
+	}
+	assert.Nil(t, streams[4].sessions[s].shared, "stream 4 has rules of its own")
+	assert.Empty(t, streams[0].sessions[s].store.buf, "a Stream of the group keeps no event of its own")
+
+	docs := make([]*Document, len(streams))
+	for k, st := range streams {
+		docs[k] = st.Normalize(s)
+		assert.Equal(t, want[k], documentJSON(t, docs[k]), "stream %d", k)
+	}
+	assert.Same(t, &docs[0].Events[0], &docs[2].Events[0], "no hit: the events are shared")
+	assert.NotSame(t, &docs[0].Events[0], &docs[1].Events[0], "hits: a copy")
+	assert.NotSame(t, &docs[1].Events[0], &docs[3].Events[0], "hits: a copy each")
+	assert.Equal(t, []string{"b.go"}, docs[1].Events[1].GroundTruthHits)
+	assert.Nil(t, docs[0].Events[1].GroundTruthHits, "the shared events are left unmarked")
+	assert.Equal(t, 2, docs[3].Summary.GroundTruthFilesHit)
+	assert.Equal(t, 0, *docs[3].Summary.FirstGroundTruthHitStep)
+	assert.Equal(t, 1, *docs[1].Summary.FirstGroundTruthHitStep)
+	assert.Nil(t, docs[0].Summary.FirstGroundTruthHitStep)
+	docs[1].Summary.EventsByCategory[FileRead]++
+	assert.Equal(t, want[0], documentJSON(t, docs[0]), "each summary has maps of its own")
 }
