@@ -134,10 +134,8 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 	}
 	// A colon is a grep fragment ("a.go:12") or a git revision ("HEAD:a.go")
 	// unless it is a Windows drive letter.
-	if classes&classColon != 0 {
-		if i := strings.IndexByte(p, ':'); i >= 0 && !(i == 1 && isDrivePath(p)) {
-			return "", false
-		}
+	if classes&classColon != 0 && !(strings.IndexByte(p, ':') == 1 && isDrivePath(p)) {
+		return "", false
 	}
 	if strings.HasSuffix(p, "/") || p == "." || p == ".." || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") {
 		return "", false
