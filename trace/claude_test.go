@@ -479,3 +479,35 @@ func TestClaudeCallEqualsItsLiteral(t *testing.T) {
 	assert.Equal(t, want, s.Calls[0])
 	assert.True(t, reflect.DeepEqual(want, s.Calls[0]), "reflect.DeepEqual as well as testify's Equal")
 }
+
+// A call handed over says its arguments were checked while CallDone looks
+// at it, whatever order the results come in; once released, the session
+// keeps nothing of it, and a call kept says so still.
+func TestClaudeCheckedArgumentsGoWithTheirCall(t *testing.T) {
+	t.Parallel()
+	use := func(id string) string {
+		return `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"Read","input":{"file_path":"` + id + `.go"}}]}}`
+	}
+	result := func(id string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"x"}]}}`
+	}
+	for _, drop := range []bool{false, true} {
+		var seen []string
+		opts := Options{Source: "inline.jsonl", DropReleased: drop, CallDone: func(s *Session, i int) bool {
+			assert.True(t, s.ArgumentsChecked(i), "call %d", i)
+			seen = append(seen, s.Call(i).ID)
+			return s.Call(i).ID != "t3" // t3 is kept
+		}}
+		s, err := ClaudeCode{}.Read(strings.NewReader(strings.Join([]string{
+			use("t1"), use("t2"), use("t3"), use("t4"), result("t2"), result("t4"), result("t1"), result("t3"),
+		}, "\n")), opts)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"t2", "t4", "t1", "t3"}, seen)
+		require.Len(t, s.checked, 1, "only the kept call's arguments are held")
+		assert.Equal(t, 2, s.checked[0].i)
+		assert.True(t, s.ArgumentsChecked(2), "the kept call")
+		for _, i := range []int{0, 1, 3} {
+			assert.False(t, s.ArgumentsChecked(i), "released call %d", i)
+		}
+	}
+}

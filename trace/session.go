@@ -173,8 +173,10 @@ func (s *Session) ArgumentsChecked(i int) bool {
 	if c == nil {
 		return false
 	}
+	// b is never empty (markChecked keeps no empty arguments): equal
+	// lengths leave a a first byte to compare.
 	a, b := c.Arguments, s.checked[k].args
-	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+	return len(a) == len(b) && &a[0] == &b[0]
 }
 
 // checkedArgs is the Arguments of call i as the reader checked them.
