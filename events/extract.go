@@ -99,7 +99,7 @@ func Extract(c *trace.ToolCall, rule Rule, n PathNormalizer) Extraction {
 	if c == nil {
 		return Extraction{}
 	}
-	return extract(c, rule, n).finish()
+	return extract(c, rule, n, false).finish()
 }
 
 // RangeOrigins keeps apart the two origins of a call's line ranges: the
@@ -119,14 +119,16 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 	if c == nil {
 		return Extraction{}, RangeOrigins{}
 	}
-	col := extract(c, rule, n)
+	col := extract(c, rule, n, false)
 	return col.finish(), col.origins()
 }
 
-// extract collects what Extract reports of a call.
-func extract(c *trace.ToolCall, rule Rule, n PathNormalizer) *collector {
+// extract collects what Extract reports of a call. With checked, the
+// reader checked the call's arguments as JSON as it read them
+// (trace.Session.ArgumentsChecked).
+func extract(c *trace.ToolCall, rule Rule, n PathNormalizer, checked bool) *collector {
 	col := newCollector(n)
-	args, raw, problems := decodeArguments(c.Arguments, rule.By, c.ArgumentsChecked())
+	args, raw, problems := decodeArguments(c.Arguments, rule.By, checked)
 	for _, p := range problems {
 		col.warnf("arguments: %s", p)
 	}
@@ -192,7 +194,7 @@ var unreadArgKeys = map[string]bool{
 // of an object could not be decoded (trace.DecodeArguments). The values
 // of unreadArgKeys read as nil, but for by, the key of the rule's By.
 // checked says the reader checked a as JSON already
-// (trace.ToolCall.ArgumentsChecked): the strings of those values are then
+// (trace.Session.ArgumentsChecked): the strings of those values are then
 // not checked again.
 func decodeArguments(a json.RawMessage, by string, checked bool) (args map[string]any, raw string, problems []string) {
 	// Trimmed in place: arguments can be large (a Write's content), and

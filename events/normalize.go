@@ -95,7 +95,7 @@ func normalize(s *trace.Session, opts Options, done *streamSession) *Document {
 			// Not handed over, or not taken: the session kept the call.
 			c := keptCall(s, i)
 			var warnings []string
-			*ev, warnings = callEvent(c, b.tax, b.paths, b.gtKeys)
+			*ev, warnings = callEvent(c, s.ArgumentsChecked(i), b.tax, b.paths, b.gtKeys)
 			b.warn(warnings)
 			called = c.Time
 		}
@@ -224,8 +224,8 @@ func keptCall(s *trace.Session, i int) *trace.ToolCall {
 // callEvent makes the event of one call, all but its CumulativeTokens and
 // ElapsedSeconds (which need the whole session), and the warnings about
 // its arguments, each naming the call.
-func callEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer, gtKeys map[string]string) (Event, []string) {
-	ev, warnings := extractEvent(c, tax, paths)
+func callEvent(c *trace.ToolCall, checked bool, tax *Taxonomy, paths PathNormalizer, gtKeys map[string]string) (Event, []string) {
+	ev, warnings := extractEvent(c, checked, tax, paths)
 	markHits(&ev, paths, gtKeys)
 	return ev, warnings
 }
@@ -245,9 +245,10 @@ func markHits(ev *Event, paths PathNormalizer, gtKeys map[string]string) {
 }
 
 // extractEvent is the event of call c, its ground-truth hits left out.
-func extractEvent(c *trace.ToolCall, tax *Taxonomy, paths PathNormalizer) (Event, []string) {
-	rule, known := tax.ClassifyCall(c)
-	ex := Extract(c, rule, paths)
+// checked is the session's ArgumentsChecked of c.
+func extractEvent(c *trace.ToolCall, checked bool, tax *Taxonomy, paths PathNormalizer) (Event, []string) {
+	rule, known := tax.classifyCall(c, checked)
+	ex := extract(c, rule, paths, checked).finish()
 	var warnings []string
 	for _, w := range ex.Warnings {
 		warnings = append(warnings, fmt.Sprintf("step %d (%s): %s", c.Index+1, c.Name, w))

@@ -103,11 +103,19 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 		return "", false
 	}
 	raw := p
-	p, ok := stripScheme(p)
-	if !ok {
-		return "", false
+	// The classes spare the searches of most paths, which hold neither a
+	// colon nor a dash (a scheme, a Sourcegraph "/-/blob/"), nor a
+	// backslash (classShell), nor a quote.
+	if classes&(classColon|classDash) != 0 {
+		var ok bool
+		if p, ok = stripScheme(p); !ok {
+			return "", false
+		}
 	}
-	if p = windowsSlashes(p); p != raw {
+	if classes&classShell != 0 {
+		p = windowsSlashes(p)
+	}
+	if p != raw {
 		classes = pathClasses(p)
 	}
 	if classes&classShell != 0 || classes&classBracket != 0 && hasGlobClass(p) {
@@ -116,7 +124,7 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 	// A double quote is a character of a name only in an argument that
 	// names a file exactly (`x"y.go`, which git writes as "x\"y.go"); in
 	// text, or at either end, it is a quote around the path.
-	if strings.Contains(p, `"`) && (origin != FromArgument || strings.HasPrefix(p, `"`) || strings.HasSuffix(p, `"`)) {
+	if classes&classQuote != 0 && (origin != FromArgument || strings.HasPrefix(p, `"`) || strings.HasSuffix(p, `"`)) {
 		return "", false
 	}
 	// An apostrophe inside a name is a character of it ("it's.md"); at
@@ -126,7 +134,7 @@ func (n PathNormalizer) File(p string, origin PathOrigin) (string, bool) {
 	}
 	// A colon is a grep fragment ("a.go:12") or a git revision ("HEAD:a.go")
 	// unless it is a Windows drive letter.
-	if i := strings.IndexByte(p, ':'); i >= 0 && !(i == 1 && isDrivePath(p)) {
+	if classes&classColon != 0 && !(strings.IndexByte(p, ':') == 1 && isDrivePath(p)) {
 		return "", false
 	}
 	if strings.HasSuffix(p, "/") || p == "." || p == ".." || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") {
@@ -325,6 +333,9 @@ const (
 	classControl = 1 << iota // a control character: not a path
 	classShell               // shell syntax or a glob: $`*?|;&<>{}\
 	classBracket             // '[', which may open a glob class
+	classQuote               // '"'
+	classColon               // ':', of a scheme, a drive or a grep hit
+	classDash                // '-', of a Sourcegraph "/-/blob/" address
 )
 
 var pathByteClass = func() (t [256]uint8) {
@@ -336,6 +347,9 @@ var pathByteClass = func() (t [256]uint8) {
 		t[c] = classShell
 	}
 	t['['] = classBracket
+	t['"'] = classQuote
+	t[':'] = classColon
+	t['-'] = classDash
 	return t
 }()
 

@@ -45,9 +45,14 @@ func TestPathClassesAreTheBytesFileRefuses(t *testing.T) {
 		assert.Equal(t, c < 0x20 || c == 0x7f, classes&classControl != 0, "byte %#x: control", c)
 		assert.Equal(t, strings.ContainsAny(s, "$`*?|;&<>{}\\"), classes&classShell != 0, "byte %#x: shell", c)
 		assert.Equal(t, c == '[', classes&classBracket != 0, "byte %#x: bracket", c)
+		assert.Equal(t, c == '"', classes&classQuote != 0, "byte %#x: quote", c)
+		assert.Equal(t, c == ':', classes&classColon != 0, "byte %#x: colon", c)
+		assert.Equal(t, c == '-', classes&classDash != 0, "byte %#x: dash", c)
 	}
 	assert.Equal(t, uint8(classControl|classShell|classBracket), pathClasses("a\x01b$c[d"))
-	assert.Equal(t, uint8(0), pathClasses("src/a-b_c.go"))
+	assert.Equal(t, uint8(classQuote|classColon|classDash), pathClasses(`a"b:c-d`))
+	assert.Equal(t, uint8(classDash), pathClasses("src/a-b_c.go"))
+	assert.Equal(t, uint8(0), pathClasses("src/a_b.c.go"))
 }
 
 // pathClasses looks at four bytes a turn and the rest one by one: a byte

@@ -375,7 +375,7 @@ func BenchmarkEventsShellShare(b *testing.B) {
 			for i := range s.Calls {
 				c := &s.Calls[i]
 				rule, _ := tax.Classify(c.Name)
-				args, raw, _ := decodeArguments(c.Arguments, "", c.ArgumentsChecked())
+				args, raw, _ := decodeArguments(c.Arguments, "", s.ArgumentsChecked(i))
 				if in, ok := shellCommand(c.Name, rule, args, raw); ok {
 					shell = append(shell, shellCall{c, rule, PathNormalizer{CWD: s.CWD}})
 					scripts = append(scripts, inputScript(in))

@@ -42,9 +42,10 @@ type streamSession struct {
 	grouped bool // CallDoneAll has set shared
 }
 
-// make makes the event of call c, number i of its session.
-func (ss *streamSession) make(c *trace.ToolCall, i int) {
-	ev, warnings := callEvent(c, ss.tax, ss.paths, ss.gtKeys)
+// make makes the event of call c, number i of its session; checked is
+// the session's ArgumentsChecked(i), taken when the call was handed over.
+func (ss *streamSession) make(c *trace.ToolCall, i int, checked bool) {
+	ev, warnings := callEvent(c, checked, ss.tax, ss.paths, ss.gtKeys)
 	ss.store.put(i, &ev, warnings, c.Time)
 }
 
@@ -80,10 +81,10 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 	if st.pipe != nil {
 		// The worker gets its own copy of the call: the reader may
 		// release the session's references to arguments and result.
-		st.pipe.send(streamJob{ss: ss, i: i, call: *s.Call(i)})
+		st.pipe.send(streamJob{ss: ss, i: i, call: *s.Call(i), checked: s.ArgumentsChecked(i)})
 		return true
 	}
-	ss.make(s.Call(i), i)
+	ss.make(s.Call(i), i, s.ArgumentsChecked(i))
 	return true
 }
 
@@ -157,7 +158,7 @@ func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
 		c := s.Call(i)
 		if sh := ss.shared; sh != nil {
 			if !slices.Contains(made, sh) {
-				ev, warnings := extractEvent(c, ss.tax, ss.paths)
+				ev, warnings := extractEvent(c, s.ArgumentsChecked(i), ss.tax, ss.paths)
 				// One goroutine runs CallDoneAll: the Streams' shared
 				// table is written by one at a time.
 				sh.store.putShared(i, &ev, warnings, c.Time)
@@ -165,7 +166,7 @@ func CallDoneAll(streams []*Stream, s *trace.Session, i int) bool {
 			}
 			continue
 		}
-		ev, warnings := callEvent(c, ss.tax, ss.paths, ss.gtKeys)
+		ev, warnings := callEvent(c, s.ArgumentsChecked(i), ss.tax, ss.paths, ss.gtKeys)
 		ss.store.putShared(i, &ev, warnings, c.Time)
 	}
 	return took
@@ -354,7 +355,7 @@ func (p *Pending) begin() (*docBuilder, *pendingSource) {
 		if !st.has(i) {
 			// Not handed over, or not taken: the session kept the call.
 			c := keptCall(p.s, i)
-			made, warnings := callEvent(c, b.tax, b.paths, b.gtKeys)
+			made, warnings := callEvent(c, p.s.ArgumentsChecked(i), b.tax, b.paths, b.gtKeys)
 			st.put(i, &made, warnings, c.Time)
 		}
 		b.warn(st.warnings[i])
@@ -409,12 +410,15 @@ func (st *Stream) take(s *trace.Session) *streamSession {
 	return ss
 }
 
-// A streamJob is one call for the worker: its own copy of the call, and
-// its index in the session.
+// A streamJob is one call for the worker: its own copy of the call, its
+// index in the session, and whether the reader checked its arguments
+// (trace.Session.ArgumentsChecked, which the worker cannot ask the session
+// the reader is still filling).
 type streamJob struct {
-	ss   *streamSession
-	i    int
-	call trace.ToolCall
+	ss      *streamSession
+	i       int
+	call    trace.ToolCall
+	checked bool
 }
 
 // streamBatch is how many calls go to the worker at a time: one channel
@@ -488,7 +492,7 @@ func (p *streamPipe) make(j *streamJob) {
 			p.failed = &streamFailure{call: j.call, panic: v}
 		}
 	}()
-	j.ss.make(&j.call, j.i)
+	j.ss.make(&j.call, j.i, j.checked)
 }
 
 // wait sends what is left, ends the worker and waits for it. The next

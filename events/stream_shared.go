@@ -68,7 +68,7 @@ func (sh *sharedEvents) make(b *docBuilder) {
 		} else {
 			// Not handed over, or not taken: the session kept the call.
 			c := keptCall(s, i)
-			*ev, warnings = extractEvent(c, b.tax, b.paths)
+			*ev, warnings = extractEvent(c, s.ArgumentsChecked(i), b.tax, b.paths)
 			called = c.Time
 		}
 		sh.warnings = append(sh.warnings, warnings...)

@@ -275,11 +275,17 @@ func mcpIdent(s string) bool {
 // ({"command": "str_replace_editor view x.py"}) counts as the structured
 // arguments it spells.
 func (t *Taxonomy) ClassifyCall(c *trace.ToolCall) (Rule, bool) {
+	return t.classifyCall(c, false)
+}
+
+// classifyCall is ClassifyCall, for a call whose arguments the reader
+// checked as JSON when checked is set (trace.Session.ArgumentsChecked).
+func (t *Taxonomy) classifyCall(c *trace.ToolCall, checked bool) (Rule, bool) {
 	r, known := t.Classify(c.Name)
 	if !known || r.By == "" {
 		return r, known
 	}
-	args, _, _ := decodeArguments(c.Arguments, r.By, c.ArgumentsChecked())
+	args, _, _ := decodeArguments(c.Arguments, r.By, checked)
 	return r.ForCall(callArguments(c.Name, r, args)), true
 }
 

@@ -361,8 +361,9 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int32, su
 	if b.input != nil {
 		args = bytes.Clone(b.input)
 	}
+	i := r.sess.AddCall(ToolCall{ID: id, Name: name, Arguments: args, Time: t, Subagent: sub, ParentID: parent})
 	// The line's scanner checked the input as it read it (Raw).
-	i := r.sess.AddCall(ToolCall{ID: id, Name: name, Arguments: args, Time: t, Subagent: sub, ParentID: parent, checked: args})
+	r.sess.markChecked(i, args)
 	r.callMsg = append(r.callMsg, msg)
 	if id != "" {
 		r.calls[id] = i

@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -431,14 +433,81 @@ func TestClaudeCallsSayTheirArgumentsWereChecked(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, s.Calls, 2, "the line with an invalid escape in an input is skipped")
 	assert.NotEmpty(t, s.Warnings)
-	assert.True(t, s.Calls[0].ArgumentsChecked())
-	assert.False(t, s.Calls[1].ArgumentsChecked(), "a call without input has nothing checked")
+	assert.True(t, s.ArgumentsChecked(0))
+	assert.False(t, s.ArgumentsChecked(1), "a call without input has nothing checked")
+	assert.False(t, s.ArgumentsChecked(2), "no such call")
+	assert.False(t, s.ArgumentsChecked(-1), "no such call")
 
-	c := s.Calls[0]
-	c.Arguments = []byte(`{"file_path":"a.go","content":"x\ny"}`)
-	assert.False(t, c.ArgumentsChecked(), "arguments replaced by equal bytes elsewhere were not checked")
-	c = s.Calls[0]
-	c.Arguments = c.Arguments[:len(c.Arguments)-1]
-	assert.False(t, c.ArgumentsChecked(), "a part of the checked arguments is not them")
-	assert.False(t, (&ToolCall{Arguments: []byte(`{}`)}).ArgumentsChecked(), "a call a program builds")
+	checked := s.Calls[0].Arguments
+	s.Calls[0].Arguments = []byte(`{"file_path":"a.go","content":"x\ny"}`)
+	assert.False(t, s.ArgumentsChecked(0), "arguments replaced by equal bytes elsewhere were not checked")
+	s.Calls[0].Arguments = checked[:len(checked)-1]
+	assert.False(t, s.ArgumentsChecked(0), "a part of the checked arguments is not them")
+	s.Calls[0].Arguments = checked[1:]
+	assert.False(t, s.ArgumentsChecked(0), "a part of the checked arguments is not them")
+	s.Calls[0].Arguments = checked
+	assert.True(t, s.ArgumentsChecked(0), "the checked arguments put back")
+	s.Calls[0].Arguments = nil
+	assert.False(t, s.ArgumentsChecked(0), "no arguments")
+
+	built := &Session{}
+	built.AddCall(ToolCall{Arguments: []byte(`{}`)})
+	assert.False(t, built.ArgumentsChecked(0), "a call a program builds")
+}
+
+// A call read from a Claude Code trace is plain data: it equals, field
+// for field, the same call written as a literal, whatever the reader
+// noted of it on the side (that it checked the arguments).
+func TestClaudeCallEqualsItsLiteral(t *testing.T) {
+	t.Parallel()
+	s, err := claudeReadString(t, ClaudeCode{},
+		`{"type":"assistant","uuid":"a1","timestamp":"2025-01-02T03:04:05Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/w/a.go"}}]}}`,
+		`{"type":"user","uuid":"u1","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"1\tpackage a"}]}}`,
+	)
+	require.NoError(t, err)
+	require.Len(t, s.Calls, 1)
+	require.True(t, s.ArgumentsChecked(0))
+	want := ToolCall{
+		Index:     0,
+		ID:        "t1",
+		Name:      "Read",
+		Arguments: json.RawMessage(`{"file_path":"/w/a.go"}`),
+		Result:    "1\tpackage a",
+		HasResult: true,
+		Time:      time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+	}
+	assert.Equal(t, want, s.Calls[0])
+	assert.True(t, reflect.DeepEqual(want, s.Calls[0]), "reflect.DeepEqual as well as testify's Equal")
+}
+
+// A call handed over says its arguments were checked while CallDone looks
+// at it, whatever order the results come in; once released, the session
+// keeps nothing of it, and a call kept says so still.
+func TestClaudeCheckedArgumentsGoWithTheirCall(t *testing.T) {
+	t.Parallel()
+	use := func(id string) string {
+		return `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"Read","input":{"file_path":"` + id + `.go"}}]}}`
+	}
+	result := func(id string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"x"}]}}`
+	}
+	for _, drop := range []bool{false, true} {
+		var seen []string
+		opts := Options{Source: "inline.jsonl", DropReleased: drop, CallDone: func(s *Session, i int) bool {
+			assert.True(t, s.ArgumentsChecked(i), "call %d", i)
+			seen = append(seen, s.Call(i).ID)
+			return s.Call(i).ID != "t3" // t3 is kept
+		}}
+		s, err := ClaudeCode{}.Read(strings.NewReader(strings.Join([]string{
+			use("t1"), use("t2"), use("t3"), use("t4"), result("t2"), result("t4"), result("t1"), result("t3"),
+		}, "\n")), opts)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"t2", "t4", "t1", "t3"}, seen)
+		require.Len(t, s.checked, 1, "only the kept call's arguments are held")
+		assert.Equal(t, 2, s.checked[0].i)
+		assert.True(t, s.ArgumentsChecked(2), "the kept call")
+		for _, i := range []int{0, 1, 3} {
+			assert.False(t, s.ArgumentsChecked(i), "released call %d", i)
+		}
+	}
 }

@@ -622,6 +622,7 @@ func handOver(s *Session, i int, done func(*Session, int) bool) {
 	if !done(s, i) {
 		return
 	}
+	s.forgetChecked(i)
 	if l := s.ledger; l != nil && l.live != nil {
 		delete(l.live, i)
 		return

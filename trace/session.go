@@ -87,6 +87,12 @@ type Session struct {
 	// ledger, for a session read with Options.DropReleased, counts its
 	// calls and holds those not dropped.
 	ledger *callLedger
+	// checked holds, by call index, the arguments the reader checked as
+	// JSON (see ArgumentsChecked) of the calls not released. It is kept
+	// here rather than in each ToolCall so that a call read from a trace
+	// equals, field for field (reflect.DeepEqual), the same call written
+	// as a literal.
+	checked []checkedArgs
 }
 
 // CWDSettled reports whether CWD is final while the session is still
@@ -148,22 +154,80 @@ type ToolCall struct {
 	// ParentID is the ID of the main-agent call that started the subagent,
 	// when the trace lets it be known.
 	ParentID string `json:"parent_id,omitempty"`
-
-	// checked is Arguments as the reader checked it as JSON, strings'
-	// content included (see ArgumentsChecked).
-	checked json.RawMessage
 }
 
-// ArgumentsChecked reports whether the reader that made the call checked
+// ArgumentsChecked reports whether the reader that made call i checked
 // its Arguments as JSON, the content of every string included, as it read
-// the trace, and Arguments is still the value it checked (the same bytes
-// in the same place). Readers that decode arguments from a line they
-// check anyway (Claude Code's) say so; a consumer that decodes the
+// the trace, and the call's Arguments are still the value it checked (the
+// same bytes in the same place). Readers that decode arguments from a line
+// they check anyway (Claude Code's) say so; a consumer that decodes the
 // arguments again can then pass over strings it does not read without
-// checking them twice. A call built by a program reports false.
-func (c *ToolCall) ArgumentsChecked() bool {
-	a, b := c.Arguments, c.checked
-	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+// checking them twice. A call built by a program, or one no longer in the
+// session, reports false.
+func (s *Session) ArgumentsChecked(i int) bool {
+	k, ok := s.findChecked(i)
+	if !ok {
+		return false
+	}
+	c := s.Call(i)
+	if c == nil {
+		return false
+	}
+	// b is never empty (markChecked keeps no empty arguments): equal
+	// lengths leave a a first byte to compare.
+	a, b := c.Arguments, s.checked[k].args
+	return len(a) == len(b) && &a[0] == &b[0]
+}
+
+// checkedArgs is the Arguments of call i as the reader checked them.
+type checkedArgs struct {
+	i    int
+	args json.RawMessage
+}
+
+// markChecked records that the reader checked args, the Arguments of call
+// i, as JSON (see ArgumentsChecked). Calls are marked in the order they
+// are added, hence by index.
+func (s *Session) markChecked(i int, args json.RawMessage) {
+	if len(args) == 0 {
+		return
+	}
+	s.checked = append(s.checked, checkedArgs{i: i, args: args})
+}
+
+// findChecked returns the place of call i in s.checked, and whether it is
+// there.
+func (s *Session) findChecked(i int) (int, bool) {
+	// Looked up mostly while the session is read, among the few calls
+	// waiting for their result, the one just read last.
+	lo, hi := 0, len(s.checked)
+	if hi > 0 && s.checked[hi-1].i == i {
+		return hi - 1, true
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.checked[m].i < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(s.checked) && s.checked[lo].i == i
+}
+
+// forgetChecked drops what s.checked holds of call i, once the call is
+// released: its arguments can go.
+func (s *Session) forgetChecked(i int) {
+	k, ok := s.findChecked(i)
+	if !ok {
+		return
+	}
+	n := len(s.checked) - 1
+	if k < n {
+		copy(s.checked[k:], s.checked[k+1:])
+	}
+	s.checked[n] = checkedArgs{}
+	s.checked = s.checked[:n]
 }
 
 // ArgumentsMap decodes the arguments as a JSON object. It returns nil when

@@ -66,7 +66,7 @@ func Decode(raw []byte, skip func(key string) bool) (m map[string]any, ok bool) 
 }
 
 // DecodeChecked is Decode for input a reader has already checked as JSON,
-// the content of its strings included (trace.ToolCall.ArgumentsChecked):
+// the content of its strings included (trace.Session.ArgumentsChecked):
 // the strings of the members skip reports are passed over by a byte
 // search for their closing quote instead of being checked again
 // (jsonscan.Scanner.SkipUnchecked). Everything else is read as Decode
