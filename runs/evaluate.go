@@ -455,6 +455,14 @@ func (e *evaluator) truth(task string) *truthOnce {
 
 // process reads one trial's traces, merges them, measures the retrieval
 // and writes the two artifacts.
+// forget lets a task's ground truth go (WritePlan, which digests each
+// task's once): it is loaded again if asked for.
+func (e *evaluator) forget(task string) {
+	e.mu.Lock()
+	delete(e.truths, task)
+	e.mu.Unlock()
+}
+
 func (e *evaluator) process(t *Trial) trialResult {
 	if t.Failure != "" {
 		return failedResult(t, t.Failure)
