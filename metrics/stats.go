@@ -138,17 +138,26 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	// One bootstrap per length, the longest first: the draws are made
 	// once for every list of a length, and the lengths are bootstrapped
 	// side by side, each summing its lists on as many goroutines as pay.
+	// Each job holds its lists until its bootstrap has laid them out by
+	// draw, and no longer: the lists and that layout are not both held
+	// while the resamples are summed.
 	type job struct {
 		n     int
 		names []string
+		xss   [][]float64
 	}
 	var jobs []job
 	workers := runtime.GOMAXPROCS(0)
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
 		names := byN[n]
 		slices.Sort(names)
-		jobs = append(jobs, job{n, names})
+		xss := make([][]float64, len(names))
+		for i, name := range names {
+			xss[i] = sorted[name]
+		}
+		jobs = append(jobs, job{n, names, xss})
 	}
+	clear(sorted)
 	slices.Reverse(jobs)
 	cis := make([][][2]float64, len(jobs))
 	var wg sync.WaitGroup
@@ -156,10 +165,8 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	for range min(workers, len(jobs)) {
 		wg.Go(func() {
 			for j := range next {
-				xss := make([][]float64, len(jobs[j].names))
-				for i, name := range jobs[j].names {
-					xss[i] = sorted[name]
-				}
+				xss := jobs[j].xss
+				jobs[j].xss = nil
 				cis[j] = bootstrap(jobs[j].n, xss, workers)
 			}
 		})
@@ -260,6 +267,7 @@ func bootstrap(n int, xss [][]float64, workers int) [][2]float64 {
 		for k, x := range xs {
 			rows[k*m+i] = x
 		}
+		xss[i] = nil // laid out: the list is not held by the bootstrap
 	}
 	// Of each list's resample means, only the few around the two
 	// percentiles are kept.
