@@ -304,6 +304,10 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
+	// The trials are not read again: the summary is built from the
+	// spool, and their Trials (a few hundred bytes each) can go before its
+	// statistics take their memory.
+	trials = nil
 	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
 	summary, err := sp.writeFiles(filepath.Join(opts.Out, SummaryFile), filepath.Join(opts.Out, TrialsFile), opts.RunID, k)
 	if err != nil {
