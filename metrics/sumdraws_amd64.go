@@ -8,7 +8,7 @@ import "golang.org/x/sys/cpu"
 // has AVX2: the same additions in the same order, each lane a list of its
 // own, so the same bits.
 func sumDraws(sums, rows []float64, draws []int, lo int) {
-	if !useAVX2 || len(sums) < 4 {
+	if !useAVX2 {
 		sumDrawsGo(sums, rows, draws, lo)
 		return
 	}

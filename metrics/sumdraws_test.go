@@ -66,3 +66,29 @@ func TestSumDrawsAddsEachDrawnRowInOrder(t *testing.T) {
 		}
 	}
 }
+
+// A draw whose row would end past the rows is refused, as a slice
+// expression refuses it, rather than read out of bounds.
+func TestSumDrawsRefusesADrawOutsideTheRows(t *testing.T) {
+	t.Parallel()
+	rows := make([]float64, 3*8)
+	for _, tc := range []struct {
+		name  string
+		draws []int
+		lo    int
+	}{
+		{"a row that ends past the last", []int{17}, 0},
+		{"a row that starts past the last", []int{24}, 0},
+		{"lists from an offset past the row's end", []int{16}, 1},
+		{"a negative offset", []int{-8}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			sumDraws(make([]float64, 8), rows, tc.draws, tc.lo)
+		})
+	}
+}
