@@ -140,9 +140,9 @@ func WritePlan(ctx context.Context, dir, file string, shards int, opts Options) 
 		opts.RunID = filepath.Base(abs)
 	}
 	e := &evaluator{opts: opts, truths: map[string]*truthOnce{}}
-	// Each task's ground truth is loaded, digested (alone for its trials'
-	// lines, and into the run's digest, as truthDigest makes it) and let
-	// go: the plan holds no task's ground truth beyond its own.
+	// Each task's ground truth is loaded, digested (alone for its
+	// trials' lines, and into the run's digest, as truthDigest makes it)
+	// and dropped: WritePlan holds no task's ground truth beyond its own.
 	truthOf := map[string]string{}
 	gh := sha256.New()
 	for _, task := range slices.Sorted(maps.Keys(tasksOf(trials))) {
