@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"math/bits"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -139,17 +138,26 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	// One bootstrap per length, the longest first: the draws are made
 	// once for every list of a length, and the lengths are bootstrapped
 	// side by side, each summing its lists on as many goroutines as pay.
+	// Each job holds its lists until its bootstrap has laid them out by
+	// draw, and no longer: the lists and that layout are not both held
+	// while the resamples are summed.
 	type job struct {
 		n     int
 		names []string
+		xss   [][]float64
 	}
 	var jobs []job
 	workers := runtime.GOMAXPROCS(0)
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
 		names := byN[n]
 		slices.Sort(names)
-		jobs = append(jobs, job{n, names})
+		xss := make([][]float64, len(names))
+		for i, name := range names {
+			xss[i] = sorted[name]
+		}
+		jobs = append(jobs, job{n, names, xss})
 	}
+	clear(sorted)
 	slices.Reverse(jobs)
 	cis := make([][][2]float64, len(jobs))
 	var wg sync.WaitGroup
@@ -157,10 +165,8 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 	for range min(workers, len(jobs)) {
 		wg.Go(func() {
 			for j := range next {
-				xss := make([][]float64, len(jobs[j].names))
-				for i, name := range jobs[j].names {
-					xss[i] = sorted[name]
-				}
+				xss := jobs[j].xss
+				jobs[j].xss = nil
 				cis[j] = bootstrap(jobs[j].n, xss, workers)
 			}
 		})
@@ -261,6 +267,7 @@ func bootstrap(n int, xss [][]float64, workers int) [][2]float64 {
 		for k, x := range xs {
 			rows[k*m+i] = x
 		}
+		xss[i] = nil // laid out: the list is not held by the bootstrap
 	}
 	// Of each list's resample means, only the few around the two
 	// percentiles are kept.
@@ -293,9 +300,7 @@ func bootstrap(n int, xss [][]float64, workers int) [][2]float64 {
 		blk := <-free
 		blk.first, blk.count = first, min(per, BootstrapResamples-first)
 		blk.rows = blk.rows[:blk.count*n]
-		for j := range blk.rows {
-			blk.rows[j] = d.next() * m
-		}
+		d.fill(blk.rows, m)
 		blk.left.Store(int32(parts))
 		for _, in := range ins {
 			in <- blk
@@ -334,28 +339,10 @@ type drawBlock struct {
 // sum adds, for lists lo to lo+len(sums), the values each resample of the
 // block draws, and gives their means to tl.
 func (blk *drawBlock) sum(n, m, lo int, rows, sums []float64, tl *tails) {
-	w := len(sums)
 	for r := range blk.count {
 		draws := blk.rows[r*n : (r+1)*n]
 		clear(sums)
-		// Four draws at a time: each sum is loaded and stored once for
-		// four additions, made in the order of the draws.
-		d := 0
-		for ; d+4 <= n; d += 4 {
-			k0, k1, k2, k3 := draws[d]+lo, draws[d+1]+lo, draws[d+2]+lo, draws[d+3]+lo
-			r0, r1, r2, r3 := rows[k0:k0+w], rows[k1:k1+w], rows[k2:k2+w], rows[k3:k3+w]
-			r1, r2, r3, sums := r1[:len(r0)], r2[:len(r0)], r3[:len(r0)], sums[:len(r0)]
-			for i, x := range r0 {
-				sums[i] = sums[i] + x + r1[i] + r2[i] + r3[i]
-			}
-		}
-		for ; d < n; d++ {
-			k := draws[d] + lo
-			row := rows[k : k+w]
-			for i, x := range row {
-				sums[i] += x
-			}
-		}
+		sumDraws(sums, rows, draws, lo)
 		for i, s := range sums {
 			tl.add(lo+i, s/float64(n))
 		}
@@ -364,36 +351,81 @@ func (blk *drawBlock) sum(n, m, lo int, rows, sums []float64, tl *tails) {
 
 // draws gives the bootstrap's indices into n values: the numbers that
 // rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2)).IntN(n) gives,
-// call after call, taken from the PCG directly, whose Uint64 the compiler
-// inlines where a Rand calls it through an interface: the draws are most
-// of a bootstrap of few lists. The reduction to [0, n) is the one Rand
-// documents for its bounded draws (a mask for a power of two, otherwise
-// Lemire's multiply-and-reject), so that the sequence is Rand's, draw for
-// draw, on a 64-bit platform; a test holds them side by side. (On a 32-bit
-// one Rand reduces lengths below 2³² through 32-bit draws; these draws
-// are the same on every platform, and so are the intervals.)
+// call after call. The PCG's steps are made here, on a state held in
+// registers for a whole block of draws (fill), where a Rand calls its
+// source through an interface and rand.PCG stores its state to memory at
+// every step: the draws are most of a bootstrap of few lists, and a
+// third of one of many. Each step is rand.PCG's (a 128-bit LCG and its
+// DXSM output, with its constants), and the reduction to [0, n) is the
+// one Rand documents for its bounded draws (a mask for a power of two,
+// otherwise Lemire's multiply-and-reject), so that the sequence is
+// Rand's, draw for draw, on a 64-bit platform; a test holds them side by
+// side. (On a 32-bit one Rand reduces lengths below 2³² through 32-bit
+// draws; these draws are the same on every platform, and so are the
+// intervals.)
 type draws struct {
-	pcg *rand.PCG
-	n   uint64
+	hi, lo uint64 // the PCG's state: rand.NewPCG(seed1, seed2) starts at (seed1, seed2)
+	n      uint64
 }
 
-func newDraws(n int) draws {
-	return draws{rand.NewPCG(BootstrapSeed1, BootstrapSeed2), uint64(n)}
+func newDraws(n int) *draws {
+	return &draws{hi: BootstrapSeed1, lo: BootstrapSeed2, n: uint64(n)}
 }
 
-func (d draws) next() int {
-	if d.n&(d.n-1) == 0 {
-		return int(d.pcg.Uint64() & (d.n - 1))
-	}
-	hi, lo := bits.Mul64(d.pcg.Uint64(), d.n)
-	if lo < d.n {
-		// Reject the few products that would make low indices likelier.
-		thresh := -d.n % d.n
-		for lo < thresh {
-			hi, lo = bits.Mul64(d.pcg.Uint64(), d.n)
+// pcgStep is one step of rand.PCG from the state (hi, lo): the next
+// state and the Uint64 it gives.
+func pcgStep(hi, lo uint64) (nhi, nlo, x uint64) {
+	const (
+		mulHi    = 2549297995355413924
+		mulLo    = 4865540595714422341
+		incHi    = 6364136223846793005
+		incLo    = 1442695040888963407
+		cheapMul = 0xda942042e4dd58b5
+	)
+	nhi, nlo = bits.Mul64(lo, mulLo)
+	nhi += hi*mulLo + lo*mulHi
+	nlo, c := bits.Add64(nlo, incLo, 0)
+	nhi, _ = bits.Add64(nhi, incHi, c)
+	x = nhi
+	x ^= x >> 32
+	x *= cheapMul
+	x ^= x >> 48
+	x *= nlo | 1
+	return nhi, nlo, x
+}
+
+// next is the next draw.
+func (d *draws) next() int {
+	var x [1]int
+	d.fill(x[:], 1)
+	return x[0]
+}
+
+// fill sets dst to the next len(dst) draws, each times scale (the offset
+// of the row it picks).
+func (d *draws) fill(dst []int, scale int) {
+	hi, lo, n := d.hi, d.lo, d.n
+	var x uint64
+	if n&(n-1) == 0 {
+		for j := range dst {
+			hi, lo, x = pcgStep(hi, lo)
+			dst[j] = int(x&(n-1)) * scale
 		}
+		d.hi, d.lo = hi, lo
+		return
 	}
-	return int(hi)
+	thresh := -n % n
+	for j := range dst {
+		hi, lo, x = pcgStep(hi, lo)
+		top, bot := bits.Mul64(x, n)
+		// Reject the few products that would make low indices likelier.
+		for bot < thresh {
+			hi, lo, x = pcgStep(hi, lo)
+			top, bot = bits.Mul64(x, n)
+		}
+		dst[j] = int(top) * scale
+	}
+	d.hi, d.lo = hi, lo
 }
 
 // selectQuantile is quantile of xs once sorted, without sorting them: the

@@ -211,6 +211,31 @@ func TestDrawsAreThoseOfRandIntN(t *testing.T) {
 	}
 }
 
+// A block of draws is the draws one at a time, each times the row's
+// width, whatever the blocks' sizes: the state carries from one block to
+// the next.
+func TestDrawsFillBlocksInSequence(t *testing.T) {
+	t.Parallel()
+	if bits.UintSize == 32 {
+		t.Skip("Rand.IntN draws lengths below 2³² through its 32-bit path here")
+	}
+	for _, n := range []int{1, 8, 751, 3 << 61} {
+		want := rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2))
+		d := newDraws(n)
+		i := 0
+		for _, size := range []int{0, 1, 7, 4096, 3, 8192} {
+			blk := make([]int, size)
+			d.fill(blk, 3)
+			for _, g := range blk {
+				if w := want.IntN(n) * 3; w != g {
+					t.Fatalf("n = %d, draw %d: %d, 3 × Rand.IntN gives %d", n, i, g, w)
+				}
+				i++
+			}
+		}
+	}
+}
+
 // BenchmarkAggregateAllManyTasks is one configuration of a run of 100,008
 // trials: 115 figures over 8,334 tasks, whose figures side by side (7 MB)
 // do not fit in a core's cache. (Tiles of a few lists each, to keep them

@@ -304,6 +304,10 @@ func Evaluate(ctx context.Context, dir string, opts Options) (*Summary, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
+	// The trials are not read again: the summary is built from the
+	// spool, and their Trials (a few hundred bytes each) can go before its
+	// statistics take their memory.
+	trials = nil
 	k := keepOf(opts.SummaryValues, opts.SummaryWithoutEntries)
 	summary, err := sp.writeFiles(filepath.Join(opts.Out, SummaryFile), filepath.Join(opts.Out, TrialsFile), opts.RunID, k)
 	if err != nil {
@@ -455,6 +459,14 @@ func (e *evaluator) truth(task string) *truthOnce {
 
 // process reads one trial's traces, merges them, measures the retrieval
 // and writes the two artifacts.
+// forget lets a task's ground truth go (WritePlan, which digests each
+// task's once): it is loaded again if asked for.
+func (e *evaluator) forget(task string) {
+	e.mu.Lock()
+	delete(e.truths, task)
+	e.mu.Unlock()
+}
+
 func (e *evaluator) process(t *Trial) trialResult {
 	if t.Failure != "" {
 		return failedResult(t, t.Failure)

@@ -1,7 +1,9 @@
 package runs
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -138,20 +140,31 @@ func WritePlan(ctx context.Context, dir, file string, shards int, opts Options) 
 		opts.RunID = filepath.Base(abs)
 	}
 	e := &evaluator{opts: opts, truths: map[string]*truthOnce{}}
+	// Each task's ground truth is loaded, digested (alone for its
+	// trials' lines, and into the run's digest, as truthDigest makes it)
+	// and dropped: WritePlan holds no task's ground truth beyond its own.
 	truthOf := map[string]string{}
+	gh := sha256.New()
 	for _, task := range slices.Sorted(maps.Keys(tasksOf(trials))) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		d, err := taskTruthDigest(e, task)
+		data, err := taskTruthJSON(e, task)
 		if err != nil {
 			return nil, err
 		}
-		truthOf[task] = d
-	}
-	gt, err := truthDigest(e, trials)
-	if err != nil {
-		return nil, err
+		e.forget(task)
+		gh.Write([]byte(task))
+		gh.Write([]byte{'\n'})
+		if data == nil {
+			gh.Write([]byte("none\n"))
+			truthOf[task] = "none"
+			continue
+		}
+		gh.Write(data)
+		gh.Write([]byte{'\n'})
+		sum := sha256.Sum256(data)
+		truthOf[task] = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	rels := make([]string, len(trials))
 	for i, t := range trials {
@@ -165,11 +178,16 @@ func WritePlan(ctx context.Context, dir, file string, shards int, opts Options) 
 		Shards:      shards,
 		RunTrials:   len(trials),
 		TrialSet:    trialSetDigest(rels),
-		GroundTruth: gt,
+		GroundTruth: "sha256:" + hex.EncodeToString(gh.Sum(nil)),
 		Parts:       make([]PlanPartRef, shards),
 	}
-	parts := make([]bytes.Buffer, shards)
-	for _, t := range trials {
+	rels = nil
+	body, err := newPlanBody()
+	if err != nil {
+		return nil, err
+	}
+	defer body.close()
+	for i, t := range trials {
 		k := ShardOf(t.Rel, shards)
 		pt := PlanTrial{
 			Path: t.Rel, Config: t.Config, Batch: t.Batch, Folder: t.Folder, Task: t.Task, ID: t.ID,
@@ -184,15 +202,38 @@ func WritePlan(ctx context.Context, dir, file string, shards int, opts Options) 
 		if err != nil {
 			return nil, err
 		}
-		parts[k-1].Write(line)
+		if err := body.add(k, line); err != nil {
+			return nil, err
+		}
 		h.Parts[k-1].Trials++
+		h.Parts[k-1].Length += int64(len(line))
+		trials[i] = nil // its line is written: the walk's trial can go
+	}
+	if err := body.done(); err != nil {
+		return nil, err
 	}
 	var off int64
-	for k := range parts {
-		sum := sha256.Sum256(parts[k].Bytes())
-		h.Parts[k].Offset, h.Parts[k].Length = off, int64(parts[k].Len())
-		h.Parts[k].Digest = "sha256:" + hex.EncodeToString(sum[:])
-		off += int64(parts[k].Len())
+	for k := range h.Parts {
+		h.Parts[k].Offset = off
+		off += h.Parts[k].Length
+	}
+	// Two passes over the lines in shard order: the parts' digests, which
+	// the header before them holds, then the file.
+	k, ph := 0, sha256.New()
+	err = body.each(func(shard int, line []byte) error {
+		for ; k < shard-1; k++ {
+			h.Parts[k].Digest = "sha256:" + hex.EncodeToString(ph.Sum(nil))
+			ph.Reset()
+		}
+		ph.Write(line)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for ; k < shards; k++ {
+		h.Parts[k].Digest = "sha256:" + hex.EncodeToString(ph.Sum(nil))
+		ph.Reset()
 	}
 	if h.Digest, err = headerDigest(h); err != nil {
 		return nil, err
@@ -202,21 +243,91 @@ func WritePlan(ctx context.Context, dir, file string, shards int, opts Options) 
 		return nil, err
 	}
 	err = atomicfile.Write(file, func(w io.Writer) error {
-		if _, err := w.Write(header); err != nil {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if _, err := bw.Write(header); err != nil {
 			return err
 		}
-		for k := range parts {
-			if _, err := w.Write(parts[k].Bytes()); err != nil {
-				return err
-			}
+		err := body.each(func(_ int, line []byte) error {
+			_, err := bw.Write(line)
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		return nil
+		return bw.Flush()
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &h, nil
 }
+
+// A planBody holds a plan's trial lines, in the order they come, in a
+// temporary file, and in memory only where each lies (16 bytes a line):
+// the lines are then read back shard after shard.
+type planBody struct {
+	file  *os.File
+	w     *bufio.Writer
+	size  int64
+	lines []planLine
+}
+
+// A planLine is where a trial's line lies in a planBody's file, and the
+// shard it belongs to.
+type planLine struct {
+	off   int64
+	n     uint32
+	shard uint32
+}
+
+func newPlanBody() (*planBody, error) {
+	f, err := os.CreateTemp("", "retrievaltest-plan-")
+	if err != nil {
+		return nil, err
+	}
+	// Read only through f: its name removed at once, it leaves nothing
+	// behind, whatever happens.
+	os.Remove(f.Name())
+	return &planBody{file: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+// add writes a line of shard k.
+func (b *planBody) add(k int, line []byte) error {
+	if _, err := b.w.Write(line); err != nil {
+		return fmt.Errorf("the plan's temporary file: %w", err)
+	}
+	b.lines = append(b.lines, planLine{off: b.size, n: uint32(len(line)), shard: uint32(k)})
+	b.size += int64(len(line))
+	return nil
+}
+
+// done ends the writing, and puts the lines in shard order (in the order
+// they came within a shard).
+func (b *planBody) done() error {
+	if err := b.w.Flush(); err != nil {
+		return fmt.Errorf("the plan's temporary file: %w", err)
+	}
+	slices.SortStableFunc(b.lines, func(x, y planLine) int { return cmp.Compare(x.shard, y.shard) })
+	return nil
+}
+
+// each calls visit with every line, in shard order, and its shard; the
+// line is only valid during the call.
+func (b *planBody) each(visit func(shard int, line []byte) error) error {
+	var buf []byte
+	for _, l := range b.lines {
+		buf = slices.Grow(buf[:0], int(l.n))[:l.n]
+		if _, err := b.file.ReadAt(buf, l.off); err != nil {
+			return fmt.Errorf("the plan's temporary file: %w", err)
+		}
+		if err := visit(int(l.shard), buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *planBody) close() { b.file.Close() }
 
 // tasksOf is the set of the trials' tasks.
 func tasksOf(trials []*Trial) map[string]bool {
@@ -230,16 +341,29 @@ func tasksOf(trials []*Trial) map[string]bool {
 // taskTruthDigest is the SHA-256 of one task's ground truth as
 // truthDigest writes it, or "none".
 func taskTruthDigest(e *evaluator, task string) (string, error) {
-	to := e.truth(task)
-	if to.truth == nil {
-		return "none", nil
-	}
-	data, err := json.Marshal(to.truth.Events())
+	data, err := taskTruthJSON(e, task)
 	if err != nil {
-		return "", fmt.Errorf("the ground truth of %s cannot be recorded: %w", task, err)
+		return "", err
+	}
+	if data == nil {
+		return "none", nil
 	}
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// taskTruthJSON is one task's ground truth as truthDigest writes it, or
+// nil when it has none.
+func taskTruthJSON(e *evaluator, task string) ([]byte, error) {
+	to := e.truth(task)
+	if to.truth == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(to.truth.Events())
+	if err != nil {
+		return nil, fmt.Errorf("the ground truth of %s cannot be recorded: %w", task, err)
+	}
+	return data, nil
 }
 
 // resultDigest is the SHA-256 of a trial folder's result.json, or "none"

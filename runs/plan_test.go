@@ -3,6 +3,8 @@ package runs
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"os"
@@ -212,4 +214,58 @@ func TestAPlanGoesWithItsShard(t *testing.T) {
 	_, err = EvaluateShard(context.Background(), miniRun, Shard{2, 2}, Options{Out: filepath.Join(tmp, "o"), Plan: part})
 	require.ErrorIs(t, err, ErrPlan)
 	assert.True(t, strings.Contains(err.Error(), "of shard 1/2, not 2/2"), err.Error())
+}
+
+// A plan cut into more shards than the run has trials has empty parts:
+// each part, empty or not, lies right after the one before, with the
+// digest of its bytes, and holds its shard's trials in the order of the
+// walk; together they are the run's trials, each once.
+func TestAPlanHoldsEveryTrialOnceInItsShardsPartInWalkOrder(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	run, gt := planRun(t, tmp)
+	trials, err := Walk(run)
+	require.NoError(t, err)
+	n := 2*len(trials) + 1
+	plan := filepath.Join(tmp, "plan.jsonl")
+	h, err := WritePlan(context.Background(), run, plan, n, Options{GroundTruthRoot: gt})
+	require.NoError(t, err)
+	data, err := os.ReadFile(plan)
+	require.NoError(t, err)
+	body := data[bytes.IndexByte(data, '\n')+1:]
+	var off int64
+	var seen []string
+	empty := 0
+	for k := 1; k <= n; k++ {
+		ref := h.Parts[k-1]
+		assert.Equal(t, off, ref.Offset, "part %d starts where part %d ends", k, k-1)
+		off += ref.Length
+		if ref.Trials == 0 {
+			empty++
+			assert.Zero(t, ref.Length)
+		}
+		part, err := ReadPlanFile(plan, Shard{K: k, N: n})
+		require.NoError(t, err, "part %d", k)
+		require.Len(t, part.Trials, ref.Trials)
+		for _, pt := range part.Trials {
+			seen = append(seen, pt.Path)
+		}
+		assert.Equal(t, sha256Hex(body[ref.Offset:ref.Offset+ref.Length]), ref.Digest, "part %d", k)
+	}
+	assert.Equal(t, int64(len(body)), off, "the parts make up the body")
+	assert.Positive(t, empty, "more shards than trials leave parts empty")
+	var want []string
+	for k := 1; k <= n; k++ {
+		for _, tr := range trials {
+			if ShardOf(tr.Rel, n) == k {
+				want = append(want, tr.Rel)
+			}
+		}
+	}
+	assert.Equal(t, want, seen, "shard after shard, each in the order of the walk")
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -470,8 +470,12 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		}
 	}
 	stats := func() {
-		// The lists are not used again: they are sorted where they are.
-		c.Metrics = metrics.AggregateAllInPlace(byMetric)
+		// The lists are not used again: they are sorted where they are,
+		// and held by the statistics alone, which let each go once its
+		// bootstrap has laid it out.
+		lists := byMetric
+		byMetric = nil
+		c.Metrics = metrics.AggregateAllInPlace(lists)
 		if len(rs) > 0 {
 			st := metrics.Aggregate(rs)
 			c.Reward = &st

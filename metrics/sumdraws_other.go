@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package metrics
+
+// sumDraws is sumDrawsGo where no vector version is written.
+func sumDraws(sums, rows []float64, draws []int, lo int) {
+	sumDrawsGo(sums, rows, draws, lo)
+}
