@@ -41,25 +41,33 @@ func agree(t testing.TB, body []byte, sig signalKind, g Group) bool {
 	if serr != nil {
 		t.Fatalf("the transcoder took a body the decoder refuses (%v): %x", serr, body)
 	}
-	if fast.response != slow.response {
-		t.Fatalf("responses differ: transcoded %+v, decoded %+v", fast.response, slow.response)
+	sameBatches(t, fast, slow, sig)
+	return true
+}
+
+// sameBatches fails unless got and the reference decoder's want answer
+// the same and write the same files, in the same order, each one line
+// that reads as the same request.
+func sameBatches(t testing.TB, got, want *batch, sig signalKind) {
+	t.Helper()
+	if got.response != want.response {
+		t.Fatalf("responses differ: %+v, reference %+v", got.response, want.response)
 	}
-	if len(fast.parts) != len(slow.parts) {
-		t.Fatalf("transcoded into %d files, decoded into %d", len(fast.parts), len(slow.parts))
+	if len(got.parts) != len(want.parts) {
+		t.Fatalf("%d files, the reference %d", len(got.parts), len(want.parts))
 	}
-	for i := range fast.parts {
-		f, s := fast.parts[i], slow.parts[i]
+	for i := range got.parts {
+		f, s := got.parts[i], want.parts[i]
 		if f.name != s.name {
-			t.Fatalf("file %d: transcoded %s, decoded %s", i, f.name, s.name)
+			t.Fatalf("file %d: %s, the reference %s", i, f.name, s.name)
 		}
 		if bytes.Count(f.lines, []byte("\n")) != 1 || !bytes.HasSuffix(f.lines, []byte("\n")) {
 			t.Fatalf("%s: not one line: %q", f.name, f.lines)
 		}
 		if fm, sm := readLine(t, f.lines, sig), readLine(t, s.lines, sig); !bytes.Equal(fm, sm) {
-			t.Fatalf("%s: the lines differ:\ntranscoded %s\ndecoded    %s", f.name, f.lines, s.lines)
+			t.Fatalf("%s: the lines differ:\nreceiver  %s\nreference %s", f.name, f.lines, s.lines)
 		}
 	}
-	return true
 }
 
 // agreeDecoding decodes a body in enc as the receiver does and with the
@@ -85,24 +93,7 @@ func agreeDecoding(t testing.TB, body []byte, enc encoding, sig signalKind, g Gr
 	if err != nil {
 		return false
 	}
-	if got.response != want.response {
-		t.Fatalf("responses differ: %+v, reference %+v", got.response, want.response)
-	}
-	if len(got.parts) != len(want.parts) {
-		t.Fatalf("%d files, the reference %d", len(got.parts), len(want.parts))
-	}
-	for i := range got.parts {
-		f, s := got.parts[i], want.parts[i]
-		if f.name != s.name {
-			t.Fatalf("file %d: %s, the reference %s", i, f.name, s.name)
-		}
-		if bytes.Count(f.lines, []byte("\n")) != 1 || !bytes.HasSuffix(f.lines, []byte("\n")) {
-			t.Fatalf("%s: not one line: %q", f.name, f.lines)
-		}
-		if fm, sm := readLine(t, f.lines, sig), readLine(t, s.lines, sig); !bytes.Equal(fm, sm) {
-			t.Fatalf("%s: the lines differ:\nreceiver  %s\nreference %s", f.name, f.lines, s.lines)
-		}
-	}
+	sameBatches(t, got, want, sig)
 	return true
 }
 
