@@ -98,3 +98,30 @@ func TestJSONScalarsOnTheWire(t *testing.T) {
 	assert.Equal(t, uint64(0x7ff), nan>>52&0x7ff, "NaN")
 	assert.NotZero(t, nan&(1<<52-1), "NaN")
 }
+
+// The strings the scanner would mend are refused where they are: bytes
+// that are not UTF-8 and escaped surrogates out of pairs; an escaped
+// backslash before a u escapes nothing.
+func TestJSONStringsAreCheckedWhereTheyFail(t *testing.T) {
+	t.Parallel()
+	for in, at := range map[string]int{
+		"\"é\xff\"":            3,
+		`"\ud800"`:             1,
+		`"ab\udc00\ud800"`:     3,
+		`"\ud800\u0041"`:       1,
+		`"\ud800\udbff"`:       1,
+		`"\ud800\ue000"`:       1,
+		`"\ud800x\udc00"`:      1,
+		`"\ud83d\ude00\ud83d"`: 13,
+		`"\\\ud800"`:           3,
+	} {
+		err := checkJSONStrings([]byte(in))
+		var je *jsonError
+		if assert.ErrorAs(t, err, &je, in) {
+			assert.Equal(t, at, je.offset, in)
+		}
+	}
+	for _, in := range []string{`"\ud83d\ude00"`, `"\\ud800"`, `"é\u00e9"`, `"\`, `\`, `"\u`, `"\udbff\udfff"`, ``} {
+		assert.NoError(t, checkJSONStrings([]byte(in)), in)
+	}
+}
