@@ -114,6 +114,10 @@ func TestJSONStringsAreCheckedWhereTheyFail(t *testing.T) {
 		`"\ud800x\udc00"`:      1,
 		`"\ud83d\ude00\ud83d"`: 13,
 		`"\\\ud800"`:           3,
+		`"\udc00\udc00"`:       1,
+		`"\ud800\`:             1,
+		`"\ud800`:              1,
+		`"\udfff"`:             1,
 	} {
 		err := checkJSONStrings([]byte(in))
 		var je *jsonError
@@ -121,7 +125,22 @@ func TestJSONStringsAreCheckedWhereTheyFail(t *testing.T) {
 			assert.Equal(t, at, je.offset, in)
 		}
 	}
-	for _, in := range []string{`"\ud83d\ude00"`, `"\\ud800"`, `"é\u00e9"`, `"\`, `\`, `"\u`, `"\udbff\udfff"`, ``} {
+	for _, in := range []string{`"\ud83d\ude00"`, `"\\ud800"`, `"é\u00e9"`, `"\`, `\`, `"\u`, `"\udbff\udfff"`, ``,
+		`"\ue000"`, `"\ud7ff"`, `"\ud800\udc00"`, `"\ud800\udfff"`} {
 		assert.NoError(t, checkJSONStrings([]byte(in)), in)
+	}
+}
+
+// A body refused by the mapping's rules says which rule, and where.
+func TestJSONBodiesRefusedSayWhy(t *testing.T) {
+	t.Parallel()
+	for body, why := range map[string]string{
+		`{"resourceSpans":[],"resource_spans":[]}`: "at byte 37: the field resource_spans of opentelemetry.proto.trace.v1.TracesData is given twice",
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"value":{"stringValue":"a","intValue":1}}]}]}]}]}`: "is a second member of a oneof",
+		`{"resourceSpans":[null]}`:            "null is not a message (resource_spans)",
+		`{"resourceSpans":[{"schemaUrl":3}]}`: "at byte 31: invalid value for the string field schema_url",
+	} {
+		_, err := jsonToWire([]byte(body), messages()[tracesDataName])
+		assert.ErrorContains(t, err, why, body)
 	}
 }
