@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The whole numbers of the protobuf JSON mapping, worked out by hand: a
@@ -143,4 +144,18 @@ func TestJSONBodiesRefusedSayWhy(t *testing.T) {
 		_, err := jsonToWire([]byte(body), messages()[tracesDataName])
 		assert.ErrorContains(t, err, why, body)
 	}
+}
+
+// A JSON body's line has its fields in the order of the .proto files, as
+// a protobuf body's has, and a list's elements in theirs.
+func TestJSONBodyLinesInProtoOrder(t *testing.T) {
+	t.Parallel()
+	body := `{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"n","kind":2,"attributes":[{"value":{"stringValue":"1"},"key":"b"},` +
+		`{"key":"a","value":{"intValue":"2"}}],"spanId":"eee19b7ec3c1b174","traceId":"5b8efff798038103d269b633813fc60c"}],"scope":{"version":"1","name":"s"}}]}]}`
+	b, err := decode([]byte(body), jsonEncoding, traces, ByTrace)
+	require.NoError(t, err)
+	require.Len(t, b.parts, 1)
+	assert.Equal(t, `{"resourceSpans":[{"scopeSpans":[{"scope":{"name":"s","version":"1"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c",`+
+		`"spanId":"eee19b7ec3c1b174","name":"n","kind":2,"attributes":[{"key":"b","value":{"stringValue":"1"}},{"key":"a","value":{"intValue":"2"}}]}]}]}]}`+"\n",
+		string(b.parts[0].lines))
 }
