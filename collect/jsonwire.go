@@ -1,13 +1,13 @@
 package collect
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
@@ -472,7 +472,7 @@ func wholeNumber(text []byte) (string, bool) {
 		text = text[1:]
 	}
 	intPart, rest := text, []byte(nil)
-	if i := indexAny(text, ".eE"); i >= 0 {
+	if i := bytes.IndexAny(text, ".eE"); i >= 0 {
 		intPart, rest = text[:i], text[i:]
 	}
 	if string(intPart) == "0" {
@@ -481,7 +481,7 @@ func wholeNumber(text []byte) (string, bool) {
 	var frac, exp []byte
 	if len(rest) > 0 && rest[0] == '.' {
 		frac = rest[1:]
-		if i := indexAny(frac, "eE"); i >= 0 {
+		if i := bytes.IndexAny(frac, "eE"); i >= 0 {
 			frac, exp = frac[:i], frac[i+1:]
 		}
 	} else if len(rest) > 0 {
@@ -528,15 +528,11 @@ func wholeNumber(text []byte) (string, bool) {
 	return string(digits), true
 }
 
-func indexAny(b []byte, chars string) int {
-	return strings.IndexAny(string(b), chars)
-}
-
 // decodeBase64 reads bytes as the protobuf JSON mapping writes or
 // accepts them: standard or URL-safe base64, padded or not.
 func decodeBase64(s []byte) ([]byte, error) {
 	enc := base64.StdEncoding
-	if strings.ContainsAny(string(s), "-_") {
+	if bytes.ContainsAny(s, "-_") {
 		enc = base64.URLEncoding
 	}
 	if len(s)%4 != 0 {

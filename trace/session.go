@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -200,19 +201,10 @@ func (s *Session) markChecked(i int, args json.RawMessage) {
 func (s *Session) findChecked(i int) (int, bool) {
 	// Looked up mostly while the session is read, among the few calls
 	// waiting for their result, the one just read last.
-	lo, hi := 0, len(s.checked)
-	if hi > 0 && s.checked[hi-1].i == i {
-		return hi - 1, true
+	if n := len(s.checked); n > 0 && s.checked[n-1].i == i {
+		return n - 1, true
 	}
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if s.checked[m].i < i {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo, lo < len(s.checked) && s.checked[lo].i == i
+	return slices.BinarySearchFunc(s.checked, i, func(c checkedArgs, i int) int { return cmp.Compare(c.i, i) })
 }
 
 // forgetChecked drops what s.checked holds of call i, once the call is
@@ -222,12 +214,8 @@ func (s *Session) forgetChecked(i int) {
 	if !ok {
 		return
 	}
-	n := len(s.checked) - 1
-	if k < n {
-		copy(s.checked[k:], s.checked[k+1:])
-	}
-	s.checked[n] = checkedArgs{}
-	s.checked = s.checked[:n]
+	// Delete clears the element it leaves past the end: its arguments go.
+	s.checked = slices.Delete(s.checked, k, k+1)
 }
 
 // ArgumentsMap decodes the arguments as a JSON object. It returns nil when
