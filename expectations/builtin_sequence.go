@@ -164,11 +164,11 @@ func checkOrdered(s *Sequence, calls []callView, paths events.PathNormalizer) Ou
 			continue
 		}
 		if _, hi := s.bounds(cur); hi >= 0 && count > hi {
-			return failAt(&c, cur, fmt.Sprintf("matching stopped at %s: %s matched %d calls, required %s", callText(c), s.expectedText(cur), count, countText(s.bounds(cur))))
+			return failAt(&c, cur, fmt.Sprintf("matching stopped at %s: %s matched %s, required %s", callText(c), s.expectedText(cur), plural1(count, "call", "calls"), countText(s.bounds(cur))))
 		}
 	}
 	if lo, _ := s.bounds(cur); count < lo {
-		return failAt(nil, cur, fmt.Sprintf("%s matched %d calls, required %s (%s)", s.expectedText(cur), count, countText(s.bounds(cur)), stoppedText(calls, matched, cur)))
+		return failAt(nil, cur, fmt.Sprintf("%s matched %s, required %s (%s)", s.expectedText(cur), plural1(count, "call", "calls"), countText(s.bounds(cur)), stoppedText(calls, matched, cur)))
 	}
 	for j := cur + 1; j < n; j++ {
 		if lo, _ := s.bounds(j); lo > 0 {
@@ -248,7 +248,7 @@ func checkUnordered(s *Sequence, calls []callView, paths events.PathNormalizer) 
 	for i := range s.Calls {
 		lo, hi := s.bounds(i)
 		if k := len(matched[i]); k < lo || hi >= 0 && k > hi {
-			problems = append(problems, fmt.Sprintf("%s matched %d calls, required %s", s.expectedText(i), k, countText(lo, hi)))
+			problems = append(problems, fmt.Sprintf("%s matched %s, required %s", s.expectedText(i), plural1(k, "call", "calls"), countText(lo, hi)))
 		}
 	}
 	threshold := map[string]string{
