@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,8 +20,9 @@ import (
 type ohStreamRead struct {
 	all []*Session
 	err error
-	// order holds the calls handed over, session and index, in the order
-	// they came; seen each call as it was handed over.
+	// order holds the calls handed over, as "session/index" (session is
+	// the session's place among those read, "?" for one not returned), in
+	// the order they came; seen each call as it was handed over.
 	order []string
 	seen  map[string]ToolCall
 	// live holds, for each call handed over, how many calls of its session
@@ -39,28 +41,35 @@ func ohReadAll(format string) func(io.Reader, Options) ([]*Session, error) {
 
 func ohReadStreaming(t *testing.T, readAll func(io.Reader, Options) ([]*Session, error), data []byte, release func(i int) bool) *ohStreamRead {
 	t.Helper()
-	r := &ohStreamRead{seen: map[string]ToolCall{}}
-	sessions := map[*Session]int{}
+	type handed struct {
+		s *Session
+		i int
+	}
+	var order []handed
+	var calls []ToolCall
 	in := &countingReader{r: bytes.NewReader(data)}
+	r := &ohStreamRead{seen: map[string]ToolCall{}}
 	r.all, r.err = readAll(in, Options{Source: "in", MaxResultBytes: 64, DropReleased: true,
 		CallDone: func(s *Session, i int) bool {
-			k, ok := sessions[s]
-			if !ok {
-				k = len(sessions)
-				sessions[s] = k
-			}
-			key := fmt.Sprintf("%d/%d", k, i)
 			c := s.Call(i)
-			require.NotNil(t, c, "call %s is there when it is handed over", key)
-			_, twice := r.seen[key]
-			require.False(t, twice, "call %s is handed over once", key)
-			r.order = append(r.order, key)
-			r.seen[key] = *c
+			require.NotNil(t, c, "call %d is there when it is handed over", i)
+			order = append(order, handed{s, i})
+			calls = append(calls, *c)
 			r.live = append(r.live, len(s.ledger.live))
 			r.read = append(r.read, s.NumCalls())
 			r.consumed = append(r.consumed, in.n)
 			return release(i)
 		}})
+	for k, h := range order {
+		key := fmt.Sprintf("?/%d", h.i)
+		if n := slices.Index(r.all, h.s); n >= 0 {
+			key = fmt.Sprintf("%d/%d", n, h.i)
+		}
+		_, twice := r.seen[key]
+		require.False(t, twice, "call %s is handed over once", key)
+		r.order = append(r.order, key)
+		r.seen[key] = calls[k]
+	}
 	return r
 }
 
