@@ -66,6 +66,12 @@
 #                     (63 KB, 14 events) repeated 1,600 times in one array
 #                     (100 MB), event ids and causes offset and
 #                     "call_ ids made unique per copy
+#             openhands-results  the OpenHands V0 event list
+#                     ../shared/samples/openhands/openhands-runtime-trajs-basic_gui_mode.json
+#                     (55 KB, 4 calls whose observations hold 6 KB of
+#                     file listings and command output) repeated 1,820
+#                     times (101 MB, 7,280 calls), event ids and causes
+#                     offset and "toolu_ ids made unique per copy
 #             openhands-eval  OpenHands evaluation output.jsonl: the same
 #                     event list as the history of one instance a line,
 #                     2,030 instances (100 MB)
@@ -102,7 +108,7 @@
 #   codex:  jq -c 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name'
 #   gemini: jq -c '.messages[] | .toolCalls[]? | .name'
 #   gemini-jsonl: jq -c 'select(.toolCalls) | .toolCalls[] | .name'
-#   openhands: jq -c '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name'
+#   openhands, openhands-results: jq -c '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name'
 #   openhands-eval: the same on .history[] of each line
 #   openhands-v1: jq -c 'select(.kind == "ActionEvent") | .tool_name' on the event files, concatenated
 set -euo pipefail
@@ -118,7 +124,7 @@ while getopts "n:b:k:m:rt:io:" opt; do
 	t) trec_eval=$OPTARG ;;
 	i) stdin=1 ;;
 	o) v1conv=$OPTARG ;;
-	*) sed -n '2,107p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,113p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x /usr/bin/time ] || { echo "bench-real.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
@@ -205,6 +211,18 @@ make_input() {
 			echo "]"
 		} >"$tmp/openhands.jsonl"
 		;;
+	openhands-results)
+		src=$(ls "$samples"/openhands/openhands-runtime-trajs-basic_gui_mode.json)
+		copies=$((1820 * times))
+		{
+			echo "["
+			for ((i = 0; i < copies; i++)); do
+				sed 1d "$src" | head -n -1 | sed "s/\"toolu_/\"toolu_${i}x/g"'; $s/}$/},/' |
+					perl -pe 's/"(id|cause)": (\d+)/"\"$1\": " . ($2 + '"$i"' * 1000)/ge'
+			done | sed '$s/},$/}/'
+			echo "]"
+		} >"$tmp/openhands-results.jsonl"
+		;;
 	openhands-eval)
 		src=$(ls "$samples"/openhands/harbor-rfc-*.json)
 		copies=$((2030 * times))
@@ -247,7 +265,7 @@ make_input() {
 				}
 			}' "$tmp/openhands-v1" $((100000000 * times))
 		;;
-	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-eval, openhands-v1, suite, trec, collect)" >&2; exit 2 ;;
+	*) echo "bench-real.sh: unknown kind $kind (claude, codex, gemini, gemini-jsonl, openhands, openhands-results, openhands-eval, openhands-v1, suite, trec, collect)" >&2; exit 2 ;;
 	esac
 }
 
@@ -278,7 +296,7 @@ jqfilter() {
 	codex) echo 'select(.type=="response_item") | .payload | select(.type=="function_call") | .name' ;;
 	gemini) echo '.messages[] | .toolCalls[]? | .name' ;;
 	gemini-jsonl) echo 'select(.toolCalls) | .toolCalls[] | .name' ;;
-	openhands) echo '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
+	openhands | openhands-results) echo '.[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
 	openhands-eval) echo '.history[] | select(.tool_call_metadata) | .tool_call_metadata.function_name' ;;
 	openhands-v1) echo 'select(.kind == "ActionEvent") | .tool_name' ;;
 	esac

@@ -112,11 +112,12 @@ type Options struct {
 	// at a time. The Gemini CLI reader hands over each call of a session
 	// document as its message is read (from a stream, once the stream is
 	// held in a temporary file), and those of a line recording once it is
-	// read. The OpenHands V1 reader hands over each call of a conversation
-	// folder when its observation is read (a folder with sub-agent
-	// conversations once read). With other formats, Read, ReadAll,
-	// ReadFile and ReadFileAll hand over every call, in order, once the
-	// session is read. CallDone is called once per call, and may look at
+	// read. The OpenHands readers hand over each call of a V0 event list
+	// and of a V1 conversation folder when its observation is read (a
+	// folder with sub-agent conversations once read), and those of each
+	// instance of an evaluation output once its line is read. With other
+	// formats, Read, ReadAll, ReadFile and ReadFileAll hand over every
+	// call, in order, once the session is read. CallDone is called once per call, and may look at
 	// the session as read so far (its CWD may still be unknown, see
 	// Session.CWDSettled); it finds the call with s.Call(i).
 	CallDone func(s *Session, i int) (release bool)

@@ -60,9 +60,13 @@ import (
 // cache_write_tokens are parts of it, kept in Usage for information and not
 // added again).
 //
-// The reader streams: it holds one event at a time, and memory grows with
-// the number of calls. A malformed event is skipped with a warning; a list
-// cut short is read up to its last complete event.
+// The reader streams: it holds one event at a time. With Options.CallDone
+// each call is handed over once its observation is read, and the calls
+// left without one at the end of the list, so that with
+// Options.DropReleased a list of any length holds only the calls waiting
+// for their observation; without CallDone memory grows with the number of
+// calls. A malformed event is skipped with a warning; a list cut short is
+// read up to its last complete event.
 type OpenHands struct{}
 
 // Name returns "openhands".
@@ -121,6 +125,9 @@ func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {
 	}
 	s := &Session{Format: "openhands", Source: src, Agent: "openhands", skipMessages: opts.SkipMessages}
 	b := newOHV0Builder(s, opts.MaxResultBytes)
+	if opts.CallDone != nil {
+		b.handOverAsRead(opts)
+	}
 	if obj, err := d.Open(); err != nil || obj {
 		line := d.Line()
 		if err != nil {
@@ -148,6 +155,7 @@ func openHandsReadList(d *jsonDoc, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("%s: not an OpenHands event list: the array holds no event", src)
 	}
 	b.finish()
+	b.handOverRest()
 	return s, nil
 }
 
@@ -258,12 +266,27 @@ type ohV0Builder struct {
 	byEvent    map[int64]int
 	byToolCall map[string]int
 	// delegates is the stack of delegate calls whose sub-agent is running.
-	delegates []int
+	delegates []ohDelegate
 	cum       ohUsage
 	answer    string
 	lastText  string
 	// events counts the events read; skipped the malformed ones.
 	events, skipped int
+	// done, when set, is handed each call once its observation is read.
+	done func(*Session, int) bool
+	// callTokens holds the CumulativeTokens of every call by index, for a
+	// session that drops its calls as it hands them over.
+	callTokens    []*int64
+	anyCallTokens bool
+}
+
+// ohDelegate is a delegate call whose sub-agent is running: its index, and
+// its ID, which the sub-agent's calls carry as ParentID (the call itself
+// may have been handed over and dropped before its sub-agent ends, when an
+// error observation answers it first).
+type ohDelegate struct {
+	i  int
+	id string
 }
 
 func newOHV0Builder(s *Session, max int) *ohV0Builder {
@@ -271,6 +294,38 @@ func newOHV0Builder(s *Session, max int) *ohV0Builder {
 		max = -1
 	}
 	return &ohV0Builder{s: s, max: max, byEvent: map[int64]int{}, byToolCall: map[string]int{}}
+}
+
+// handOverAsRead makes b hand each call to opts.CallDone once its
+// observation is read, and, with opts.DropReleased, drop the calls it
+// releases.
+func (b *ohV0Builder) handOverAsRead(opts Options) {
+	b.done = opts.CallDone
+	if opts.DropReleased {
+		b.s.dropReleased()
+	}
+}
+
+// handOverRest hands over the calls no observation answered, in order,
+// once the list is read, and ends a read that drops its calls: the
+// session's Calls become the calls kept, with the tokens of all.
+func (b *ohV0Builder) handOverRest() {
+	if b.done == nil {
+		return
+	}
+	s := b.s
+	for i := range s.NumCalls() {
+		if c := s.Call(i); c != nil && !c.HasResult {
+			handOver(s, i, b.done)
+		}
+	}
+	s.streamed = true
+	if s.ledger != nil {
+		if b.anyCallTokens {
+			s.ledger.setTokens(b.callTokens)
+		}
+		s.closeLedger()
+	}
 }
 
 // event reads one event held in raw; a malformed one is skipped with a
@@ -354,9 +409,13 @@ func (b *ohV0Builder) action() {
 	c.CumulativeTokens = b.cum.cumulative()
 	if len(b.delegates) > 0 {
 		c.Subagent = true
-		c.ParentID = b.s.Calls[b.delegates[len(b.delegates)-1]].ID
+		c.ParentID = b.delegates[len(b.delegates)-1].id
 	}
 	i := b.s.AddCall(c)
+	if b.done != nil {
+		b.callTokens = append(b.callTokens, c.CumulativeTokens)
+		b.anyCallTokens = b.anyCallTokens || c.CumulativeTokens != nil
+	}
 	if e.hasID {
 		b.byEvent[e.id] = i
 	}
@@ -364,7 +423,7 @@ func (b *ohV0Builder) action() {
 		b.byToolCall[e.toolCallID] = i
 	}
 	if e.action == "delegate" {
-		b.delegates = append(b.delegates, i)
+		b.delegates = append(b.delegates, ohDelegate{i: i, id: c.ID})
 	}
 }
 
@@ -401,7 +460,7 @@ func (b *ohV0Builder) observation() {
 		// The delegate observation ends the sub-agent it answers, or the
 		// innermost one when it names none.
 		for k := len(b.delegates) - 1; k >= 0; k-- {
-			if !ok || b.delegates[k] == i {
+			if !ok || b.delegates[k].i == i {
 				b.delegates = b.delegates[:k]
 				break
 			}
@@ -410,8 +469,9 @@ func (b *ohV0Builder) observation() {
 	if !ok {
 		return
 	}
-	c := &b.s.Calls[i]
-	if c.HasResult {
+	// nil: answered already, handed over and dropped.
+	c := b.s.Call(i)
+	if c == nil || c.HasResult {
 		return
 	}
 	c.Result, c.HasResult = e.content, true
@@ -419,6 +479,9 @@ func (b *ohV0Builder) observation() {
 	delete(b.byToolCall, c.ID)
 	if e.hasCause {
 		delete(b.byEvent, e.cause)
+	}
+	if b.done != nil {
+		handOver(b.s, i, b.done)
 	}
 }
 

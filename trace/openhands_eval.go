@@ -30,6 +30,12 @@ import (
 // running total. Options.SessionID picks one instance. A malformed line (a
 // half-written last line among them) is skipped with a warning that every
 // session of the file carries.
+//
+// With Options.CallDone, the calls of each instance are handed over, in
+// order, once its line is read, so that with Options.DropReleased a file
+// of any number of instances holds the calls of one line at a time. A
+// line is read whole before any of its calls is handed over, since a
+// line found malformed at its end yields no session.
 type OpenHandsEval struct{}
 
 // Name returns "openhands-eval".
@@ -107,6 +113,8 @@ func (OpenHandsEval) ReadAll(r io.Reader, opts Options) ([]*Session, error) {
 			continue
 		}
 		all = append(all, s)
+		handOverRead(s, opts)
+		s.streamed = opts.CallDone != nil
 	}
 	if len(all) == 0 {
 		if len(file.Warnings) > 0 {

@@ -25,6 +25,9 @@ func FuzzOpenHands(f *testing.F) {
 		fuzzCheckRead(t, s, err, 16)
 		small, smallErr := openHandsReadList(newJSONDocSize(bytes.NewReader(data), 1+len(data)%13), Options{Source: "fuzz", MaxResultBytes: 16})
 		fuzzSameRead(t, s, err, small, smallErr)
+		// Handed over as read, dropping half the calls: the same calls
+		// and session.
+		assertStreamedAsWhole(t, "openhands", data)
 	})
 }
 
@@ -66,6 +69,7 @@ func FuzzOpenHandsEval(f *testing.F) {
 		for _, s := range all {
 			fuzzCheckRead(t, s, nil, 16)
 		}
+		assertStreamedAsWhole(t, "openhands-eval", data)
 	})
 }
 
