@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentretrieval/agentretrieval/internal/borrowed"
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
@@ -43,6 +44,11 @@ type claudeReader struct {
 	sideParent sideParents      // sidechain line uuid → parent Task call id
 
 	bomLen int // length of the byte order mark cut from the line being read
+
+	// argBufs holds the buffers of arguments whose calls CallDone
+	// released, for the arguments of the calls that come next (see
+	// copyArgs).
+	argBufs [][]byte
 
 	answer       string // last main-chain assistant text
 	resultAnswer string
@@ -113,7 +119,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		// The calls whose result never came are done too.
 		for i := range cr.sess.NumCalls() {
 			if c := cr.sess.Call(i); c != nil && !c.HasResult {
-				handOver(cr.sess, i, opts.CallDone)
+				cr.handOver(i)
 			}
 		}
 		cr.sess.streamed = true
@@ -359,7 +365,7 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int32, su
 	}
 	var args json.RawMessage
 	if b.input != nil {
-		args = bytes.Clone(b.input)
+		args = r.copyArgs(b.input)
 	}
 	i := r.sess.AddCall(ToolCall{ID: id, Name: name, Arguments: args, Time: t, Subagent: sub, ParentID: parent})
 	// The line's scanner checked the input as it read it (Raw).
@@ -426,15 +432,82 @@ func (r *claudeReader) user(n int, t time.Time, sub bool) {
 			r.sess.Warnf(n, "second tool_result for tool_use id %q; ignored", id)
 			continue
 		}
-		c.Result = r.text(b.content)
+		if r.opts.CallDone != nil {
+			// Lent to CallDone (see handOver): most results are only
+			// read there, and need no string of their own.
+			c.Result = borrowed.String(r.bytes(b.content))
+		} else {
+			c.Result = r.text(b.content)
+		}
 		c.HasResult = true
 		c.IsError = b.isError
 		if j, ok := r.taskIndex[c.ID]; ok {
 			r.tasks[j].done = true
 		}
 		if r.opts.CallDone != nil {
-			handOver(r.sess, idx, r.opts.CallDone)
+			r.handOver(idx)
 		}
+	}
+}
+
+// handOver hands call i to Options.CallDone, which borrows its arguments
+// and result. A call it releases gives its arguments' buffer back for the
+// next calls' (copyArgs), and its result's bytes are the line's arena,
+// which the next line overwrites; a call it keeps is given a copy of what
+// Result holds then.
+func (r *claudeReader) handOver(i int) {
+	args := r.sess.Call(i).Arguments
+	if handOver(r.sess, i, r.opts.CallDone) {
+		r.freeArgs(args)
+		return
+	}
+	if c := r.sess.Call(i); c != nil {
+		c.Result = strings.Clone(c.Result)
+	}
+}
+
+// Bounds of the buffers kept for arguments: a few buffers, since few calls
+// wait for their result at a time, of the size most arguments fit (a
+// longer one, a large file's content, is left to the collector).
+const (
+	maxArgBufs   = 8
+	maxArgBufCap = 64 << 10
+)
+
+// copyArgs returns a copy of a call's input, in a buffer a released call
+// gave back when one is large enough. Only a reader with a CallDone gets
+// buffers back (freeArgs): it alone lends the arguments.
+func (r *claudeReader) copyArgs(input []byte) json.RawMessage {
+	for k, buf := range r.argBufs {
+		if cap(buf) >= len(input) {
+			last := len(r.argBufs) - 1
+			r.argBufs[k] = r.argBufs[last]
+			r.argBufs[last] = nil
+			r.argBufs = r.argBufs[:last]
+			return append(buf[:0], input...)
+		}
+	}
+	return bytes.Clone(input)
+}
+
+// freeArgs keeps the buffer of a released call's arguments for copyArgs,
+// in place of the smallest one kept when there are maxArgBufs already.
+func (r *claudeReader) freeArgs(args json.RawMessage) {
+	if cap(args) == 0 || cap(args) > maxArgBufCap {
+		return
+	}
+	if len(r.argBufs) < maxArgBufs {
+		r.argBufs = append(r.argBufs, args)
+		return
+	}
+	small := 0
+	for k, buf := range r.argBufs {
+		if cap(buf) < cap(r.argBufs[small]) {
+			small = k
+		}
+	}
+	if cap(args) > cap(r.argBufs[small]) {
+		r.argBufs[small] = args
 	}
 }
 

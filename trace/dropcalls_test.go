@@ -19,7 +19,10 @@ func readDropping(t *testing.T, data []byte, release func(i int) bool) (all []*S
 	all, err := ReadAll(bytes.NewReader(data), Options{Source: "in", DropReleased: true, CallDone: func(s *Session, i int) bool {
 		c := s.Call(i)
 		require.NotNil(t, c, "call %d is there when it is handed over", i)
-		seen[i] = *c
+		// Lent for the call only (Options.CallDone): what is kept is copied.
+		kept := *c
+		kept.Arguments, kept.Result = bytes.Clone(c.Arguments), strings.Clone(c.Result)
+		seen[i] = kept
 		return release(i)
 	}})
 	require.NoError(t, err)
