@@ -105,13 +105,9 @@ func (st *eventStore) putShared(i int, ev *Event, warnings []string, called time
 		if st.warnings == nil {
 			st.warnings = map[int][]string{}
 		}
-		// Copied, for the same reason as the string table's strings: a
-		// warning may quote the call's arguments.
-		kept := make([]string, len(warnings))
-		for k, w := range warnings {
-			kept[k] = strings.Clone(w)
-		}
-		st.warnings[i] = kept
+		// Strings of their own (extractEvent formats them), whatever the
+		// call's arguments and result were lent for.
+		st.warnings[i] = warnings
 	} else {
 		delete(st.warnings, i)
 	}
