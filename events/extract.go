@@ -129,6 +129,9 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 func extract(c *trace.ToolCall, rule Rule, n PathNormalizer, checked bool) *collector {
 	col := newCollector(n)
 	args, raw, problems := decodeArguments(c.Arguments, rule.By, checked)
+	// Nothing the collector keeps refers to the map: its strings are
+	// taken out, and it can fill the next call's arguments.
+	defer jsonmap.Recycle(args)
 	for _, p := range problems {
 		col.warnf("arguments: %s", p)
 	}
