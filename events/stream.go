@@ -236,7 +236,10 @@ func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Docum
 // directory came later). keep sees each result once.
 func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*trace.Session, int) bool, rest func(*trace.Session)) {
 	kept := map[*trace.Session][]bool{} // by session and call: its result is kept
-	keepResult := func(s *trace.Session, i int) {
+	// lent says the result is the one the reader lent to CallDone
+	// (trace.Options.CallDone): keep, which may keep what it is given, is
+	// then given a copy.
+	keepResult := func(s *trace.Session, i int, lent bool) {
 		c := s.Call(i)
 		if keep == nil {
 			c.Result = ""
@@ -247,19 +250,23 @@ func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*t
 			done = append(done, false)
 		}
 		if !done[i] {
-			c.Result, done[i] = keep(c.Result), true
+			result := c.Result
+			if lent {
+				result = strings.Clone(result)
+			}
+			c.Result, done[i] = keep(result), true
 		}
 		kept[s] = done
 	}
 	callDone = func(s *trace.Session, i int) bool {
 		if st.CallDone(s, i) {
-			keepResult(s, i)
+			keepResult(s, i, true)
 		}
 		return false // the arguments stay
 	}
 	rest = func(s *trace.Session) {
 		for k := range s.Calls {
-			keepResult(s, s.Calls[k].Index)
+			keepResult(s, s.Calls[k].Index, false)
 		}
 		delete(kept, s)
 	}
