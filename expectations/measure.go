@@ -244,7 +244,8 @@ func newResultKeeper(keep func(string) string) *resultKeeper {
 	return &resultKeeper{keep: keep, done: map[*trace.Session][]bool{}}
 }
 
-// lent says the result is the one the reader lent to CallDone
+// result replaces the result of call i of s with what keep returns of it,
+// once. lent says the result is the one the reader lent to CallDone
 // (trace.Options.CallDone): keep, a caller's function that may keep what
 // it is given, is then given a copy.
 func (r *resultKeeper) result(s *trace.Session, i int, lent bool) {
