@@ -216,3 +216,20 @@ func TestALargeMapIsNotRecycled(t *testing.T) {
 		Recycle(m)
 	}
 }
+
+func TestAMapOfAsManyMembersAsKeptIsRecycled(t *testing.T) {
+	// The pool may drop what it is given: a few tries get the map back.
+	reused := false
+	for range 20 {
+		full := map[string]any{}
+		for i := range maxRecycled {
+			full[fmt.Sprint(i)] = float64(i)
+		}
+		Recycle(full)
+		assert.Empty(t, full, "emptied for a later decoding")
+		m, ok := Decode([]byte(`{"a": 1}`), nil)
+		require.True(t, ok)
+		reused = reused || reflect.ValueOf(full).UnsafePointer() == reflect.ValueOf(m).UnsafePointer()
+	}
+	assert.True(t, reused, "a map of %d members is recycled", maxRecycled)
+}
