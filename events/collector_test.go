@@ -138,8 +138,29 @@ func TestARecycledCollectorComesBackEmpty(t *testing.T) {
 	}
 	assert.True(t, reused, "a recycled collector serves a later call")
 
-	// A collector of many files or ranges leaves them to the garbage
-	// collector.
+	// A collector of as many ranges as it keeps keeps its maps; one of
+	// more files or ranges leaves them to the garbage collector.
+	reused = false
+	for range 20 {
+		c := newCollector(n)
+		for i := range maxRecycled {
+			p := fmt.Sprintf("/w/f%d.go", i)
+			c.addResultRange(p, 1, 2)
+			c.addArgRange(p, 1, 2)
+		}
+		c.recycle()
+		again := newCollector(n)
+		if again != c {
+			continue
+		}
+		reused = true
+		assert.NotNil(t, again.files, "a list of %d files is kept", maxRecycled)
+		assert.NotNil(t, again.resRng, "and a map of as many")
+		assert.NotNil(t, again.argRng)
+		again.recycle()
+	}
+	assert.True(t, reused, "a recycled collector serves a later call")
+
 	reused = false
 	for range 20 {
 		c := newCollector(n)

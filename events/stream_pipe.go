@@ -38,20 +38,18 @@ const maxBatchBuf = 1 << 20
 // of its arguments and result in the batch's buffer.
 func (b *jobBatch) add(ss *streamSession, i int, c *trace.ToolCall, checked bool) {
 	j := streamJob{ss: ss, i: i, call: *c, checked: checked}
-	if len(c.Arguments) > 0 || len(c.Result) > 0 {
-		if free := cap(b.buf) - len(b.buf); free < len(c.Arguments)+len(c.Result) && len(b.buf) > 0 {
-			// A buffer that grew would leave the earlier calls in the old
-			// one: make a new one, the old one going with them.
-			b.buf = make([]byte, 0, max(2*cap(b.buf), len(c.Arguments)+len(c.Result)))
-		}
-		at := len(b.buf)
-		b.buf = append(b.buf, c.Arguments...)
-		b.buf = append(b.buf, c.Result...)
-		if c.Arguments != nil {
-			j.call.Arguments = b.buf[at : at+len(c.Arguments) : at+len(c.Arguments)]
-		}
-		j.call.Result = borrowed.String(b.buf[at+len(c.Arguments):])
+	if free := cap(b.buf) - len(b.buf); free < len(c.Arguments)+len(c.Result) && len(b.buf) > 0 {
+		// A buffer that grew would leave the earlier calls in the old
+		// one: make a new one, the old one going with them.
+		b.buf = make([]byte, 0, max(2*cap(b.buf), len(c.Arguments)+len(c.Result)))
 	}
+	at := len(b.buf)
+	b.buf = append(b.buf, c.Arguments...)
+	b.buf = append(b.buf, c.Result...)
+	if c.Arguments != nil {
+		j.call.Arguments = b.buf[at : at+len(c.Arguments) : at+len(c.Arguments)]
+	}
+	j.call.Result = borrowed.String(b.buf[at+len(c.Arguments):])
 	b.jobs = append(b.jobs, j)
 }
 
