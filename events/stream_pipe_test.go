@@ -32,6 +32,16 @@ func TestABatchCopiesItsCallsIntoOneBufferWhileTheyFit(t *testing.T) {
 	b.add(nil, 4, &trace.ToolCall{}, false)
 	assert.Equal(t, 208, cap(b.buf), "an empty call needs nothing")
 
+	// Arguments and result together are what must fit, and what a new
+	// buffer must hold.
+	small := &jobBatch{buf: make([]byte, 0, 16)}
+	small.add(nil, 0, call("aaaa", "bbbb"), false)
+	small.add(nil, 1, call("cccccc", "dddd"), false) // 10 bytes, 8 free
+	assert.Equal(t, "ccccccdddd", string(small.buf), "a new buffer holds the call alone")
+	small.add(nil, 2, call(string(make([]byte, 40)), string(make([]byte, 30))), false)
+	assert.Equal(t, 70, cap(small.buf), "as large as arguments and result together")
+	assert.Equal(t, 70, len(small.buf))
+
 	want := []struct {
 		args   json.RawMessage
 		result string
