@@ -95,3 +95,94 @@ func TestStringValuesYieldTheNonBlankStringsOfAnArgument(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a.go", "b.go"}, first, "a loop that breaks ends the sequence")
 }
+
+// A collector given back once its event is made comes back empty, as a new
+// one, keeping only an emptied list of files and small emptied range maps;
+// what the event took from it (its symbols) stays as it was.
+func TestARecycledCollectorComesBackEmpty(t *testing.T) {
+	n := PathNormalizer{CWD: "/w"}
+	fill := func(c *collector) {
+		for i := range linearFiles + 1 {
+			c.addFile(fmt.Sprintf("/w/f%d.go", i), true, i == 0, false)
+		}
+		c.addArgRange("/w/f0.go", 1, 2)
+		c.addResultRange("/w/f1.go", 3, 4)
+		c.addSymbol("Sym")
+		c.setQuery("q")
+		c.category, c.class, c.failed, c.noRelative = "search", "grep", true, true
+		c.warnf("w")
+	}
+	// The pool may drop what it is given (it does at random under the race
+	// detector): a few tries get the collector back.
+	reused := false
+	for range 20 {
+		c := newCollector(n)
+		fill(c)
+		ex := c.finish()
+		symbols := ex.Symbols
+		c.recycle()
+		assert.Equal(t, []string{"Sym"}, symbols, "the symbols an event took are left as they were")
+		again := newCollector(PathNormalizer{CWD: "/v"})
+		if again != c {
+			continue
+		}
+		reused = true
+		assert.Empty(t, again.files)
+		assert.Equal(t, make([]FileRef, cap(again.files)), again.files[:cap(again.files)], "nothing is left in the list's spare room")
+		assert.Empty(t, again.argRng)
+		assert.Empty(t, again.resRng)
+		bare := *again
+		bare.files, bare.argRng, bare.resRng = nil, nil, nil
+		assert.Equal(t, collector{n: PathNormalizer{CWD: "/v"}}, bare, "every other field as a new collector's")
+		again.recycle()
+	}
+	assert.True(t, reused, "a recycled collector serves a later call")
+
+	// A collector of as many ranges as it keeps keeps its maps; one of
+	// more files or ranges leaves them to the garbage collector.
+	reused = false
+	for range 20 {
+		c := newCollector(n)
+		for i := range maxRecycled {
+			p := fmt.Sprintf("/w/f%d.go", i)
+			c.addResultRange(p, 1, 2)
+			c.addArgRange(p, 1, 2)
+		}
+		c.recycle()
+		again := newCollector(n)
+		if again != c {
+			continue
+		}
+		reused = true
+		assert.NotNil(t, again.files, "a list of %d files is kept", maxRecycled)
+		assert.NotNil(t, again.resRng, "and a map of as many")
+		assert.NotNil(t, again.argRng)
+		again.recycle()
+	}
+	assert.True(t, reused, "a recycled collector serves a later call")
+
+	reused = false
+	for range 20 {
+		c := newCollector(n)
+		for i := range maxRecycled + 1 {
+			p := fmt.Sprintf("/w/f%d.go", i)
+			c.addFile(p, true, false, false)
+			c.addResultRange(p, 1, 2)
+			c.addArgRange(p, 1, 2)
+		}
+		files, res := c.files, c.resRng
+		c.recycle()
+		assert.Len(t, files, maxRecycled+1, "what the collector held is left as it was")
+		assert.Len(t, res, maxRecycled+1)
+		again := newCollector(n)
+		if again != c {
+			continue
+		}
+		reused = true
+		assert.Nil(t, again.files, "a long list of files is not kept")
+		assert.Nil(t, again.resRng, "nor a large map")
+		assert.Nil(t, again.argRng)
+		again.recycle()
+	}
+	assert.True(t, reused, "a recycled collector serves a later call")
+}

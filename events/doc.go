@@ -74,7 +74,11 @@
 // result and the arguments, or, with trace.Options.DropReleased, the
 // whole call: the Stream keeps what the document needs of it. Memory then
 // follows the number of calls, not the size of their outputs; the
-// retrievaltest commands read this way.
+// retrievaltest commands read this way. The reader lends the call's
+// arguments and result to CallDone only (see trace.Options.CallDone): the
+// Stream keeps its events' strings as copies, and a concurrent Stream
+// copies the call's arguments and result for its goroutine, into buffers
+// it uses again.
 // NewConcurrentStream extracts on a second goroutine, in order, while the
 // reader parses the next lines, when GOMAXPROCS allows it. A Stream keeps
 // each event in a few dozen bytes rather than as an Event; Stream.Pending

@@ -129,6 +129,9 @@ func ExtractOrigins(c *trace.ToolCall, rule Rule, n PathNormalizer) (Extraction,
 func extract(c *trace.ToolCall, rule Rule, n PathNormalizer, checked bool) *collector {
 	col := newCollector(n)
 	args, raw, problems := decodeArguments(c.Arguments, rule.By, checked)
+	// Nothing the collector keeps refers to the map: its strings are
+	// taken out, and it can fill the next call's arguments.
+	defer jsonmap.Recycle(args)
 	for _, p := range problems {
 		col.warnf("arguments: %s", p)
 	}
@@ -653,13 +656,6 @@ type collector struct {
 	noRelative bool
 	// warnings are problems with the call's arguments.
 	warnings []string
-}
-
-// newCollector returns an empty collector. Its maps are made when first
-// written: most calls name one file and no symbol, and every call of a
-// session gets a collector.
-func newCollector(n PathNormalizer) *collector {
-	return &collector{n: n}
 }
 
 // addFile records a normalized path. Flags merge: Read and Written are

@@ -248,7 +248,11 @@ func markHits(ev *Event, paths PathNormalizer, gtKeys map[string]string) {
 // checked is the session's ArgumentsChecked of c.
 func extractEvent(c *trace.ToolCall, checked bool, tax *Taxonomy, paths PathNormalizer) (Event, []string) {
 	rule, known := tax.classifyCall(c, checked)
-	ex := extract(c, rule, paths, checked).finish()
+	col := extract(c, rule, paths, checked)
+	// The event's lists are its own (the symbols are the collector's,
+	// which does not reuse them): the collector can serve the next call.
+	defer col.recycle()
+	ex := col.finish()
 	var warnings []string
 	for _, w := range ex.Warnings {
 		warnings = append(warnings, fmt.Sprintf("step %d (%s): %s", c.Index+1, c.Name, w))

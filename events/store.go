@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -54,10 +55,15 @@ func (t *stringTable) clone() *stringTable {
 
 func newStringTable() *stringTable { return &stringTable{num: map[string]uint32{}} }
 
+// number returns the number of s in t, adding a copy of s when t does
+// not hold it yet: s may be part of a result or arguments a reader lent
+// to a Stream's CallDone (trace.Options.CallDone), overwritten once the
+// call is made into its event.
 func (t *stringTable) number(s string) uint32 {
 	if n, ok := t.num[s]; ok {
 		return n
 	}
+	s = strings.Clone(s)
 	n := uint32(len(t.strs))
 	t.strs = append(t.strs, s)
 	t.num[s] = n
@@ -99,6 +105,8 @@ func (st *eventStore) putShared(i int, ev *Event, warnings []string, called time
 		if st.warnings == nil {
 			st.warnings = map[int][]string{}
 		}
+		// Strings of their own (extractEvent formats them), whatever the
+		// call's arguments and result were lent for.
 		st.warnings[i] = warnings
 	} else {
 		delete(st.warnings, i)

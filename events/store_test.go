@@ -242,6 +242,10 @@ func TestKeepResultsKeepsWhatItIsToldOnceAResultAndTheArguments(t *testing.T) {
 		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"     1→package a"}]}}`,
 		`{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Grep","input":{"pattern":"x"}}]}}`,
 		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"/w/c.go:3:x"}]}}`,
+		// Read over the result the reader lent for t2: keep was given a
+		// copy of it.
+		`{"type":"assistant","sessionId":"s","message":{"id":"m3","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/w/d.go"}}]}}`,
+		`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":"     1→package d"}]}}`,
 	}, "\n")
 	whole, err := trace.Read(strings.NewReader(late), trace.Options{})
 	require.NoError(t, err)
@@ -270,7 +274,7 @@ func TestKeepResultsKeepsWhatItIsToldOnceAResultAndTheArguments(t *testing.T) {
 			}
 		}
 		if keep != nil {
-			assert.Equal(t, map[string]int{"     1→package a": 1, "/w/c.go:3:x": 1}, seen, "once a result")
+			assert.Equal(t, map[string]int{"     1→package a": 1, "/w/c.go:3:x": 1, "     1→package d": 1}, seen, "once a result")
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"sync"
+	"strings"
 
 	"github.com/agentretrieval/agentretrieval/trace"
 )
@@ -79,9 +79,10 @@ func (st *Stream) CallDone(s *trace.Session, i int) bool {
 		return false
 	}
 	if st.pipe != nil {
-		// The worker gets its own copy of the call: the reader may
-		// release the session's references to arguments and result.
-		st.pipe.send(streamJob{ss: ss, i: i, call: *s.Call(i), checked: s.ArgumentsChecked(i)})
+		// The worker gets its own copy of the call, arguments and result
+		// included: the reader lent them for this call only
+		// (trace.Options.CallDone).
+		st.pipe.send(ss, i, s.Call(i), s.ArgumentsChecked(i))
 		return true
 	}
 	ss.make(s.Call(i), i, s.ArgumentsChecked(i))
@@ -232,7 +233,10 @@ func (st *Stream) NormalizeAll(sessions []*trace.Session, input string) []*Docum
 // directory came later). keep sees each result once.
 func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*trace.Session, int) bool, rest func(*trace.Session)) {
 	kept := map[*trace.Session][]bool{} // by session and call: its result is kept
-	keepResult := func(s *trace.Session, i int) {
+	// lent says the result is the one the reader lent to CallDone
+	// (trace.Options.CallDone): keep, which may keep what it is given, is
+	// then given a copy.
+	keepResult := func(s *trace.Session, i int, lent bool) {
 		c := s.Call(i)
 		if keep == nil {
 			c.Result = ""
@@ -243,19 +247,23 @@ func (st *Stream) KeepResults(keep func(result string) string) (callDone func(*t
 			done = append(done, false)
 		}
 		if !done[i] {
-			c.Result, done[i] = keep(c.Result), true
+			result := c.Result
+			if lent {
+				result = strings.Clone(result)
+			}
+			c.Result, done[i] = keep(result), true
 		}
 		kept[s] = done
 	}
 	callDone = func(s *trace.Session, i int) bool {
 		if st.CallDone(s, i) {
-			keepResult(s, i)
+			keepResult(s, i, true)
 		}
 		return false // the arguments stay
 	}
 	rest = func(s *trace.Session) {
 		for k := range s.Calls {
-			keepResult(s, s.Calls[k].Index)
+			keepResult(s, s.Calls[k].Index, false)
 		}
 		delete(kept, s)
 	}
@@ -408,104 +416,4 @@ func (st *Stream) take(s *trace.Session) *streamSession {
 	ss := st.sessions[s]
 	delete(st.sessions, s)
 	return ss
-}
-
-// A streamJob is one call for the worker: its own copy of the call, its
-// index in the session, and whether the reader checked its arguments
-// (trace.Session.ArgumentsChecked, which the worker cannot ask the session
-// the reader is still filling).
-type streamJob struct {
-	ss      *streamSession
-	i       int
-	call    trace.ToolCall
-	checked bool
-}
-
-// streamBatch is how many calls go to the worker at a time: one channel
-// operation (and at most one wake-up) per call would cost about as much as
-// the smaller calls' extraction.
-const streamBatch = 64
-
-// streamPipe hands calls to one worker goroutine in batches, over a
-// bounded channel, so the reader runs at most a few batches ahead and the
-// calls are normalized in order. The worker alone touches the events of
-// a streamSession until wait returns.
-type streamPipe struct {
-	batch []streamJob
-	jobs  chan []streamJob
-	free  chan []streamJob
-	done  sync.WaitGroup
-	// failed is the first call whose extraction panicked; read it once
-	// wait has returned.
-	failed *streamFailure
-}
-
-type streamFailure struct {
-	call  trace.ToolCall
-	panic any
-}
-
-func (p *streamPipe) send(j streamJob) {
-	if p.jobs == nil {
-		p.jobs = make(chan []streamJob, 4)
-		p.free = make(chan []streamJob, 6)
-		p.failed = nil // a failure of the last read is reported
-		p.done.Add(1)
-		go p.work(p.jobs, p.free)
-	}
-	if p.batch == nil {
-		select {
-		case p.batch = <-p.free:
-		default:
-			p.batch = make([]streamJob, 0, streamBatch)
-		}
-	}
-	p.batch = append(p.batch, j)
-	if len(p.batch) == streamBatch {
-		p.jobs <- p.batch
-		p.batch = nil
-	}
-}
-
-func (p *streamPipe) work(jobs <-chan []streamJob, free chan<- []streamJob) {
-	defer p.done.Done()
-	for batch := range jobs {
-		for k := range batch {
-			j := &batch[k]
-			if p.failed == nil {
-				p.make(j)
-			}
-			*j = streamJob{} // the result and arguments can go
-		}
-		select {
-		case free <- batch[:0]:
-		default:
-		}
-	}
-}
-
-// make makes the event of j's call; a panic is recorded, and the calls
-// after it are only drained, so the reader is never left blocked.
-func (p *streamPipe) make(j *streamJob) {
-	defer func() {
-		if v := recover(); v != nil {
-			p.failed = &streamFailure{call: j.call, panic: v}
-		}
-	}()
-	j.ss.make(&j.call, j.i, j.checked)
-}
-
-// wait sends what is left, ends the worker and waits for it. The next
-// send starts another.
-func (p *streamPipe) wait() {
-	if p.jobs == nil {
-		return
-	}
-	if len(p.batch) > 0 {
-		p.jobs <- p.batch
-	}
-	p.batch = nil
-	close(p.jobs)
-	p.done.Wait()
-	p.jobs, p.free = nil, nil
 }

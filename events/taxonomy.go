@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/agentretrieval/agentretrieval/internal/input"
+	"github.com/agentretrieval/agentretrieval/internal/jsonmap"
 	"github.com/agentretrieval/agentretrieval/internal/yamlerr"
 	"github.com/agentretrieval/agentretrieval/internal/yamllimit"
 	"github.com/agentretrieval/agentretrieval/trace"
@@ -286,6 +287,7 @@ func (t *Taxonomy) classifyCall(c *trace.ToolCall, checked bool) (Rule, bool) {
 		return r, known
 	}
 	args, _, _ := decodeArguments(c.Arguments, r.By, checked)
+	defer jsonmap.Recycle(args)
 	return r.ForCall(callArguments(c.Name, r, args)), true
 }
 

@@ -165,7 +165,7 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 	callDone := func(s *trace.Session, i int) bool {
 		took := events.CallDoneAll(streams, s, i)
 		if took && !drop {
-			keep.result(s, i)
+			keep.result(s, i, true)
 		}
 		return took && drop
 	}
@@ -174,7 +174,7 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 	// only as asked.
 	rest := func(s *trace.Session) {
 		for k := range s.Calls {
-			keep.result(s, s.Calls[k].Index)
+			keep.result(s, s.Calls[k].Index, false)
 		}
 	}
 	if drop {
@@ -244,7 +244,11 @@ func newResultKeeper(keep func(string) string) *resultKeeper {
 	return &resultKeeper{keep: keep, done: map[*trace.Session][]bool{}}
 }
 
-func (r *resultKeeper) result(s *trace.Session, i int) {
+// result replaces the result of call i of s with what keep returns of it,
+// once. lent says the result is the one the reader lent to CallDone
+// (trace.Options.CallDone): keep, a caller's function that may keep what
+// it is given, is then given a copy.
+func (r *resultKeeper) result(s *trace.Session, i int, lent bool) {
 	c := s.Call(i)
 	if r.keep == nil {
 		c.Result = ""
@@ -255,7 +259,11 @@ func (r *resultKeeper) result(s *trace.Session, i int) {
 		done = append(done, false)
 	}
 	if !done[i] {
-		c.Result, done[i] = r.keep(c.Result), true
+		result := c.Result
+		if lent {
+			result = strings.Clone(result)
+		}
+		c.Result, done[i] = r.keep(result), true
 	}
 	r.done[s] = done
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentretrieval/agentretrieval/internal/borrowed"
 	"github.com/agentretrieval/agentretrieval/internal/jsonscan"
 )
 
@@ -43,6 +44,11 @@ type claudeReader struct {
 	sideParent sideParents      // sidechain line uuid → parent Task call id
 
 	bomLen int // length of the byte order mark cut from the line being read
+
+	// argBufs holds the buffers of arguments whose calls CallDone
+	// released, for the arguments of the calls that come next (see
+	// copyArgs).
+	argBufs [][]byte
 
 	answer       string // last main-chain assistant text
 	resultAnswer string
@@ -113,7 +119,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 		// The calls whose result never came are done too.
 		for i := range cr.sess.NumCalls() {
 			if c := cr.sess.Call(i); c != nil && !c.HasResult {
-				handOver(cr.sess, i, opts.CallDone)
+				cr.handOver(i)
 			}
 		}
 		cr.sess.streamed = true
@@ -359,7 +365,7 @@ func (r *claudeReader) toolUse(n int, b *claudeBlock, t time.Time, msg int32, su
 	}
 	var args json.RawMessage
 	if b.input != nil {
-		args = bytes.Clone(b.input)
+		args = r.copyArgs(b.input)
 	}
 	i := r.sess.AddCall(ToolCall{ID: id, Name: name, Arguments: args, Time: t, Subagent: sub, ParentID: parent})
 	// The line's scanner checked the input as it read it (Raw).
@@ -426,14 +432,20 @@ func (r *claudeReader) user(n int, t time.Time, sub bool) {
 			r.sess.Warnf(n, "second tool_result for tool_use id %q; ignored", id)
 			continue
 		}
-		c.Result = r.text(b.content)
+		if r.opts.CallDone != nil {
+			// Lent to CallDone (see handOver): most results are only
+			// read there, and need no string of their own.
+			c.Result = borrowed.String(r.bytes(b.content))
+		} else {
+			c.Result = r.text(b.content)
+		}
 		c.HasResult = true
 		c.IsError = b.isError
 		if j, ok := r.taskIndex[c.ID]; ok {
 			r.tasks[j].done = true
 		}
 		if r.opts.CallDone != nil {
-			handOver(r.sess, idx, r.opts.CallDone)
+			r.handOver(idx)
 		}
 	}
 }

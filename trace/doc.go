@@ -28,6 +28,14 @@
 // files are usually called. Registry.Infos lists them for a registry
 // (retrievaltest formats prints that list).
 //
+// Options.CallDone hands each call to the caller as it is read, so that a
+// long session need not hold every result. The arguments and result it
+// hands over are lent for the call only: a reader may use their memory
+// again once CallDone returns (the Claude Code readers do, for the next
+// line's strings and the next call's arguments). What a CallDone keeps of
+// them past its return, other than in the call it does not release, it
+// copies first; package events' Stream does.
+//
 // # Formats
 //
 // Tool names stay as the trace spells them (ToolCall.Name: "Read",

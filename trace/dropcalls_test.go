@@ -2,6 +2,8 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +21,10 @@ func readDropping(t *testing.T, data []byte, release func(i int) bool) (all []*S
 	all, err := ReadAll(bytes.NewReader(data), Options{Source: "in", DropReleased: true, CallDone: func(s *Session, i int) bool {
 		c := s.Call(i)
 		require.NotNil(t, c, "call %d is there when it is handed over", i)
-		seen[i] = *c
+		// Lent for the call only (Options.CallDone): what is kept is copied.
+		kept := *c
+		kept.Arguments, kept.Result = bytes.Clone(c.Arguments), strings.Clone(c.Result)
+		seen[i] = kept
 		return release(i)
 	}})
 	require.NoError(t, err)
@@ -123,5 +128,64 @@ func TestWithoutDropReleasedEveryCallStaysInItsPlace(t *testing.T) {
 		assert.Same(t, &s.Calls[i], s.Call(i))
 		assert.Empty(t, s.Calls[i].Result, "released: the result goes")
 		assert.Equal(t, s.Calls[i].CumulativeTokens, s.CallTokens(i))
+	}
+}
+
+// The Claude Code reader lends a call's arguments and result to CallDone
+// (Options.CallDone): a released call's arguments buffer holds a later
+// call's arguments, and the result is decoded over by the next line. A
+// call CallDone keeps, or what it copies, stays as read.
+func TestClaudeLendsArgumentsAndResultsOnlyDuringCallDone(t *testing.T) {
+	var lines []string
+	for i := range 6 {
+		lines = append(lines,
+			fmt.Sprintf(`{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m%d","content":[{"type":"tool_use","id":"t%d","name":"Read","input":{"file_path":"/w/f%d.go"}}]}}`, i, i, i),
+			fmt.Sprintf(`{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t%d","content":"result %d\\tof call %d"}]}}`, i, i, i))
+	}
+	data := []byte(strings.Join(lines, "\n"))
+	whole, err := Read(bytes.NewReader(data), Options{Source: "in"})
+	require.NoError(t, err)
+
+	for _, drop := range []bool{false, true} {
+		var lent [][]byte // the arguments of each call as CallDone saw them, not copied
+		var copied []ToolCall
+		var shown []string // what CallDone kept of the results of the calls it keeps
+		s, err := Read(bytes.NewReader(data), Options{Source: "in", DropReleased: drop, CallDone: func(s *Session, i int) bool {
+			c := s.Call(i)
+			lent = append(lent, c.Arguments)
+			kept := *c
+			kept.Arguments, kept.Result = bytes.Clone(c.Arguments), strings.Clone(c.Result)
+			copied = append(copied, kept)
+			if i%2 == 1 {
+				// Kept: what is left in Result, a part of what was lent,
+				// becomes the call's own.
+				c.Result = c.Result[:8]
+				// Kept elsewhere too: a copy, as for a released call.
+				shown = append(shown, strings.Clone(c.Result))
+				return false
+			}
+			return true
+		}})
+		require.NoError(t, err)
+		for i := range whole.Calls {
+			want := whole.Calls[i]
+			assert.Equal(t, want.Arguments, copied[i].Arguments, "drop %v: call %d's arguments, copied in CallDone", drop, i)
+			assert.Equal(t, want.Result, copied[i].Result, "drop %v: call %d's result, copied in CallDone", drop, i)
+		}
+		assert.Equal(t, []string{"result 1", "result 3", "result 5"}, shown, "drop %v: the parts of results kept", drop)
+		for _, i := range []int{1, 3, 5} {
+			c := s.Call(i)
+			require.NotNil(t, c)
+			assert.Equal(t, whole.Calls[i].Arguments, c.Arguments, "drop %v: a kept call's arguments", drop)
+			assert.Equal(t, whole.Calls[i].Result[:8], c.Result, "drop %v: a kept call's result, what CallDone left there", drop)
+			assert.True(t, s.ArgumentsChecked(i), "drop %v: a kept call's arguments are still the ones checked", drop)
+		}
+		// Each released call's buffer takes the next call's arguments: call
+		// 0's call 1's, call 2's call 3's. Calls 1 and 3 are kept, with
+		// their buffers: calls 2 and 4 have new ones.
+		assert.Same(t, &lent[0][0], &lent[1][0], "drop %v: a released call's buffer holds a later call's arguments", drop)
+		assert.Same(t, &lent[2][0], &lent[3][0], "drop %v: and again", drop)
+		assert.NotSame(t, &lent[1][0], &lent[2][0], "drop %v: a kept call's buffer is its own", drop)
+		assert.Equal(t, whole.Calls[1].Arguments, json.RawMessage(lent[0]), "drop %v: call 0's arguments, not copied, now read as call 1's", drop)
 	}
 }

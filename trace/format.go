@@ -120,6 +120,18 @@ type Options struct {
 	// call, in order, once the session is read. CallDone is called once per call, and may look at
 	// the session as read so far (its CWD may still be unknown, see
 	// Session.CWDSettled); it finds the call with s.Call(i).
+	//
+	// The Arguments and Result of a call CallDone releases are lent to it:
+	// a reader may use their memory again once CallDone returns (the
+	// Claude Code readers decode the next line's strings over the result
+	// and copy the next call's arguments into the same buffer). A CallDone
+	// that releases a call and keeps any part of them past its return (a
+	// substring of the result, the arguments' bytes, a string made from
+	// them without a copy) copies it first, with strings.Clone or
+	// bytes.Clone; a string it decodes or builds from them is its own. A
+	// call CallDone does not release keeps arguments and a result of its
+	// own (the reader copies what CallDone left in Result), valid as long
+	// as the session is.
 	CallDone func(s *Session, i int) (release bool)
 	// DropReleased, with CallDone, drops from the session each call that
 	// CallDone releases, instead of keeping it without its arguments and
@@ -618,18 +630,21 @@ func freeReadBuffer(br *bufio.Reader) {
 }
 
 // handOver gives call i to done and releases what done no longer needs:
-// with Options.DropReleased, the whole call.
-func handOver(s *Session, i int, done func(*Session, int) bool) {
+// with Options.DropReleased, the whole call. It reports whether done
+// released the call: its arguments' and result's memory is then the
+// reader's again (see Options.CallDone).
+func handOver(s *Session, i int, done func(*Session, int) bool) (released bool) {
 	if !done(s, i) {
-		return
+		return false
 	}
 	s.forgetChecked(i)
 	if l := s.ledger; l != nil && l.live != nil {
 		delete(l.live, i)
-		return
+		return true
 	}
 	c := &s.Calls[i]
 	c.Arguments, c.Result = nil, ""
+	return true
 }
 
 // recoverReader turns a reader's panic into an error naming the source.

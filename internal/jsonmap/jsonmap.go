@@ -31,6 +31,27 @@ type decoder struct {
 	keys map[string]string
 }
 
+// maps recycles the top-level maps of Decode given back by Recycle: one
+// per tool call, of a few members, is most of what decoding allocates.
+var maps = sync.Pool{New: func() any { return map[string]any{} }}
+
+// maxRecycled bounds the members of a map Recycle keeps: clearing a map
+// costs in proportion to the most it ever held.
+const maxRecycled = 32
+
+// Recycle gives back a map Decode or DecodeChecked returned, for a later
+// decoding to fill: the caller reads neither the map nor its values after
+// (the strings it took from them are its own, the maps and slices nested
+// in it are not reused). A nil map, or one of more than a few members, is
+// left to the collector.
+func Recycle(m map[string]any) {
+	if m == nil || len(m) > maxRecycled {
+		return
+	}
+	clear(m)
+	maps.Put(m)
+}
+
 // maxKeys bounds a decoder's keys: arguments made of arbitrary names
 // stop being kept once that many are.
 const maxKeys = 1024
@@ -81,7 +102,7 @@ func decode(raw []byte, skip func(key string) bool, checked bool) (m map[string]
 	defer decoders.Put(d)
 	d.checked = checked
 	d.sc.Reset(raw)
-	m, ok = d.object(skip)
+	m, ok = d.object(skip, true)
 	if !ok || !d.sc.End() {
 		return nil, false
 	}
@@ -92,12 +113,18 @@ func decode(raw []byte, skip func(key string) bool, checked bool) (m map[string]
 }
 
 // object decodes an object, leaving out the members skip reports (skip
-// is nil below the top level).
-func (d *decoder) object(skip func(key string) bool) (map[string]any, bool) {
+// is nil below the top level). The top-level object is a map Recycle gave
+// back when there is one.
+func (d *decoder) object(skip func(key string) bool, top bool) (map[string]any, bool) {
 	if !d.sc.Object() {
 		return nil, false
 	}
-	m := map[string]any{}
+	var m map[string]any
+	if top {
+		m = maps.Get().(map[string]any)
+	} else {
+		m = map[string]any{}
+	}
 	for key, ok := d.sc.NextKey(); ok; key, ok = d.sc.NextKey() {
 		k := d.key(key)
 		if skip != nil && skip(k) {
@@ -131,7 +158,7 @@ func (d *decoder) value() (any, bool) {
 		f, err := strconv.ParseFloat(string(raw), 64)
 		return f, err == nil
 	case jsonscan.Object:
-		m, ok := d.object(nil)
+		m, ok := d.object(nil, false)
 		return m, ok
 	case jsonscan.Array:
 		sc.Array()

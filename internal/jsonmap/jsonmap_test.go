@@ -3,9 +3,11 @@ package jsonmap
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // seeds are objects of every shape: nesting, escapes, invalid UTF-8,
@@ -89,7 +91,7 @@ func TestDecodeKeepsNamesAcrossObjectsAndStopsKeepingPastTheBound(t *testing.T) 
 	d := &decoder{}
 	decode := func(raw string) map[string]any {
 		d.sc.Reset([]byte(raw))
-		m, ok := d.object(nil)
+		m, ok := d.object(nil, false)
 		assert.True(t, ok, raw)
 		return m
 	}
@@ -180,4 +182,54 @@ func FuzzDecode(f *testing.F) {
 			assertDecodesCheckedAsDecode(t, raw, nil)
 		}
 	})
+}
+
+func TestARecycledMapIsFilledAgainWithoutItsMembers(t *testing.T) {
+	// The pool may drop what it is given (it does at random under the race
+	// detector): a few tries get the map back.
+	reused := false
+	for range 20 {
+		first, ok := Decode([]byte(`{"file_path": "a.go", "limit": 10}`), nil)
+		require.True(t, ok)
+		Recycle(first)
+		second, ok := Decode([]byte(`{"pattern": "x"}`), nil)
+		require.True(t, ok)
+		assert.Equal(t, map[string]any{"pattern": "x"}, second, "nothing of the map's earlier members is left")
+		reused = reused || reflect.ValueOf(first).UnsafePointer() == reflect.ValueOf(second).UnsafePointer()
+		Recycle(second)
+	}
+	assert.True(t, reused, "a recycled map fills a later decoding")
+}
+
+func TestALargeMapIsNotRecycled(t *testing.T) {
+	large := map[string]any{}
+	for i := range maxRecycled + 1 {
+		large[fmt.Sprint(i)] = float64(i)
+	}
+	Recycle(large)
+	assert.Len(t, large, maxRecycled+1, "left as it is, to the collector")
+	Recycle(nil) // nothing to give back
+	for range 20 {
+		m, ok := Decode([]byte(`{"a": 1}`), nil)
+		require.True(t, ok)
+		assert.NotEqual(t, reflect.ValueOf(large).UnsafePointer(), reflect.ValueOf(m).UnsafePointer(), "the large map never comes back")
+		Recycle(m)
+	}
+}
+
+func TestAMapOfAsManyMembersAsKeptIsRecycled(t *testing.T) {
+	// The pool may drop what it is given: a few tries get the map back.
+	reused := false
+	for range 20 {
+		full := map[string]any{}
+		for i := range maxRecycled {
+			full[fmt.Sprint(i)] = float64(i)
+		}
+		Recycle(full)
+		assert.Empty(t, full, "emptied for a later decoding")
+		m, ok := Decode([]byte(`{"a": 1}`), nil)
+		require.True(t, ok)
+		reused = reused || reflect.ValueOf(full).UnsafePointer() == reflect.ValueOf(m).UnsafePointer()
+	}
+	assert.True(t, reused, "a map of %d members is recycled", maxRecycled)
 }
