@@ -159,3 +159,15 @@ func TestSequenceRejectsPatternsThatCannotWork(t *testing.T) {
 		})
 	}
 }
+
+// A call with min 0 and a max can still fail a run (by coming too often),
+// so a sequence of such calls is taken.
+func TestSequenceTakesOptionalCallsWithAMax(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{"calls: [{tool: Bash, min: 0, max: 0}]", "calls: [{tool: Bash, min: 0, max: 2}]"} {
+		_, err := parseInline(t, exp(checkoutFix, "sequence", line))
+		assert.NoError(t, err, line)
+	}
+	r := only(t, evalInline(t, exp(checkoutFix, "sequence", "calls: [{tool: Bash, min: 0, max: 2}]")))
+	assert.Equal(t, Fail, r.Status, "four Bash calls are two too many")
+}
