@@ -1,10 +1,6 @@
 package metrics
 
-import (
-	"path"
-
-	"github.com/agentretrieval/agentretrieval/events"
-)
+import "path"
 
 // ErrorTaxonomy holds the retrieval-eval framework's five error labels of
 // one task, each with the files it names. Retrieved means in the surfaced
@@ -48,12 +44,12 @@ func computeTaxonomy(in *input) *ErrorTaxonomy {
 		relDirs[path.Dir(f)] = true
 	}
 	var irrelevant, nearMiss, missed, wrong, unused []string
-	for _, f := range retrieved.files {
+	for i, f := range retrieved.files {
 		if in.isRel[f] {
 			continue
 		}
 		irrelevant = append(irrelevant, f)
-		if relDirs[path.Dir(f)] {
+		if relDirs[in.surfacedDir(i)] {
 			nearMiss = append(nearMiss, f)
 		}
 	}
@@ -113,14 +109,10 @@ func CandidateSetSlice(n int) string {
 	return SliceLarge
 }
 
-func computeSlices(doc *events.Document, in *input) Slices {
+func computeSlices(in *input) Slices {
 	s := Slices{CandidateSetSize: len(in.lists[Surfaced].files), EvidenceType: EvidenceLocal}
 	s.CandidateSet = CandidateSetSlice(s.CandidateSetSize)
-	for _, ev := range in.evs.each() {
-		if ev.IsMCP {
-			s.MCPEvents++
-		}
-	}
+	s.MCPEvents = in.mcpEvents
 	if s.MCPEvents > 0 {
 		s.EvidenceType = EvidenceMCP
 	}

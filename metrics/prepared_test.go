@@ -1,0 +1,137 @@
+package metrics_test
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentretrieval/agentretrieval/events"
+	"github.com/agentretrieval/agentretrieval/metrics"
+	"github.com/agentretrieval/agentretrieval/trace"
+)
+
+// preparedTraces are the traces of the testdata folders and of the samples
+// (when present), read whole; files that are not one session are left out.
+func preparedTraces(t *testing.T) map[string]*trace.Session {
+	t.Helper()
+	sessions := map[string]*trace.Session{}
+	for _, pattern := range []string{"../testdata/examples/*.json*", "../testdata/traces/*/*.json*", "../../shared/samples/*/*"} {
+		files, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		for _, f := range files {
+			if s, err := trace.ReadFile(f, trace.Options{}); err == nil && s.NumCalls() > 0 {
+				sessions[f] = s
+			}
+		}
+	}
+	require.GreaterOrEqual(t, len(sessions), 15, "sessions read")
+	return sessions
+}
+
+// truthsFor returns ground truths for doc's events that hit some of its
+// files, miss them under another spelling (a suffix, a base name), name
+// symbols, chunks and edits, or none.
+func truthsFor(doc *events.Document) []*events.GroundTruth {
+	var named, read, written, queries []string
+	for _, ev := range doc.Events {
+		named = append(named, ev.TargetFiles...)
+		read = append(read, ev.FilesRead...)
+		written = append(written, ev.FilesWritten...)
+		if ev.Query != "" {
+			queries = append(queries, ev.Query)
+		}
+	}
+	first := func(list []string, n int) []string { return list[:min(n, len(list))] }
+	truths := []*events.GroundTruth{
+		nil,
+		{Files: []string{"no/such/file.go"}},
+		{Files: append(first(named, 2), "no/such/file.go")},
+		{Files: first(read, 3), ExpectedEditFiles: first(written, 1)},
+		{Files: append(first(written, 2), first(read, 1)...)},
+	}
+	if len(named) > 0 {
+		p := named[len(named)/2]
+		misses := []string{"elsewhere/" + path.Base(p)}
+		if i := strings.IndexByte(strings.TrimPrefix(p, "/"), '/'); i >= 0 {
+			misses = append(misses, strings.TrimPrefix(p, "/")[i+1:])
+		}
+		truths = append(truths, &events.GroundTruth{Files: misses})
+		chunks := []events.LineRange{{Path: p, Start: 1, End: 40}, {Path: named[0], Start: 5, End: 9}}
+		truths = append(truths, &events.GroundTruth{Files: []string{p, named[0]}, Chunks: chunks,
+			Symbols: []events.Symbol{{File: p, Symbol: "main"}, {File: p, Symbol: strings.Join(first(strings.Fields(strings.Join(queries, " ")), 1), "")}}})
+	}
+	return truths
+}
+
+func TestPreparedComputesWhatComputeComputesAlone(t *testing.T) {
+	t.Parallel()
+	optionSets := []metrics.Options{
+		{},
+		{Ks: []int{2, 7}, Level: 2, LineBudgets: []int{10}},
+		{Index: metrics.IndexOptions{Symbols: []string{"main", "Read"}}},
+	}
+	shared := 0
+	for file, sess := range preparedTraces(t) {
+		base := events.Normalize(sess, events.Options{})
+		for _, prep := range []metrics.Options{{}, {IncludeWrites: true}, {Index: metrics.IndexOptions{FishingMinRun: 2, TextSearchTools: []string{"Bash", "Grep"}}}} {
+			p := metrics.Prepare(base, prep)
+			for g, gt := range truthsFor(base) {
+				doc := events.Normalize(sess, events.Options{GroundTruth: gt})
+				for o, opts := range optionSets {
+					opts.IncludeWrites, opts.Index.FishingMinRun, opts.Index.TextSearchTools = prep.IncludeWrites, prep.Index.FishingMinRun, prep.Index.TextSearchTools
+					if gt != nil {
+						opts.Grades = map[string]int{}
+						for i, f := range gt.Files {
+							opts.Grades[f] = 1 + i%3
+						}
+					}
+					desc := fmt.Sprintf("%s: truth %d, options %d, prepared with %+v", file, g, o, prep)
+					want := metrics.Compute(doc, opts)
+					got := p.Compute(doc, opts)
+					requireSameResult(t, want, got, desc)
+					// What was found once is shared: the lists of the
+					// results are the prepared ones.
+					if again := p.Compute(doc, opts); len(got.Ranked.Surfaced) > 0 {
+						require.Same(t, &got.Ranked.Surfaced[0], &again.Ranked.Surfaced[0], desc)
+						shared++
+					}
+					// Options the preparation did not use measure alone.
+					opts.FoldCase = true
+					requireSameResult(t, metrics.Compute(doc, opts), p.Compute(doc, opts), desc+", case folded")
+				}
+			}
+		}
+	}
+	require.Greater(t, shared, 100, "results that shared what was prepared")
+}
+
+func TestPreparedMeasuresAloneADocumentWhoseEventsDiffer(t *testing.T) {
+	t.Parallel()
+	prepared := literal([]string{"a.go"}, read("a.go", "b.go"), write("b.go"), search("c.go"))
+	p := metrics.Prepare(prepared, metrics.Options{})
+	tests := []struct {
+		name   string
+		change func(d *events.Document)
+	}{
+		{"an event reads another file", func(d *events.Document) { d.Events[0].FilesRead = []string{"a.go"} }},
+		{"an event fewer", func(d *events.Document) { d.Events = d.Events[:2] }},
+		{"another agent", func(d *events.Document) { d.Provenance.Agent = "codex" }},
+		{"another trace format", func(d *events.Document) { d.Provenance.TraceFormat = "codex" }},
+		{"tools listed", func(d *events.Document) { d.Provenance.AvailableTools = []string{"Read", "sg_keyword_search"} }},
+		{"no trace", func(d *events.Document) { d.Coverage.TraceSource = nil }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			doc := literal([]string{"b.go"}, read("a.go", "b.go"), write("b.go"), search("c.go"))
+			tt.change(doc)
+			requireSameResult(t, metrics.Compute(doc, metrics.Options{}), p.Compute(doc, metrics.Options{}), tt.name)
+		})
+	}
+	requireSameResult(t, metrics.Compute(nil, metrics.Options{}), p.Compute(nil, metrics.Options{}), "no document")
+	requireSameResult(t, metrics.Compute(prepared, metrics.Options{}), metrics.Prepare(nil, metrics.Options{}).Compute(prepared, metrics.Options{}), "nothing prepared")
+}
