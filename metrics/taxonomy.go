@@ -1,6 +1,9 @@
 package metrics
 
-import "path"
+import (
+	"path"
+	"slices"
+)
 
 // ErrorTaxonomy holds the retrieval-eval framework's five error labels of
 // one task, each with the files it names. Retrieved means in the surfaced
@@ -44,14 +47,22 @@ func computeTaxonomy(in *input) *ErrorTaxonomy {
 		relDirs[path.Dir(f)] = true
 	}
 	var irrelevant, nearMiss, missed, wrong, unused []string
+	// Most often no retrieved file is relevant, and the irrelevant ones
+	// are the list itself.
+	allIrrelevant := !slices.ContainsFunc(retrieved.files, func(f string) bool { return in.isRel[f] })
 	for i, f := range retrieved.files {
 		if in.isRel[f] {
 			continue
 		}
-		irrelevant = append(irrelevant, f)
+		if !allIrrelevant {
+			irrelevant = append(irrelevant, f)
+		}
 		if relDirs[in.surfacedDir(i)] {
 			nearMiss = append(nearMiss, f)
 		}
+	}
+	if allIrrelevant {
+		irrelevant = retrieved.files
 	}
 	for _, f := range in.relevant {
 		if _, ok := retrieved.at[f]; !ok {
