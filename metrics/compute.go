@@ -282,9 +282,9 @@ func compute(doc *events.Document, evs eventList, opts Options) *Result {
 	return computeWith(doc, evs, nil, nil, opts)
 }
 
-// computeWith is compute with the facts of the events found beforehand
-// (by Prepare), or found here when facts is nil; index nil are found here
-// when the document has a trace.
+// computeWith is compute with what Prepare found of the events
+// beforehand: facts, and index for the index analysis. Either is found
+// here when nil (index only when the document has a trace).
 func computeWith(doc *events.Document, evs eventList, facts *eventFacts, index *indexFacts, opts Options) *Result {
 	opts = opts.normalized()
 	res := &Result{
@@ -450,7 +450,8 @@ type eventFacts struct {
 	hasTime, hasTokens bool
 	mcpEvents          int
 	// dirs[i] is the folder of the i-th surfaced file, for the near misses
-	// of the error taxonomy; nil until surfacedDir fills it.
+	// of the error taxonomy, found by Prepare; nil otherwise, and
+	// surfacedDir then finds each as it is asked for.
 	dirs []string
 }
 
