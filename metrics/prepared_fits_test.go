@@ -100,3 +100,17 @@ func TestPreparedFitsOnlyOptionsThatLeaveTheEventsFactsAlone(t *testing.T) {
 		assert.False(t, p.fits(doc, opts), "%+v", opts)
 	}
 }
+
+func TestPrepareFindsOnceWhatEachDocumentWouldFind(t *testing.T) {
+	t.Parallel()
+	src := events.SourceTrajectory
+	doc := &events.Document{Coverage: events.Coverage{TraceSource: &src}, Events: []events.Event{
+		{ToolName: "Read", TargetFiles: []string{"pkg/a.go", "b.go"}, FilesRead: []string{"pkg/a.go"}},
+	}}
+	p := Prepare(doc, Options{})
+	assert.Equal(t, []string{"pkg", "."}, p.facts.dirs, "the surfaced files' folders")
+	require.NotNil(t, p.index, "the index analysis of a document with a trace")
+	assert.Equal(t, []namedPath{{step: 0, path: "pkg/a.go", base: "a.go"}, {step: 0, path: "b.go", base: "b.go"}}, p.index.targets)
+	doc.Coverage.TraceSource = nil
+	assert.Nil(t, Prepare(doc, Options{}).index, "no analysis without a trace")
+}
