@@ -139,3 +139,20 @@ func TestPreparedMeasuresAloneADocumentWhoseEventsDiffer(t *testing.T) {
 	requireSameResult(t, metrics.Compute(nil, metrics.Options{}), p.Compute(nil, metrics.Options{}), "no document")
 	requireSameResult(t, metrics.Compute(prepared, metrics.Options{}), metrics.Prepare(nil, metrics.Options{}).Compute(prepared, metrics.Options{}), "nothing prepared")
 }
+
+// A Prepared is read by the goroutines that measure their documents at
+// once (run with -race to see it is only read).
+func TestPreparedIsComputedFromByGoroutinesAtOnce(t *testing.T) {
+	t.Parallel()
+	truth := []string{"pkg/auth/token.go", "no/such.go"}
+	doc := literal(truth, read("pkg/auth/token.go", "pkg/auth/session.go"), write("pkg/auth/token.go"), search("pkg/x.go"))
+	p := metrics.Prepare(doc, metrics.Options{})
+	want := metrics.Compute(doc, metrics.Options{})
+	done := make(chan *metrics.Result)
+	for range 4 {
+		go func() { done <- p.Compute(doc, metrics.Options{}) }()
+	}
+	for range 4 {
+		requireSameResult(t, want, <-done, "computed at once")
+	}
+}
