@@ -156,3 +156,25 @@ func TestPreparedIsComputedFromByGoroutinesAtOnce(t *testing.T) {
 		requireSameResult(t, want, <-done, "computed at once")
 	}
 }
+
+func TestDirectEditsAndKnownSymbolGuessesSayTheirSteps(t *testing.T) {
+	t.Parallel()
+	doc := literal([]string{"pkg/b.go"},
+		events.Event{ToolName: "Grep", ToolClass: events.FileLevel, ToolCategory: events.CodeSearch, Query: "func Validate", TargetFiles: []string{}},
+		events.Event{ToolName: "sg_search", ToolClass: events.Semantic, TargetFiles: []string{"pkg/a.go"}},
+		// An edit whose written files were not captured: the files it
+		// named are what it edited.
+		events.Event{ToolName: "Edit", ToolClass: events.Edit, TargetFiles: []string{"pkg/a.go"}},
+	)
+	for _, res := range []*metrics.Result{metrics.Compute(doc, metrics.Options{Index: metrics.IndexOptions{Symbols: []string{"Validate"}}}),
+		metrics.Prepare(doc, metrics.Options{}).Compute(doc, metrics.Options{Index: metrics.IndexOptions{Symbols: []string{"Validate"}}})} {
+		var details []string
+		for _, p := range res.IndexEffectiveness.Patterns {
+			details = append(details, p.Detail)
+		}
+		require.Equal(t, []string{
+			`step 1: Grep searched text for "Validate", a symbol the index knows`,
+			"step 2: sg_search, then step 3 edited pkg/a.go",
+		}, details)
+	}
+}
