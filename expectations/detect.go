@@ -26,13 +26,36 @@ var ownKeys = []string{
 // a CI configuration beside the scenarios is not one. A file that does not
 // parse is taken for a scenario, so that Load reports its errors; an empty
 // file or a document that is not a mapping is not.
-func IsScenario(file string, data []byte) bool {
+func IsScenario(file string, data []byte) bool { return ParseFile(file, data).IsScenario() }
+
+// A ParsedFile is a YAML file parsed once for IsScenario and for loading:
+// the files of a folder of scenarios are each parsed to tell the scenarios
+// from other YAML, and then the scenarios are loaded from the same parse.
+type ParsedFile struct {
+	file string
+	data []byte
+	yaml *yamllimit.File
+	err  error // the parser's, for Load to report
+}
+
+// ParseFile parses data, the content of file.
+func ParseFile(file string, data []byte) *ParsedFile {
+	// Duplicate keys are reported by the loader's walk, with the file's
+	// other problems, rather than by the parser, which would stop there.
 	f, err := yamllimit.Parse(file, data, yamllimit.Limits{}, parser.AllowDuplicateMapKey())
-	if err != nil {
+	return &ParsedFile{file: file, data: data, yaml: f, err: err}
+}
+
+// Size is the length of the file's content.
+func (p *ParsedFile) Size() int { return len(p.data) }
+
+// IsScenario is IsScenario(file, data) of the file p parsed.
+func (p *ParsedFile) IsScenario() bool {
+	if p.err != nil {
 		return true
 	}
-	c := &nodeErrs{file: file}
-	for _, d := range f.Docs {
+	c := &nodeErrs{file: p.file}
+	for _, d := range p.yaml.Docs {
 		if d == nil || d.Body == nil {
 			continue
 		}
@@ -49,3 +72,7 @@ func IsScenario(file string, data []byte) bool {
 	}
 	return false
 }
+
+// Load is Parse(file, data, opts) of the file p parsed, without parsing
+// it again.
+func (p *ParsedFile) Load(opts LoadOptions) (*Scenario, error) { return load(p, opts) }

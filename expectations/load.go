@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/agentretrieval/agentretrieval/events"
 	"github.com/agentretrieval/agentretrieval/internal/input"
@@ -55,16 +54,22 @@ func Load(file string, opts LoadOptions) (*Scenario, error) {
 // Parse is Load on data already read; file names it in errors and anchors
 // relative paths.
 func Parse(file string, data []byte, opts LoadOptions) (*Scenario, error) {
+	return load(ParseFile(file, data), opts)
+}
+
+// load loads the scenario of the file p parsed.
+func load(p *ParsedFile, opts LoadOptions) (*Scenario, error) {
+	file := p.file
 	l := &loader{
 		decoder: decoder{
 			nodeErrs: &nodeErrs{file: file},
 			dir:      filepath.Dir(file),
 		},
 		reg:  orDefault(opts.Registry),
-		data: data,
+		data: p.data,
 		s:    &Scenario{File: file},
 	}
-	l.load()
+	l.load(p.yaml, p.err)
 	if len(l.errs) > 0 {
 		slices.SortStableFunc(l.errs, func(a, b *yamlerr.Error) int {
 			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
@@ -89,10 +94,9 @@ type loader struct {
 	empty []string
 }
 
-func (l *loader) load() {
-	// Duplicate keys are reported by the walk, with the file's other
-	// problems, rather than by the parser, which would stop there.
-	f, err := yamllimit.Parse(l.file, l.data, yamllimit.Limits{}, parser.AllowDuplicateMapKey())
+// load loads the scenario of f, the file's parse, or reports err, the
+// parser's.
+func (l *loader) load(f *yamllimit.File, err error) {
 	if err != nil {
 		l.errs = append(l.errs, asYAMLErr(l.file, err))
 		return

@@ -214,6 +214,18 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 		docs[j] = u.stream.Normalize(sess)
 	}
 	rest(sess)
+	// The documents of uses that extract alike (one taxonomy, one working
+	// directory) differ only in their ground truth: what their measures
+	// find in the events without it is found once (metrics.Prepare).
+	type rules struct {
+		tax *events.Taxonomy
+		cwd string
+	}
+	alike := map[rules]int{}
+	for _, u := range uses {
+		alike[rules{u.eopts.Taxonomy, u.eopts.Paths.CWD}]++
+	}
+	prepared := map[rules]*metrics.Prepared{}
 	for j, u := range uses {
 		o := opts[u.k]
 		mopts := metrics.Options{Index: metrics.IndexOptions{Symbols: o.Symbols}}
@@ -222,11 +234,20 @@ func MeasureEach(traceFile string, opts []MeasureOptions) (runs []*Run, errs []e
 			// ground-truth path normalized the way Normalize normalizes it.
 			mopts.Grades = o.Truth.Grades(u.eopts.Paths.OrCWD(sess.CWD))
 		}
+		var res *metrics.Result
+		if r := (rules{u.eopts.Taxonomy, u.eopts.Paths.CWD}); alike[r] > 1 {
+			if prepared[r] == nil {
+				prepared[r] = metrics.Prepare(docs[j], mopts)
+			}
+			res = prepared[r].Compute(docs[j], mopts)
+		} else {
+			res = metrics.Compute(docs[j], mopts)
+		}
 		runs[u.k] = &Run{
 			Trace:    traceFile,
 			Session:  sess,
 			Document: docs[j],
-			Metrics:  metrics.Compute(docs[j], mopts),
+			Metrics:  res,
 			Truth:    o.Truth,
 		}
 	}

@@ -290,3 +290,26 @@ func TestMeasureEachCallsTheFirstUsesReadDoneOnceTheTraceIsRead(t *testing.T) {
 	assert.Error(t, errs[0])
 	assert.Empty(t, calls, "no use to read the trace for: it is not read")
 }
+
+func TestMeasureEachMeasuresTheUsesThatExtractAlikeFromOnePreparation(t *testing.T) {
+	t.Parallel()
+	truth, err := groundtruth.Load("../testdata/examples/fix-token-expiry.groundtruth.json")
+	require.NoError(t, err)
+	file := "../testdata/examples/fix-token-expiry.claude.jsonl"
+	runs, errs := expectations.MeasureEach(file, []expectations.MeasureOptions{{Truth: truth}, {}, {CWD: "/elsewhere"}, {Truth: truth, Symbols: []string{"S"}}})
+	for k, err := range errs {
+		require.NoError(t, err, "use %d", k)
+	}
+	first := func(k int) *string {
+		require.NotEmpty(t, runs[k].Metrics.Ranked.Surfaced, "use %d", k)
+		return &runs[k].Metrics.Ranked.Surfaced[0]
+	}
+	assert.Same(t, first(0), first(1), "one taxonomy, one working directory: one preparation")
+	assert.Same(t, first(0), first(3))
+	assert.NotSame(t, first(0), first(2), "another working directory is measured alone")
+	runs, errs = expectations.MeasureEach(file, []expectations.MeasureOptions{{Truth: truth}, {CWD: "/elsewhere"}})
+	require.NoError(t, errors.Join(errs...))
+	again, err := expectations.Measure(file, expectations.MeasureOptions{Truth: truth})
+	require.NoError(t, err)
+	assert.Equal(t, again.Metrics, runs[0].Metrics, "alone in its group: measured as Measure does")
+}

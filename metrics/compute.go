@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -278,6 +279,13 @@ func ComputeEvents(doc *events.Document, src events.EventSource, opts Options) *
 }
 
 func compute(doc *events.Document, evs eventList, opts Options) *Result {
+	return computeWith(doc, evs, nil, nil, opts)
+}
+
+// computeWith is compute with what Prepare found of the events
+// beforehand: facts, and index for the index analysis. Either is found
+// here when nil (index only when the document has a trace).
+func computeWith(doc *events.Document, evs eventList, facts *eventFacts, index *indexFacts, opts Options) *Result {
 	opts = opts.normalized()
 	res := &Result{
 		SchemaVersion: ResultSchemaVersion,
@@ -295,13 +303,19 @@ func compute(doc *events.Document, evs eventList, opts Options) *Result {
 	res.Coverage = doc.Coverage
 	res.Options.Grades = nil
 
-	in := newInput(doc, evs, opts)
+	if facts == nil {
+		facts = newEventFacts(doc, evs, opts)
+	}
+	in := newInput(doc, evs, facts, opts)
 	res.Judgments = in.rel
 	res.Relevant = in.relevant
 	res.Ranked = RankedLists{Surfaced: in.lists[Surfaced].files, Read: in.lists[Read].files}
-	res.Slices = computeSlices(doc, in)
+	res.Slices = computeSlices(in)
 	if doc.Coverage.TraceSource != nil {
-		res.IndexEffectiveness = analyzeIndex(doc, evs, opts.Index)
+		if index == nil {
+			index = newIndexFacts(doc, evs, opts.Index)
+		}
+		res.IndexEffectiveness = index.analyze(doc, evs, opts.Index)
 	}
 
 	if res.Computable {
@@ -396,18 +410,28 @@ func F1(p, r float64) float64 {
 	return 2 * p * r / (p + r)
 }
 
-// input is what every stage reads: the document's files under their
-// comparison keys, the judgments and the ranked lists.
+// input is what every stage reads: the facts of the document's events
+// that no ground truth changes (shared by the documents of a Prepared),
+// and the judgments.
 type input struct {
-	evs   eventList // the document's events
-	key   func(string) string
-	rel   Judgments
-	level int
+	*eventFacts
+	evs      eventList // the document's events, with its ground-truth hits
+	rel      Judgments
+	level    int
+	relevant []string        // relevant at level, ground-truth order
+	isRel    map[string]bool // relevant at level
+	// lineBudgets is Options.LineBudgets.
+	lineBudgets []int
+}
+
+// eventFacts are what the measures read of a document's events that
+// depends on the options of the ranked lists (FoldCase, IncludeWrites) and
+// on no ground truth: the ranked lists, the first reads and writes, and
+// what is derived from them alone.
+type eventFacts struct {
+	key func(string) string
 	// includeWrites is Options.IncludeWrites.
 	includeWrites bool
-	lineBudgets   []int           // Options.LineBudgets
-	relevant      []string        // relevant at level, ground-truth order
-	isRel         map[string]bool // relevant at level
 	lists         map[View]*rankedList
 	// firstRead and firstWrite map a file to the position (index in
 	// doc.Events) of the first event that read or wrote it, whatever
@@ -418,6 +442,17 @@ type input struct {
 	// writeOnly[i] holds the files event i wrote without reading; they are
 	// left out of that event's contribution unless IncludeWrites.
 	writeOnly []map[string]bool
+	// readBeforeWrite are the written files an earlier event read, in
+	// order of first write.
+	readBeforeWrite []string
+	// hasTime and hasTokens say whether some event has a time, a token
+	// count.
+	hasTime, hasTokens bool
+	mcpEvents          int
+	// dirs[i] is the folder of the i-th surfaced file, for the near misses
+	// of the error taxonomy, found by Prepare; nil otherwise, and
+	// surfacedDir then finds each as it is asked for.
+	dirs []string
 }
 
 // rankedList is one view's list with the event position of each entry.
@@ -434,25 +469,17 @@ func (l *rankedList) add(f string, event int) {
 	l.files = append(l.files, f)
 }
 
-func newInput(doc *events.Document, evs eventList, opts Options) *input {
-	key := func(p string) string { return p }
-	if opts.FoldCase {
-		key = strings.ToLower
-	}
+func newInput(doc *events.Document, evs eventList, facts *eventFacts, opts Options) *input {
+	key := facts.key
 	judged := len(doc.GroundTruth.Files) + len(opts.Grades)
 	in := &input{
-		evs:           evs,
-		key:           key,
-		rel:           make(Judgments, judged),
-		level:         opts.Level,
-		includeWrites: opts.IncludeWrites,
-		lineBudgets:   opts.LineBudgets,
-		relevant:      []string{},
-		isRel:         make(map[string]bool, judged),
-		lists:         map[View]*rankedList{},
-		firstRead:     map[string]int{},
-		firstWrite:    map[string]int{},
-		written:       []string{},
+		eventFacts:  facts,
+		evs:         evs,
+		rel:         make(Judgments, judged),
+		level:       opts.Level,
+		lineBudgets: opts.LineBudgets,
+		relevant:    []string{},
+		isRel:       make(map[string]bool, judged),
 	}
 	grades := opts.Grades
 	if opts.FoldCase {
@@ -488,7 +515,23 @@ func newInput(doc *events.Document, evs eventList, opts Options) *input {
 			in.isRel[k] = true
 		}
 	}
+	return in
+}
 
+// newEventFacts finds the facts of a document's events under opts.
+func newEventFacts(doc *events.Document, evs eventList, opts Options) *eventFacts {
+	key := func(p string) string { return p }
+	if opts.FoldCase {
+		key = strings.ToLower
+	}
+	f := &eventFacts{
+		key:           key,
+		includeWrites: opts.IncludeWrites,
+		lists:         map[View]*rankedList{},
+		firstRead:     map[string]int{},
+		firstWrite:    map[string]int{},
+		written:       []string{},
+	}
 	// A list holds at most the files the document names: its maps are
 	// made for them, as its summary counts them (a document read from
 	// JSON may say anything: no more than its events name).
@@ -499,56 +542,75 @@ func newInput(doc *events.Document, evs eventList, opts Options) *input {
 	files := max(0, min(doc.Summary.UniqueFilesAccessed, named))
 	surfaced := &rankedList{files: []string{}, at: make(map[string]int, files)}
 	read := &rankedList{files: []string{}, at: make(map[string]int, files)}
-	in.lists[Surfaced], in.lists[Read] = surfaced, read
-	in.writeOnly = make([]map[string]bool, evs.len())
+	f.lists[Surfaced], f.lists[Read] = surfaced, read
+	f.writeOnly = make([]map[string]bool, evs.len())
 	for i, ev := range evs.each() {
+		f.hasTime = f.hasTime || ev.ElapsedSeconds != nil
+		f.hasTokens = f.hasTokens || ev.CumulativeTokens != nil
+		if ev.IsMCP {
+			f.mcpEvents++
+		}
 		var readHere map[string]bool
 		if len(ev.FilesWritten) > 0 {
 			readHere = make(map[string]bool, len(ev.FilesRead))
-			for _, f := range ev.FilesRead {
-				readHere[key(f)] = true
+			for _, p := range ev.FilesRead {
+				readHere[key(p)] = true
 			}
 		}
 		// Nil for the many events that write nothing: reading a nil map
 		// gives false.
 		var wo map[string]bool
-		for _, f := range ev.FilesWritten {
-			k := key(f)
+		for _, p := range ev.FilesWritten {
+			k := key(p)
 			if !readHere[k] {
 				if wo == nil {
 					wo = map[string]bool{}
 				}
 				wo[k] = true
 			}
-			if _, ok := in.firstWrite[k]; !ok {
-				in.firstWrite[k] = i
-				in.written = append(in.written, k)
+			if _, ok := f.firstWrite[k]; !ok {
+				f.firstWrite[k] = i
+				f.written = append(f.written, k)
 			}
 		}
-		in.writeOnly[i] = wo
-		for _, f := range ev.FilesRead {
-			if _, ok := in.firstRead[key(f)]; !ok {
-				in.firstRead[key(f)] = i
+		f.writeOnly[i] = wo
+		for _, p := range ev.FilesRead {
+			if _, ok := f.firstRead[key(p)]; !ok {
+				f.firstRead[key(p)] = i
 			}
 		}
-		for _, files := range [2][]string{ev.TargetFiles, ev.FilesRead} {
-			for _, f := range files {
-				if k := key(f); opts.IncludeWrites || !wo[k] {
+		for _, list := range [2][]string{ev.TargetFiles, ev.FilesRead} {
+			for _, p := range list {
+				if k := key(p); opts.IncludeWrites || !wo[k] {
 					surfaced.add(k, i)
 				}
 			}
 		}
-		for _, f := range ev.FilesRead {
-			read.add(key(f), i)
+		for _, p := range ev.FilesRead {
+			read.add(key(p), i)
 		}
 		if opts.IncludeWrites {
-			for _, f := range ev.FilesWritten {
-				surfaced.add(key(f), i)
-				read.add(key(f), i)
+			for _, p := range ev.FilesWritten {
+				surfaced.add(key(p), i)
+				read.add(key(p), i)
 			}
 		}
 	}
-	return in
+	f.readBeforeWrite = []string{}
+	for _, p := range f.written {
+		if at, ok := f.firstRead[p]; ok && at < f.firstWrite[p] {
+			f.readBeforeWrite = append(f.readBeforeWrite, p)
+		}
+	}
+	return f
+}
+
+// surfacedDir returns the folder of the i-th surfaced file.
+func (f *eventFacts) surfacedDir(i int) string {
+	if f.dirs != nil {
+		return f.dirs[i]
+	}
+	return path.Dir(f.lists[Surfaced].files[i])
 }
 
 func ptr[T any](v T) *T { return &v }

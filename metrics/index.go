@@ -262,11 +262,64 @@ func (ie *IndexEffectiveness) DetectedPatterns() []string {
 
 // AnalyzeIndex measures how the agent of one trace used the semantic index.
 func AnalyzeIndex(doc *events.Document, opts IndexOptions) *IndexEffectiveness {
-	return analyzeIndex(doc, docEvents(doc), opts)
+	evs := docEvents(doc)
+	return newIndexFacts(doc, evs, opts).analyze(doc, evs, opts)
 }
 
-func analyzeIndex(doc *events.Document, evs eventList, opts IndexOptions) *IndexEffectiveness {
-	ie := &IndexEffectiveness{TotalCalls: evs.len(), Backtracking: []string{}, Patterns: []Pattern{}}
+// indexFacts are what the analysis finds in a document's events that no
+// ground truth changes: the counts and ratios, redundancy, the unused
+// tools and fishing whole, and of the rest what the ground truth is
+// applied to.
+type indexFacts struct {
+	// base holds the figures that need no ground truth; its Backtracking
+	// and Patterns are left to analyze.
+	base    IndexEffectiveness
+	fishing []Pattern
+	// firstEdit is steps to target without ground truth; nil with no edit.
+	firstEdit *int
+	// readOnly are the files read and never written, in order of first
+	// read: backtracking is those the ground truth does not hold.
+	readOnly []string
+	// searches are the text searches (isTextSearch), in order, and
+	// guesses the occurrences of guessing by RuleBeforeSemantic, for a
+	// document without symbols.
+	searches []textSearch
+	guesses  []Pattern
+	direct   []directEdit
+	// targets are the files the events name, each once, at the first
+	// event that names it, for nearMiss; nil until targetPaths finds them.
+	targets []namedPath
+}
+
+// A textSearch is one text search of the events.
+type textSearch struct {
+	step        int
+	tool, query string
+}
+
+// A directEdit is a semantic call followed by an edit. With the files the
+// call returned, whether the edit hit one needs no ground truth: pattern
+// is the occurrence, and edits that hit none are not kept. A call that
+// returned no file is judged by the ground truth (pattern nil).
+type directEdit struct {
+	pattern         *Pattern
+	semStep, edStep int
+	semTool         string
+	edited          []string
+}
+
+// A namedPath is a file an event names, and the event's step index.
+type namedPath struct {
+	step       int
+	path, base string
+}
+
+func newIndexFacts(doc *events.Document, evs eventList, opts IndexOptions) *indexFacts {
+	f := &indexFacts{}
+	ie := &f.base
+	ie.TotalCalls = evs.len()
+	written := map[string]bool{}
+	semanticSeen := false
 	for _, ev := range evs.each() {
 		switch ev.ToolClass {
 		case events.Semantic:
@@ -275,12 +328,33 @@ func analyzeIndex(doc *events.Document, evs eventList, opts IndexOptions) *Index
 			ie.FileLevelCalls++
 		case events.Edit:
 			ie.EditCalls++
+			if f.firstEdit == nil {
+				f.firstEdit = ptr(ev.StepIndex + 1)
+			}
 		default:
 			ie.OtherCalls++
 		}
 		if ev.IsError {
 			ie.FailedCalls++
 			ie.FailedSteps = append(ie.FailedSteps, ev.StepIndex)
+		}
+		for _, p := range ev.FilesWritten {
+			written[p] = true
+		}
+		if ev.ToolClass == events.Semantic {
+			semanticSeen = true
+		}
+		if !isTextSearch(ev, opts.TextSearchTools) {
+			continue
+		}
+		f.searches = append(f.searches, textSearch{step: ev.StepIndex, tool: ev.ToolName, query: ev.Query})
+		if !semanticSeen {
+			f.guesses = append(f.guesses, Pattern{
+				Name:   PatternGuessing,
+				Rule:   RuleBeforeSemantic,
+				Steps:  []int{ev.StepIndex},
+				Detail: fmt.Sprintf("step %d: %s searched text for %q before any semantic call", ev.StepIndex+1, ev.ToolName, ev.Query),
+			})
 		}
 	}
 	if d := ie.SemanticCalls + ie.FileLevelCalls; d > 0 {
@@ -292,13 +366,37 @@ func analyzeIndex(doc *events.Document, evs eventList, opts IndexOptions) *Index
 		r := float64(ie.SemanticCalls) / float64(ie.TotalCalls)
 		ie.SemanticRatioAllCalls = &r
 	}
-	ie.stepsToTarget(doc, evs)
-	ie.backtracking(doc, evs)
-	ie.redundancy(doc, evs)
+	seen := map[string]bool{}
+	f.readOnly = []string{}
+	for _, ev := range evs.each() {
+		for _, p := range ev.FilesRead {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if !written[p] {
+				f.readOnly = append(f.readOnly, p)
+			}
+		}
+	}
+	ie.redundancy(evs)
 	ie.unusedTools(doc, evs)
-	ie.fishing(doc, evs, opts)
-	ie.guessing(doc, evs, opts)
-	ie.direct(doc, evs)
+	f.fishing = fishing(evs, opts)
+	f.findDirect(evs)
+	return f
+}
+
+// analyze completes the analysis with the ground truth of doc, whose
+// events evs are those f was found in but for their ground-truth hits.
+func (f *indexFacts) analyze(doc *events.Document, evs eventList, opts IndexOptions) *IndexEffectiveness {
+	ie := new(IndexEffectiveness)
+	*ie = f.base
+	ie.stepsToTarget(doc, evs, f)
+	ie.Backtracking = backtracking(f.readOnly, doc.GroundTruth.Files)
+	ie.BacktrackingCount = len(ie.Backtracking)
+	ie.Patterns = append(make([]Pattern, 0, len(f.fishing)+len(f.guesses)+len(f.direct)), f.fishing...)
+	ie.guessing(doc, f, opts)
+	ie.direct(doc, f)
 	if ie.SemanticToolOffered != nil && !*ie.SemanticToolOffered {
 		for i := range ie.Patterns {
 			if ie.Patterns[i].Name != PatternDirect {
@@ -310,7 +408,7 @@ func analyzeIndex(doc *events.Document, evs eventList, opts IndexOptions) *Index
 	return ie
 }
 
-func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document, evs eventList) {
+func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document, evs eventList, f *indexFacts) {
 	if len(doc.GroundTruth.Files) > 0 {
 		ie.StepsToTargetRule = RuleGroundTruth
 		for _, ev := range evs.each() {
@@ -320,20 +418,37 @@ func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document, evs eventList)
 				return
 			}
 		}
-		ie.StepsToTargetReason = "no call touched a ground-truth file" + nearMiss(doc, evs)
+		targets := f.targets
+		if targets == nil {
+			targets = targetPaths(evs)
+		}
+		ie.StepsToTargetReason = "no call touched a ground-truth file" + nearMiss(targets, doc.GroundTruth.Files)
 		return
 	}
 	// Without ground truth the first edit is the best sign that the agent
 	// found what it was looking for.
 	ie.StepsToTargetRule = RuleFirstEdit
-	for _, ev := range evs.each() {
-		if ev.ToolClass == events.Edit {
-			n := ev.StepIndex + 1
-			ie.StepsToTarget = &n
-			return
-		}
+	if f.firstEdit != nil {
+		ie.StepsToTarget = ptr(*f.firstEdit)
+		return
 	}
 	ie.StepsToTargetReason = "the task has no ground truth and the agent made no edit"
+}
+
+// targetPaths returns the files the events name (TargetFiles), each once,
+// at the first event that names it.
+func targetPaths(evs eventList) []namedPath {
+	out := []namedPath{}
+	seen := map[string]bool{}
+	for _, ev := range evs.each() {
+		for _, p := range ev.TargetFiles {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, namedPath{step: ev.StepIndex, path: p, base: path.Base(p)})
+			}
+		}
+	}
+	return out
 }
 
 // nearMiss explains, when it can, why no call touched a ground-truth file
@@ -341,54 +456,48 @@ func (ie *IndexEffectiveness) stepsToTarget(doc *events.Document, evs eventList)
 // ground truth is relative to a working directory the trace does not
 // record, and its paths stay absolute. It returns "" when no path named
 // in the trace ends with a ground-truth path or shares its base name.
-func nearMiss(doc *events.Document, evs eventList) string {
+// targets are the paths the trace names (targetPaths): a path named again
+// later says nothing its first mention did not.
+func nearMiss(targets []namedPath, truth []string) string {
+	suffixes, bases := make([]string, len(truth)), make([]string, len(truth))
+	for j, g := range truth {
+		suffixes[j], bases[j] = "/"+g, path.Base(g)
+	}
 	var base string
-	for _, ev := range evs.each() {
-		for _, p := range ev.TargetFiles {
-			for _, g := range doc.GroundTruth.Files {
-				if strings.HasSuffix(p, "/"+g) {
-					hint := "ground-truth paths are relative to the agent's working directory"
-					if dir := strings.TrimSuffix(p, "/"+g); dir != "" && (dir[0] == '/' || strings.Contains(dir, ":")) {
-						hint = "did you mean cwd: " + dir + "?"
-					}
-					return fmt.Sprintf(" (step %d names %s: %s)", ev.StepIndex+1, p, hint)
+	for _, t := range targets {
+		for j, g := range truth {
+			if p := t.path; strings.HasSuffix(p, suffixes[j]) {
+				hint := "ground-truth paths are relative to the agent's working directory"
+				if dir := strings.TrimSuffix(p, suffixes[j]); dir != "" && (dir[0] == '/' || strings.Contains(dir, ":")) {
+					hint = "did you mean cwd: " + dir + "?"
 				}
-				if base == "" && path.Base(p) == path.Base(g) {
-					base = fmt.Sprintf(" (step %d names %s, not %s: is the ground-truth path spelled as the trace's?)", ev.StepIndex+1, p, g)
-				}
+				return fmt.Sprintf(" (step %d names %s: %s)", t.step+1, p, hint)
+			}
+			if base == "" && t.base == bases[j] {
+				base = fmt.Sprintf(" (step %d names %s, not %s: is the ground-truth path spelled as the trace's?)", t.step+1, t.path, g)
 			}
 		}
 	}
 	return base
 }
 
-func (ie *IndexEffectiveness) backtracking(doc *events.Document, evs eventList) {
-	written := map[string]bool{}
-	for _, ev := range evs.each() {
-		for _, f := range ev.FilesWritten {
-			written[f] = true
-		}
-	}
-	relevant := map[string]bool{}
-	for _, f := range doc.GroundTruth.Files {
+// backtracking returns the files of readOnly (read, never written) that
+// are not in the ground truth.
+func backtracking(readOnly, truth []string) []string {
+	relevant := make(map[string]bool, len(truth))
+	for _, f := range truth {
 		relevant[f] = true
 	}
-	seen := map[string]bool{}
-	for _, ev := range evs.each() {
-		for _, f := range ev.FilesRead {
-			if seen[f] {
-				continue
-			}
-			seen[f] = true
-			if !written[f] && !relevant[f] {
-				ie.Backtracking = append(ie.Backtracking, f)
-			}
+	out := []string{}
+	for _, f := range readOnly {
+		if !relevant[f] {
+			out = append(out, f)
 		}
 	}
-	ie.BacktrackingCount = len(ie.Backtracking)
+	return out
 }
 
-func (ie *IndexEffectiveness) redundancy(doc *events.Document, evs eventList) {
+func (ie *IndexEffectiveness) redundancy(evs eventList) {
 	seen := map[string]*lineSet{}
 	for _, ev := range evs.each() {
 		for _, r := range ev.LineRanges {
@@ -445,7 +554,8 @@ func (ie *IndexEffectiveness) unusedTools(doc *events.Document, evs eventList) {
 	}
 }
 
-func (ie *IndexEffectiveness) fishing(doc *events.Document, evs eventList, opts IndexOptions) {
+// fishing returns the occurrences of fishing.
+func fishing(evs eventList, opts IndexOptions) []Pattern {
 	minRun := opts.FishingMinRun
 	if minRun <= 0 {
 		minRun = 5
@@ -458,10 +568,11 @@ func (ie *IndexEffectiveness) fishing(doc *events.Document, evs eventList, opts 
 	if len(extends) == 0 {
 		extends = []events.Class{events.FileLevel}
 	}
+	var out []Pattern
 	var run []int
 	flush := func() {
 		if len(run) >= minRun {
-			ie.Patterns = append(ie.Patterns, Pattern{
+			out = append(out, Pattern{
 				Name:   PatternFishing,
 				Steps:  run,
 				Detail: fmt.Sprintf("a run of %d file-level calls with no semantic call between them (%s)", len(run), StepsText(run)),
@@ -478,51 +589,36 @@ func (ie *IndexEffectiveness) fishing(doc *events.Document, evs eventList, opts 
 		}
 	}
 	flush()
+	return out
 }
 
-func (ie *IndexEffectiveness) guessing(doc *events.Document, evs eventList, opts IndexOptions) {
+func (ie *IndexEffectiveness) guessing(doc *events.Document, f *indexFacts, opts IndexOptions) {
 	symbols := slices.Clone(opts.Symbols)
 	for _, s := range doc.GroundTruth.Symbols {
 		symbols = append(symbols, s.Symbol)
 	}
 	symbols = slices.DeleteFunc(symbols, func(s string) bool { return strings.TrimSpace(s) == "" })
-	if len(symbols) > 0 {
-		ie.GuessingRule = RuleKnownSymbol
-	} else {
+	if len(symbols) == 0 {
 		ie.GuessingRule = RuleBeforeSemantic
+		ie.Patterns = append(ie.Patterns, f.guesses...)
+		return
 	}
-	semanticSeen := false
-	for _, ev := range evs.each() {
-		if ev.ToolClass == events.Semantic {
-			semanticSeen = true
-		}
-		if !isTextSearch(ev, opts.TextSearchTools) {
-			continue
-		}
-		if len(symbols) > 0 {
-			if sym, ok := mentionsSymbol(ev.Query, symbols); ok {
-				ie.Patterns = append(ie.Patterns, Pattern{
-					Name:   PatternGuessing,
-					Rule:   RuleKnownSymbol,
-					Steps:  []int{ev.StepIndex},
-					Symbol: sym,
-					Detail: fmt.Sprintf("step %d: %s searched text for %q, a symbol the index knows", ev.StepIndex+1, ev.ToolName, sym),
-				})
-			}
-			continue
-		}
-		if !semanticSeen {
+	ie.GuessingRule = RuleKnownSymbol
+	for _, s := range f.searches {
+		if sym, ok := mentionsSymbol(s.query, symbols); ok {
 			ie.Patterns = append(ie.Patterns, Pattern{
 				Name:   PatternGuessing,
-				Rule:   RuleBeforeSemantic,
-				Steps:  []int{ev.StepIndex},
-				Detail: fmt.Sprintf("step %d: %s searched text for %q before any semantic call", ev.StepIndex+1, ev.ToolName, ev.Query),
+				Rule:   RuleKnownSymbol,
+				Steps:  []int{s.step},
+				Symbol: sym,
+				Detail: fmt.Sprintf("step %d: %s searched text for %q, a symbol the index knows", s.step+1, s.tool, sym),
 			})
 		}
 	}
 }
 
-func (ie *IndexEffectiveness) direct(doc *events.Document, evs eventList) {
+// findDirect finds the semantic calls followed by an edit.
+func (f *indexFacts) findDirect(evs eventList) {
 	// Two events at a time, each decoded once into its own Event: the
 	// one that is next here is the semantic call of the next turn.
 	var bufs [2]events.Event
@@ -539,28 +635,50 @@ func (ie *IndexEffectiveness) direct(doc *events.Document, evs eventList) {
 		if len(edited) == 0 {
 			edited = next.TargetFiles
 		}
-		rule, candidates := RuleReturnedFile, sem.TargetFiles
+		d := directEdit{semStep: sem.StepIndex, edStep: next.StepIndex, semTool: sem.ToolName, edited: edited}
 		if len(sem.TargetFiles) == 0 {
-			// The call's result was not captured (or named no file): fall
-			// back to the ground truth as what it should have found.
-			rule, candidates = RuleGroundTruth, doc.GroundTruth.Files
-		}
-		var hit []string
-		for _, f := range edited {
-			if slices.Contains(candidates, f) {
-				hit = append(hit, f)
-			}
-		}
-		if len(hit) == 0 {
+			// The call's result was not captured (or named no file): the
+			// ground truth is what it should have found.
+			d.edited = slices.Clone(edited)
+			f.direct = append(f.direct, d)
 			continue
 		}
-		ie.Patterns = append(ie.Patterns, Pattern{
-			Name:   PatternDirect,
-			Rule:   rule,
-			Steps:  []int{sem.StepIndex, next.StepIndex},
-			Files:  hit,
-			Detail: fmt.Sprintf("step %d: %s, then step %d edited %s", sem.StepIndex+1, sem.ToolName, next.StepIndex+1, strings.Join(hit, ", ")),
-		})
+		if p, ok := d.occurrence(RuleReturnedFile, sem.TargetFiles); ok {
+			d.pattern = &p
+			f.direct = append(f.direct, d)
+		}
+	}
+}
+
+// occurrence is the direct edit's occurrence when it changed one of
+// candidates.
+func (d *directEdit) occurrence(rule string, candidates []string) (Pattern, bool) {
+	var hit []string
+	for _, f := range d.edited {
+		if slices.Contains(candidates, f) {
+			hit = append(hit, f)
+		}
+	}
+	if len(hit) == 0 {
+		return Pattern{}, false
+	}
+	return Pattern{
+		Name:   PatternDirect,
+		Rule:   rule,
+		Steps:  []int{d.semStep, d.edStep},
+		Files:  hit,
+		Detail: fmt.Sprintf("step %d: %s, then step %d edited %s", d.semStep+1, d.semTool, d.edStep+1, strings.Join(hit, ", ")),
+	}, true
+}
+
+func (ie *IndexEffectiveness) direct(doc *events.Document, f *indexFacts) {
+	for i := range f.direct {
+		d := &f.direct[i]
+		if d.pattern != nil {
+			ie.Patterns = append(ie.Patterns, *d.pattern)
+		} else if p, ok := d.occurrence(RuleGroundTruth, doc.GroundTruth.Files); ok {
+			ie.Patterns = append(ie.Patterns, p)
+		}
 	}
 }
 

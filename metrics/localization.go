@@ -98,26 +98,27 @@ type CoveragePoint struct {
 func computeCoverage(doc *events.Document, in *input) *CoverageOverTime {
 	n := in.evs.len()
 	c := &CoverageOverTime{Curve: make([]CoveragePoint, 0, n)}
-	// found[v][i] counts the relevant files that view v ranked at event i.
-	found := map[View][]int{}
-	for _, v := range Views {
+	// found[v][i] counts the relevant files that view v (Views[v]) ranked
+	// at event i.
+	var found [2][]int
+	for v, view := range Views {
 		found[v] = make([]int, n)
 		for _, f := range in.relevant {
-			if at, ok := in.lists[v].at[f]; ok {
+			if at, ok := in.lists[view].at[f]; ok {
 				found[v][at]++
 			}
 		}
 	}
 	r := float64(len(in.relevant))
-	seen := map[View]int{}
+	var seen [2]int
 	var sum, readSum, retrievalSum, readRetrievalSum float64
 	retrieval := 0
 	for i, ev := range in.evs.each() {
-		for _, v := range Views {
+		for v := range Views {
 			seen[v] += found[v][i]
 		}
 		p := CoveragePoint{Step: i + 1, Tokens: ev.CumulativeTokens,
-			Surfaced: float64(seen[Surfaced]) / r, Read: float64(seen[Read]) / r}
+			Surfaced: float64(seen[0]) / r, Read: float64(seen[1]) / r}
 		c.Curve = append(c.Curve, p)
 		sum += p.Surfaced
 		readSum += p.Read

@@ -2,8 +2,7 @@ package metrics
 
 import (
 	"path"
-
-	"github.com/agentretrieval/agentretrieval/events"
+	"slices"
 )
 
 // ErrorTaxonomy holds the retrieval-eval framework's five error labels of
@@ -48,14 +47,22 @@ func computeTaxonomy(in *input) *ErrorTaxonomy {
 		relDirs[path.Dir(f)] = true
 	}
 	var irrelevant, nearMiss, missed, wrong, unused []string
-	for _, f := range retrieved.files {
+	// Most often no retrieved file is relevant, and the irrelevant ones
+	// are the list itself.
+	allIrrelevant := !slices.ContainsFunc(retrieved.files, func(f string) bool { return in.isRel[f] })
+	for i, f := range retrieved.files {
 		if in.isRel[f] {
 			continue
 		}
-		irrelevant = append(irrelevant, f)
-		if relDirs[path.Dir(f)] {
+		if !allIrrelevant {
+			irrelevant = append(irrelevant, f)
+		}
+		if relDirs[in.surfacedDir(i)] {
 			nearMiss = append(nearMiss, f)
 		}
+	}
+	if allIrrelevant {
+		irrelevant = retrieved.files
 	}
 	for _, f := range in.relevant {
 		if _, ok := retrieved.at[f]; !ok {
@@ -113,14 +120,10 @@ func CandidateSetSlice(n int) string {
 	return SliceLarge
 }
 
-func computeSlices(doc *events.Document, in *input) Slices {
+func computeSlices(in *input) Slices {
 	s := Slices{CandidateSetSize: len(in.lists[Surfaced].files), EvidenceType: EvidenceLocal}
 	s.CandidateSet = CandidateSetSlice(s.CandidateSetSize)
-	for _, ev := range in.evs.each() {
-		if ev.IsMCP {
-			s.MCPEvents++
-		}
-	}
+	s.MCPEvents = in.mcpEvents
 	if s.MCPEvents > 0 {
 		s.EvidenceType = EvidenceMCP
 	}

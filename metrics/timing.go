@@ -53,11 +53,7 @@ type Milestone struct {
 }
 
 func computeTime(doc *events.Document, in *input) *TimeToRelevance {
-	hasTime, hasTokens := false, false
-	for _, ev := range in.evs.each() {
-		hasTime = hasTime || ev.ElapsedSeconds != nil
-		hasTokens = hasTokens || ev.CumulativeTokens != nil
-	}
+	hasTime, hasTokens := in.hasTime, in.hasTokens
 	milestone := func(file string, event int) Milestone {
 		ev := in.evs.at(event, new(events.Event))
 		m := Milestone{Reached: true, File: file, StepIndex: ptr(ev.StepIndex), Steps: ptr(event + 1)}

@@ -89,11 +89,7 @@ func computeUtilization(doc *events.Document, in *input) *Utilization {
 		u.Reason = "the ground truth has no expected edit files"
 	}
 	u.WriteOverlapProxy = ptr(float64(writtenRel) / r)
-	for _, f := range in.written {
-		if at, ok := in.firstRead[f]; ok && at < in.firstWrite[f] {
-			u.ReadBeforeWrite = append(u.ReadBeforeWrite, f)
-		}
-	}
+	u.ReadBeforeWrite = in.readBeforeWrite
 	u.ReadBeforeWriteRatio = ptr(float64(len(u.ReadBeforeWrite)) / float64(len(in.written)))
 	for _, f := range in.relevant {
 		_, read := in.firstRead[f]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -77,12 +78,15 @@ func NewCheck(results []*expectations.ScenarioResult, bad ...*expectations.Scena
 	// in order.
 	index := make([]IndexRow, len(results))
 	retrieval := make([]RetrievalRow, len(results))
+	// The figures of each row, copied for the baseline there too.
+	figures := make([]map[string]float64, len(results))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(results)) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(results); i = int(next.Add(1)) - 1 {
 				index[i], retrieval[i] = scenarioIndexRow(results[i]), scenarioRetrievalRow(results[i])
+				figures[i] = maps.Clone(retrieval[i].Values)
 			}
 		})
 	}
@@ -91,8 +95,14 @@ func NewCheck(results []*expectations.ScenarioResult, bad ...*expectations.Scena
 		c.Index = append(c.Index, index[i])
 		row := retrieval[i]
 		c.Retrieval = append(c.Retrieval, row)
-		for m, v := range row.Values {
-			c.Figures.Set(res.Name, m, v)
+		if _, ok := c.Figures.Entries[res.Name]; !ok && len(row.Values) > 0 {
+			c.Figures.Entries[res.Name] = figures[i]
+		} else {
+			// A second scenario of the same name: its figures replace
+			// those of the first, one by one.
+			for m, v := range row.Values {
+				c.Figures.Set(res.Name, m, v)
+			}
 		}
 		for _, r := range res.Results {
 			c.Expectations = append(c.Expectations, expectationRow(res.Name, r))
@@ -273,6 +283,22 @@ func scenarioRetrievalRow(res *expectations.ScenarioResult) RetrievalRow {
 	type sum struct {
 		sum float64
 		n   int
+	}
+	if len(res.Runs) == 1 && res.Runs[0].Metrics != nil {
+		// The mean of one value is the value (but for -0, which the sum
+		// of the runs' values starts at 0 to make +0): the values are
+		// the row's.
+		m := res.Runs[0].Metrics
+		row.Values = m.Values()
+		for name, v := range row.Values {
+			if v == 0 {
+				row.Values[name] = 0
+			}
+		}
+		if !m.Computable && m.NonComputableReason != nil {
+			row.Reason = "non-computable: " + *m.NonComputableReason
+		}
+		return row
 	}
 	var sums map[string]sum
 	for _, run := range res.Runs {

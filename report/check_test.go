@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -158,4 +159,40 @@ func TestARetrievalRowAveragesEachMetricOverTheRunsThatHaveIt(t *testing.T) {
 	row = scenarioRetrievalRow(&expectations.ScenarioResult{Name: "none", Runs: []*expectations.Run{{}}})
 	assert.NotNil(t, row.Values, "no run measured: an empty map")
 	assert.Empty(t, row.Values)
+}
+
+func TestARetrievalRowOfOneRunHoldsItsValuesAsTheMeanOfThemWould(t *testing.T) {
+	t.Parallel()
+	negZero, reason := math.Copysign(0, -1), "no ground truth"
+	run := func(r float64) *expectations.Run {
+		return &expectations.Run{Metrics: &metrics.Result{NonComputableReason: &reason,
+			IndexEffectiveness: &metrics.IndexEffectiveness{SemanticRatio: &r, Redundancy: &negZero, TotalCalls: 7}}}
+	}
+	one := scenarioRetrievalRow(&expectations.ScenarioResult{Name: "one", Runs: []*expectations.Run{run(0.3)}})
+	two := scenarioRetrievalRow(&expectations.ScenarioResult{Name: "two", Runs: []*expectations.Run{run(0.3), {}}})
+	assert.Equal(t, two.Values, one.Values)
+	assert.Equal(t, 0.3, one.Values["semantic_ratio"])
+	assert.Equal(t, 7.0, one.Values["total_calls"])
+	assert.False(t, math.Signbit(one.Values["redundancy"]), "-0 is made +0, as the sum of the runs' values makes it")
+	assert.Equal(t, "non-computable: no ground truth", one.Reason)
+	assert.Equal(t, two.Reason, one.Reason)
+}
+
+func TestTheBaselineHoldsEachScenariosFiguresTheLastOfANameWinning(t *testing.T) {
+	t.Parallel()
+	c := NewCheck([]*expectations.ScenarioResult{
+		{Name: "a", Runs: []*expectations.Run{measuredRun(0.2, 6)}},
+		{Name: "none", Runs: []*expectations.Run{{}}},
+		{Name: "b", Runs: []*expectations.Run{measuredRun(0.5, 3)}},
+		{Name: "a", Runs: []*expectations.Run{measuredRun(0.4, 2)}},
+	})
+	assert.Equal(t, map[string]map[string]float64{
+		"a": {"semantic_ratio": 0.4, "steps_to_target": 2, "total_calls": 0, "semantic_calls": 0, "file_level_calls": 0, "edit_calls": 0,
+			"other_calls": 0, "backtracking_events": 0, "failed_calls": 0, "fishing_runs": 0, "guessing_searches": 0, "direct_edits": 0},
+		"b": {"semantic_ratio": 0.5, "steps_to_target": 3, "total_calls": 0, "semantic_calls": 0, "file_level_calls": 0, "edit_calls": 0,
+			"other_calls": 0, "backtracking_events": 0, "failed_calls": 0, "fishing_runs": 0, "guessing_searches": 0, "direct_edits": 0},
+	}, c.Figures.Entries, "a scenario without figures has no entry")
+	assert.Equal(t, 0.2, c.Retrieval[0].Values["semantic_ratio"], "the first row keeps its own figures")
+	c.Figures.Entries["b"]["semantic_ratio"] = 1
+	assert.Equal(t, 0.5, c.Retrieval[2].Values["semantic_ratio"], "the baseline's figures are a copy of the row's")
 }

@@ -103,7 +103,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// scenarios are judged (on one big trace, the document made after the
 	// read would otherwise grow the heap to twice the size of the events).
 	var afterReads func()
-	results, bad := scenariorun.CheckFiles(ctx, files, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal, Recorder: collect.Record,
+	results, bad := scenariorun.CheckFound(ctx, found, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal, Recorder: collect.Record,
 		ReadsDone: func() { afterReads = cli.WorkOnWhatWasRead() },
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := "pass"

@@ -90,6 +90,10 @@ type Found struct {
 	// Skipped are the YAML files found in folders that are not scenarios
 	// (see expectations.IsScenario), sorted.
 	Skipped []string
+	// parsed holds the files found in folders as they were parsed to tell
+	// whether they are scenarios, for CheckFound to load without parsing
+	// them again.
+	parsed map[string]*expectations.ParsedFile
 }
 
 // Find expands paths into scenario files. A file is taken as it is; a
@@ -145,16 +149,26 @@ func FindJobs(jobs int, paths ...string) (Found, error) {
 		}
 	}
 	skipped := make([]bool, len(candidates))
+	parsed := make([]*expectations.ParsedFile, len(candidates))
 	forEach(len(candidates), jobs, func(i int) {
 		// A file that cannot be read is kept: Load says why.
 		data, err := input.ReadFile(candidates[i], expectations.DefaultMaxScenarioSize)
-		skipped[i] = err == nil && !expectations.IsScenario(candidates[i], data)
+		if err == nil {
+			parsed[i] = expectations.ParseFile(candidates[i], data)
+			skipped[i] = !parsed[i].IsScenario()
+		}
 	})
 	for i, path := range candidates {
 		if skipped[i] {
 			found.Skipped = append(found.Skipped, path)
-		} else {
-			found.Files = append(found.Files, path)
+			continue
+		}
+		found.Files = append(found.Files, path)
+		if parsed[i] != nil {
+			if found.parsed == nil {
+				found.parsed = map[string]*expectations.ParsedFile{}
+			}
+			found.parsed[path] = parsed[i]
 		}
 	}
 	sort.Strings(found.Files)
@@ -191,12 +205,19 @@ func forEach(n, jobs int, f func(i int)) {
 }
 
 // loadEach loads every file, opts.Jobs at a time, and returns each
-// file's scenario or error at its index.
-func loadEach(files []string, opts Options) ([]*expectations.Scenario, []error) {
+// file's scenario or error at its index. A file in parsed is loaded from
+// that parse, once, unless Load would refuse it as too large.
+func loadEach(files []string, parsed map[string]*expectations.ParsedFile, opts Options) ([]*expectations.Scenario, []error) {
 	scenarios := make([]*expectations.Scenario, len(files))
 	errs := make([]error, len(files))
+	lopts := expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize}
+	limit := input.Or(opts.MaxInputSize, expectations.DefaultMaxScenarioSize)
 	forEach(len(files), opts.Jobs, func(i int) {
-		scenarios[i], errs[i] = expectations.Load(files[i], expectations.LoadOptions{Registry: opts.Registry, MaxInputSize: opts.MaxInputSize})
+		if p := parsed[files[i]]; p != nil && int64(p.Size()) < limit {
+			scenarios[i], errs[i] = p.Load(lopts)
+			return
+		}
+		scenarios[i], errs[i] = expectations.Load(files[i], lopts)
 	})
 	return scenarios, errs
 }
@@ -207,7 +228,7 @@ func loadEach(files []string, opts Options) ([]*expectations.Scenario, []error) 
 func LoadAll(files []string, opts Options) ([]*expectations.Scenario, []error) {
 	var out []*expectations.Scenario
 	var errs []error
-	loaded, loadErrs := loadEach(files, opts)
+	loaded, loadErrs := loadEach(files, nil, opts)
 	for i, s := range loaded {
 		if err := loadErrs[i]; err != nil {
 			var list expectations.Errors
@@ -444,9 +465,17 @@ func (e *evaluation) progress(s *expectations.Scenario, k int) {
 // load (with all of its problems) or whose traces could not be read, in
 // file order too. A report built from both shows every scenario.
 func CheckFiles(ctx context.Context, files []string, keep func(*expectations.Scenario) bool, opts Options) ([]*expectations.ScenarioResult, []*expectations.ScenarioError) {
+	return CheckFound(ctx, Found{Files: files}, keep, opts)
+}
+
+// CheckFound is CheckFiles on the files Find found, loading those it
+// found in folders from the parse that told they are scenarios instead of
+// reading and parsing them again.
+func CheckFound(ctx context.Context, found Found, keep func(*expectations.Scenario) bool, opts Options) ([]*expectations.ScenarioResult, []*expectations.ScenarioError) {
+	files := found.Files
 	var bad []*expectations.ScenarioError
 	var scenarios []*expectations.Scenario
-	loaded, loadErrs := loadEach(files, opts)
+	loaded, loadErrs := loadEach(files, found.parsed, opts)
 	for i, f := range files {
 		s, err := loaded[i], loadErrs[i]
 		switch {
