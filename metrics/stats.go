@@ -5,11 +5,8 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
-	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 )
 
 // Bootstrap settings of Aggregate. The generator is math/rand/v2's PCG
@@ -135,19 +132,9 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 		sorted[name] = xs
 		byN[n] = append(byN[n], name)
 	}
-	// One bootstrap per length, the longest first: the draws are made
-	// once for every list of a length, and the lengths are bootstrapped
-	// side by side, each summing its lists on as many goroutines as pay.
-	// Each job holds its lists until its bootstrap has laid them out by
-	// draw, and no longer: the lists and that layout are not both held
-	// while the resamples are summed.
-	type job struct {
-		n     int
-		names []string
-		xss   [][]float64
-	}
-	var jobs []job
-	workers := runtime.GOMAXPROCS(0)
+	// One bootstrap for every length: the lists of a length share its
+	// draws, and the lengths share the generator's outputs (bootstrap).
+	var lengths []lengthLists
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
 		names := byN[n]
 		slices.Sort(names)
@@ -155,29 +142,12 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 		for i, name := range names {
 			xss[i] = sorted[name]
 		}
-		jobs = append(jobs, job{n, names, xss})
+		lengths = append(lengths, lengthLists{n, xss})
 	}
 	clear(sorted)
-	slices.Reverse(jobs)
-	cis := make([][][2]float64, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(workers, len(jobs)) {
-		wg.Go(func() {
-			for j := range next {
-				xss := jobs[j].xss
-				jobs[j].xss = nil
-				cis[j] = bootstrap(jobs[j].n, xss, workers)
-			}
-		})
-	}
-	for j := range jobs {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
-	for j, jb := range jobs {
-		for i, name := range jb.names {
+	cis := bootstrap(lengths, runtime.GOMAXPROCS(0))
+	for j, n := range slices.Sorted(maps.Keys(byN)) {
+		for i, name := range byN[n] {
 			s := out[name]
 			s.CILow, s.CIHigh = cis[j][i][0], cis[j][i][1]
 			out[name] = s
@@ -242,190 +212,6 @@ func wilson(name string, xs []float64) (lo, hi *float64) {
 	}
 	l, h := WilsonInterval(passed, len(xs), WilsonZ95)
 	return &l, &h
-}
-
-// bootstrap returns the percentile-bootstrap 95% interval of the mean of
-// each of xss, sorted lists of n values each. One generator draws the
-// indices of every resample, and each draw picks a value from every list:
-// each list sees the draws a generator of its own would give it.
-//
-// The draws are made once, a block of resamples at a time, by the calling
-// goroutine, while up to workers goroutines sum the block before, each
-// over a range of the lists (one when the lists are few: the draws are
-// then most of the work, and a second summer would only wait). The lists
-// are laid out by draw (row k holds the k-th value of every list), so
-// that a draw reads one contiguous row instead of one cache line in each
-// list; each list's sum still adds its values in the order of the draws,
-// so the means are those of a generator per list, to the last bit.
-// Nothing is allocated per resample, and of each list's resample means
-// only those the two percentiles need are kept (tails: 502 of 10,000),
-// so that the bootstrap of m lists holds 4 KB a list, not 80 KB.
-func bootstrap(n int, xss [][]float64, workers int) [][2]float64 {
-	m := len(xss)
-	rows := make([]float64, n*m)
-	for i, xs := range xss {
-		for k, x := range xs {
-			rows[k*m+i] = x
-		}
-		xss[i] = nil // laid out: the list is not held by the bootstrap
-	}
-	// Of each list's resample means, only the few around the two
-	// percentiles are kept.
-	tl := newTails(m, BootstrapResamples, bootstrapLow, bootstrapHigh)
-	parts := max(1, min(workers, m/minListsPerSummer))
-	per := max(1, drawsPerBlock/n)
-	// Three blocks: one being drawn while two wait for or are being
-	// summed, so that neither side waits for the other in the steady state.
-	free := make(chan *drawBlock, 3)
-	for range cap(free) {
-		free <- &drawBlock{rows: make([]int, 0, per*n)}
-	}
-	ins := make([]chan *drawBlock, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		ins[p] = make(chan *drawBlock, cap(free))
-		lo, hi := p*m/parts, (p+1)*m/parts
-		wg.Go(func() {
-			sums := make([]float64, hi-lo)
-			for blk := range ins[p] {
-				blk.sum(n, m, lo, rows, sums, tl)
-				if blk.left.Add(-1) == 0 {
-					free <- blk
-				}
-			}
-		})
-	}
-	d := newDraws(n)
-	for first := 0; first < BootstrapResamples; first += per {
-		blk := <-free
-		blk.first, blk.count = first, min(per, BootstrapResamples-first)
-		blk.rows = blk.rows[:blk.count*n]
-		d.fill(blk.rows, m)
-		blk.left.Store(int32(parts))
-		for _, in := range ins {
-			in <- blk
-		}
-	}
-	for _, in := range ins {
-		close(in)
-	}
-	wg.Wait()
-	out := make([][2]float64, m)
-	for i := range out {
-		out[i] = tl.quantiles(i)
-	}
-	return out
-}
-
-const (
-	// drawsPerBlock is about how many draws a block of resamples holds
-	// (at least one resample): 64 KiB of row offsets, which stay in cache
-	// between the drawing and the summing.
-	drawsPerBlock = 1 << 13
-	// minListsPerSummer is the fewest lists worth a summing goroutine of
-	// their own.
-	minListsPerSummer = 8
-)
-
-// A drawBlock holds the draws of count resamples from resample first on,
-// each draw as the offset of its row, and how many summers have yet to
-// sum it.
-type drawBlock struct {
-	first, count int
-	rows         []int
-	left         atomic.Int32
-}
-
-// sum adds, for lists lo to lo+len(sums), the values each resample of the
-// block draws, and gives their means to tl.
-func (blk *drawBlock) sum(n, m, lo int, rows, sums []float64, tl *tails) {
-	for r := range blk.count {
-		draws := blk.rows[r*n : (r+1)*n]
-		clear(sums)
-		sumDraws(sums, rows, draws, lo)
-		for i, s := range sums {
-			tl.add(lo+i, s/float64(n))
-		}
-	}
-}
-
-// draws gives the bootstrap's indices into n values: the numbers that
-// rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2)).IntN(n) gives,
-// call after call. The PCG's steps are made here, on a state held in
-// registers for a whole block of draws (fill), where a Rand calls its
-// source through an interface and rand.PCG stores its state to memory at
-// every step: the draws are most of a bootstrap of few lists, and a
-// third of one of many. Each step is rand.PCG's (a 128-bit LCG and its
-// DXSM output, with its constants), and the reduction to [0, n) is the
-// one Rand documents for its bounded draws (a mask for a power of two,
-// otherwise Lemire's multiply-and-reject), so that the sequence is
-// Rand's, draw for draw, on a 64-bit platform; a test holds them side by
-// side. (On a 32-bit one Rand reduces lengths below 2³² through 32-bit
-// draws; these draws are the same on every platform, and so are the
-// intervals.)
-type draws struct {
-	hi, lo uint64 // the PCG's state: rand.NewPCG(seed1, seed2) starts at (seed1, seed2)
-	n      uint64
-}
-
-func newDraws(n int) *draws {
-	return &draws{hi: BootstrapSeed1, lo: BootstrapSeed2, n: uint64(n)}
-}
-
-// pcgStep is one step of rand.PCG from the state (hi, lo): the next
-// state and the Uint64 it gives.
-func pcgStep(hi, lo uint64) (nhi, nlo, x uint64) {
-	const (
-		mulHi    = 2549297995355413924
-		mulLo    = 4865540595714422341
-		incHi    = 6364136223846793005
-		incLo    = 1442695040888963407
-		cheapMul = 0xda942042e4dd58b5
-	)
-	nhi, nlo = bits.Mul64(lo, mulLo)
-	nhi += hi*mulLo + lo*mulHi
-	nlo, c := bits.Add64(nlo, incLo, 0)
-	nhi, _ = bits.Add64(nhi, incHi, c)
-	x = nhi
-	x ^= x >> 32
-	x *= cheapMul
-	x ^= x >> 48
-	x *= nlo | 1
-	return nhi, nlo, x
-}
-
-// next is the next draw.
-func (d *draws) next() int {
-	var x [1]int
-	d.fill(x[:], 1)
-	return x[0]
-}
-
-// fill sets dst to the next len(dst) draws, each times scale (the offset
-// of the row it picks).
-func (d *draws) fill(dst []int, scale int) {
-	hi, lo, n := d.hi, d.lo, d.n
-	var x uint64
-	if n&(n-1) == 0 {
-		for j := range dst {
-			hi, lo, x = pcgStep(hi, lo)
-			dst[j] = int(x&(n-1)) * scale
-		}
-		d.hi, d.lo = hi, lo
-		return
-	}
-	thresh := -n % n
-	for j := range dst {
-		hi, lo, x = pcgStep(hi, lo)
-		top, bot := bits.Mul64(x, n)
-		// Reject the few products that would make low indices likelier.
-		for bot < thresh {
-			hi, lo, x = pcgStep(hi, lo)
-			top, bot = bits.Mul64(x, n)
-		}
-		dst[j] = int(top) * scale
-	}
-	d.hi, d.lo = hi, lo
 }
 
 // selectQuantile is quantile of xs once sorted, without sorting them: the

@@ -291,3 +291,50 @@ func TestTailsGiveTheQuantilesOfAllTheValues(t *testing.T) {
 		}
 	}
 }
+
+// Lengths that reduce one generator's outputs, block after block, get
+// the draws a generator of their own gives, also when a length turns an
+// output down and the others take it: 3·2⁶¹ and 2⁶³ − 1 turn down about
+// one output in four and one in two, 751 and 8 (a mask) hardly ever or
+// never. Blocks of one output, of an odd size and of several thousand,
+// and lengths that stop before the others.
+func TestSharedDrawsAreEachLengthsOwn(t *testing.T) {
+	t.Parallel()
+	if bits.UintSize == 32 {
+		t.Skip("Rand.IntN draws lengths below 2³² through its 32-bit path here")
+	}
+	ns := []uint64{8, 751, 3 << 61, math.MaxInt64, 2}
+	stops := []int{30000, 20000, 9000, 12345, 1}
+	for _, size := range []int{1, 7, 4096} {
+		shared := newDraws(0)
+		xs := make([]uint64, size)
+		lens := make([]sharedDraws, len(ns))
+		wants := make([]*draws, len(ns))
+		made := make([]int, len(ns))
+		for j, n := range ns {
+			lens[j] = sharedDraws{n: n}
+			wants[j] = newDraws(int(n))
+		}
+		for more := true; more; {
+			start := *shared
+			shared.raw(xs)
+			more = false
+			for j := range lens {
+				if made[j] >= stops[j] {
+					continue
+				}
+				got := make([]int, min(size, stops[j]-made[j]))
+				lens[j].fill(got, xs, start, 3)
+				want := make([]int, len(got))
+				wants[j].fill(want, 3)
+				if !slices.Equal(got, want) {
+					t.Fatalf("blocks of %d, n = %d, draws %d on: %v, its own generator gives %v", size, ns[j], made[j], got[:min(8, len(got))], want[:min(8, len(want))])
+				}
+				made[j] += len(got)
+				more = more || made[j] < stops[j]
+			}
+		}
+		assert.NotNil(t, lens[2].own, "3·2⁶¹ turned an output down")
+		assert.Nil(t, lens[1].own, "751 took every output")
+	}
+}
