@@ -142,6 +142,7 @@ func (l *lengthRun) draw(xs []uint64, start draws) {
 	blk.first = l.made
 	blk.rows = blk.rows[:min(len(xs), l.total-l.made)]
 	l.draws.fill(blk.rows, xs, start, l.m)
+	inRange(blk.rows, l.rows, l.m)
 	l.made += len(blk.rows)
 	blk.left.Store(int32(len(l.ins)))
 	for _, in := range l.ins {
@@ -194,6 +195,9 @@ type drawBlock struct {
 // the sums of the resample the block begins in (the summer's, from its
 // blocks before).
 func (blk *drawBlock) sum(n, m, lo int, rows, sums []float64, tl *tails) {
+	if lo < 0 || lo+len(sums) > m {
+		panic("metrics: summing lists outside the rows")
+	}
 	k, draws := blk.first, blk.rows
 	for len(draws) > 0 {
 		at := k % n
@@ -201,7 +205,7 @@ func (blk *drawBlock) sum(n, m, lo int, rows, sums []float64, tl *tails) {
 			clear(sums)
 		}
 		take := min(len(draws), n-at)
-		sumDraws(sums, rows, draws[:take], lo)
+		sumDrawsInRange(sums, rows, draws[:take], lo) // the block is inRange
 		k, draws = k+take, draws[take:]
 		if at+take == n {
 			for i, s := range sums {
