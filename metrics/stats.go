@@ -75,7 +75,7 @@ func Aggregate(values []float64) Stats {
 // the same length share them, and a list whose values are all equal needs
 // none. Lists are spread over GOMAXPROCS goroutines.
 func AggregateAll(lists map[string][]float64) map[string]Stats {
-	return aggregateAll(lists, true)
+	return aggregateNamed(lists, true)
 }
 
 // AggregateAllInPlace is AggregateAll, with the same results, for a
@@ -83,30 +83,75 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 // place instead of a copy of it, so that the lists are not held twice
 // (the lists of a run's tasks are most of what summarizing it holds).
 func AggregateAllInPlace(lists map[string][]float64) map[string]Stats {
-	return aggregateAll(lists, false)
+	return aggregateNamed(lists, false)
 }
 
-func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
+// AggregateAllInPlaceWith is AggregateAllInPlace of lists and, with the
+// results of Aggregate, of each of unnamed (figures without a metric
+// name, such as a configuration's rewards), in one bootstrap: lists of
+// different lengths share the generator's outputs, so a list bootstrapped
+// apart costs more than one bootstrapped with the others.
+func AggregateAllInPlaceWith(lists map[string][]float64, unnamed ...[]float64) (map[string]Stats, []Stats) {
+	all := make([]namedList, 0, len(lists)+len(unnamed))
+	for _, name := range slices.Sorted(maps.Keys(lists)) {
+		all = append(all, namedList{name: name, named: true, xs: lists[name]})
+	}
+	for _, xs := range unnamed {
+		all = append(all, namedList{xs: xs})
+	}
+	stats := aggregateLists(all, false)
 	out := make(map[string]Stats, len(lists))
-	sorted := make(map[string][]float64, len(lists))
-	byN := map[int][]string{}
-	// same maps a hash of a sorted list's values to the names of the lists
-	// bootstrapped with that hash; copies a later name with the same values
-	// as one of them to that one.
-	same, copies := map[uint64][]string{}, map[string]string{}
-	for name, values := range lists {
-		n := len(values)
+	for i, l := range all[:len(all)-len(unnamed)] {
+		out[l.name] = stats[i]
+	}
+	return out, stats[len(all)-len(unnamed):]
+}
+
+func aggregateNamed(lists map[string][]float64, clone bool) map[string]Stats {
+	all := make([]namedList, 0, len(lists))
+	for _, name := range slices.Sorted(maps.Keys(lists)) {
+		all = append(all, namedList{name: name, named: true, xs: lists[name]})
+	}
+	stats := aggregateLists(all, clone)
+	out := make(map[string]Stats, len(lists))
+	for i, l := range all {
+		out[l.name] = stats[i]
+	}
+	return out
+}
+
+// A namedList is a list of values to aggregate and the metric it is of,
+// when it is of one (named), which decides its Wilson interval.
+type namedList struct {
+	name  string
+	named bool
+	xs    []float64
+}
+
+// aggregateLists is the statistics of each list, in their order; with
+// clone, of a sorted copy of each list, else of the list sorted in place.
+func aggregateLists(lists []namedList, clone bool) []Stats {
+	out := make([]Stats, len(lists))
+	sorted := make([][]float64, len(lists))
+	byN := map[int][]int{}
+	// same maps a hash of a sorted list's values to the lists bootstrapped
+	// with that hash; copies a later list with the same values as one of
+	// them to that one.
+	same, copies := map[uint64][]int{}, map[int]int{}
+	for i, l := range lists {
+		n := len(l.xs)
 		if n == 0 {
-			out[name] = Stats{}
 			continue
 		}
-		xs := values
+		xs := l.xs
 		if clone {
-			xs = slices.Clone(values)
+			xs = slices.Clone(xs)
 		}
 		slices.Sort(xs)
 		s := describe(xs)
-		s.WilsonLow, s.WilsonHigh = wilson(name, xs)
+		if l.named {
+			s.WilsonLow, s.WilsonHigh = wilson(l.name, xs)
+		}
 		if xs[0] == xs[n-1] {
 			// Every resample holds n copies of the one value: every mean
 			// of the bootstrap is this one, and so are its percentiles.
@@ -116,47 +161,42 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 			}
 			s.CILow = sum / float64(n)
 			s.CIHigh = s.CILow
-			out[name] = s
+			out[i] = s
 			continue
 		}
-		out[name] = s
+		out[i] = s
 		// A list equal to one seen before, value for value once sorted,
 		// has its interval: the bootstrap of a list depends only on its
 		// sorted values.
 		key := listKey(xs)
-		if first := slices.IndexFunc(same[key], func(f string) bool { return slices.Equal(sorted[f], xs) }); first >= 0 {
-			copies[name] = same[key][first]
+		if first := slices.IndexFunc(same[key], func(f int) bool { return slices.Equal(sorted[f], xs) }); first >= 0 {
+			copies[i] = same[key][first]
 			continue
 		}
-		same[key] = append(same[key], name)
-		sorted[name] = xs
-		byN[n] = append(byN[n], name)
+		same[key] = append(same[key], i)
+		sorted[i] = xs
+		byN[n] = append(byN[n], i)
 	}
 	// One bootstrap for every length: the lists of a length share its
 	// draws, and the lengths share the generator's outputs (bootstrap).
-	var lengths []lengthLists
-	for _, n := range slices.Sorted(maps.Keys(byN)) {
-		names := byN[n]
-		slices.Sort(names)
-		xss := make([][]float64, len(names))
-		for i, name := range names {
-			xss[i] = sorted[name]
+	ns := slices.Sorted(maps.Keys(byN))
+	lengths := make([]lengthLists, len(ns))
+	for j, n := range ns {
+		xss := make([][]float64, len(byN[n]))
+		for k, i := range byN[n] {
+			xss[k] = sorted[i]
 		}
-		lengths = append(lengths, lengthLists{n, xss})
+		lengths[j] = lengthLists{n, xss}
 	}
 	clear(sorted)
 	cis := bootstrap(lengths, runtime.GOMAXPROCS(0))
-	for j, n := range slices.Sorted(maps.Keys(byN)) {
-		for i, name := range byN[n] {
-			s := out[name]
-			s.CILow, s.CIHigh = cis[j][i][0], cis[j][i][1]
-			out[name] = s
+	for j, n := range ns {
+		for k, i := range byN[n] {
+			out[i].CILow, out[i].CIHigh = cis[j][k][0], cis[j][k][1]
 		}
 	}
-	for name, first := range copies {
-		s := out[name]
-		s.CILow, s.CIHigh = out[first].CILow, out[first].CIHigh
-		out[name] = s
+	for i, first := range copies {
+		out[i].CILow, out[i].CIHigh = out[first].CILow, out[first].CIHigh
 	}
 	return out
 }

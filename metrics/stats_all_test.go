@@ -338,3 +338,38 @@ func TestSharedDrawsAreEachLengthsOwn(t *testing.T) {
 		assert.Nil(t, lens[1].own, "751 took every output")
 	}
 }
+
+// Lists without a name bootstrapped with named ones get what Aggregate
+// gives them alone, to the last bit: no Wilson interval for values of 0
+// and 1, the interval of a named list with the same values, nothing for
+// an empty list, lengths of their own and lengths shared with the named.
+func TestAggregateAllInPlaceWithGivesUnnamedListsWhatAggregateGives(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	named := map[string][]float64{"success@5": {0, 1, 1, 0, 1}, "recall@5": {0.5, 0.25, 1, 0.75}}
+	for i := range 12 {
+		xs := make([]float64, 3+i%4)
+		for j := range xs {
+			xs[j] = rng.Float64()
+		}
+		named[fmt.Sprintf("list %d", i)] = xs
+	}
+	unnamed := [][]float64{{1, 0, 1, 1, 0}, {}, {0.75, 1, 0.25, 0.5}, {0.2, 0.4, 0.1, 0.3, 0.9, 0.8, 0.7}, {2}}
+	wantNamed := AggregateAll(named)
+	var want []Stats
+	for _, xs := range unnamed {
+		want = append(want, Aggregate(xs))
+	}
+	gotNamed, got := AggregateAllInPlaceWith(named, unnamed...)
+	assert.Equal(t, wantNamed, gotNamed)
+	assert.Equal(t, want, got)
+	assert.Nil(t, got[0].WilsonLow, "an unnamed list of 0 and 1 is not a proportion")
+	assert.NotNil(t, gotNamed["success@5"].WilsonLow)
+	assert.Equal(t, gotNamed["recall@5"].CILow, got[2].CILow)
+	assert.Equal(t, Stats{}, got[1])
+	for _, xs := range unnamed {
+		assert.True(t, slices.IsSorted(xs), "sorted in place")
+	}
+	_, none := AggregateAllInPlaceWith(map[string][]float64{"a": {1, 2}})
+	assert.Empty(t, none)
+}

@@ -473,12 +473,14 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		// The lists are not used again: they are sorted where they are,
 		// and held by the statistics alone, which let each go once its
 		// bootstrap has laid it out.
+		// The rewards are bootstrapped with them, sharing the
+		// generator's outputs.
 		lists := byMetric
 		byMetric = nil
-		c.Metrics = metrics.AggregateAllInPlace(lists)
+		var reward []metrics.Stats
+		c.Metrics, reward = metrics.AggregateAllInPlaceWith(lists, rs)
 		if len(rs) > 0 {
-			st := metrics.Aggregate(rs)
-			c.Reward = &st
+			c.Reward = &reward[0]
 		}
 	}
 	var cov *ConfigCoverage
