@@ -99,8 +99,9 @@ func AggregateAllInPlaceWith(lists map[string][]float64, unnamed ...[]float64) (
 	for _, xs := range unnamed {
 		all = append(all, namedList{xs: xs})
 	}
+	lists = nil // all holds them, and lets each go once it is laid out
 	stats := aggregateLists(all, false)
-	out := make(map[string]Stats, len(lists))
+	out := make(map[string]Stats, len(all)-len(unnamed))
 	for i, l := range all[:len(all)-len(unnamed)] {
 		out[l.name] = stats[i]
 	}
@@ -112,8 +113,9 @@ func aggregateNamed(lists map[string][]float64, clone bool) map[string]Stats {
 	for _, name := range slices.Sorted(maps.Keys(lists)) {
 		all = append(all, namedList{name: name, named: true, xs: lists[name]})
 	}
+	lists = nil // all holds them, and lets each go once it is laid out
 	stats := aggregateLists(all, clone)
-	out := make(map[string]Stats, len(lists))
+	out := make(map[string]Stats, len(all))
 	for i, l := range all {
 		out[l.name] = stats[i]
 	}
@@ -130,6 +132,9 @@ type namedList struct {
 
 // aggregateLists is the statistics of each list, in their order; with
 // clone, of a sorted copy of each list, else of the list sorted in place.
+// It lets go of the lists (lists[i].xs), so that the bootstrap lets each
+// go once it has laid it out by draw: a list and its layout are not both
+// held while the resamples are summed.
 func aggregateLists(lists []namedList, clone bool) []Stats {
 	out := make([]Stats, len(lists))
 	sorted := make([][]float64, len(lists))
@@ -139,6 +144,7 @@ func aggregateLists(lists []namedList, clone bool) []Stats {
 	// them to that one.
 	same, copies := map[uint64][]int{}, map[int]int{}
 	for i, l := range lists {
+		lists[i].xs = nil
 		n := len(l.xs)
 		if n == 0 {
 			continue
