@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -43,26 +44,51 @@ type lengthLists struct {
 func bootstrap(lengths []lengthLists, workers int) [][][2]float64 {
 	ls := make([]*lengthRun, len(lengths))
 	var wg sync.WaitGroup
+	// Blocks of outputs: one being made while the others are read, by
+	// the lengths of few lists, which reduce them as they sum.
+	free := make(chan *outputBlock, 4)
+	for range cap(free) {
+		free <- &outputBlock{xs: make([]uint64, drawsPerBlock)}
+	}
 	for j := range lengths {
-		ls[j] = newLengthRun(lengths[j].n, lengths[j].xss, workers, &wg)
+		ls[j] = newLengthRun(lengths[j].n, lengths[j].xss, workers, &wg, free)
 		lengths[j].xss = nil
 	}
 	shared := newDraws(0)
-	xs := make([]uint64, drawsPerBlock)
 	for more := true; more; {
-		start := *shared
-		shared.raw(xs)
+		ob := <-free
+		ob.start = *shared
+		shared.raw(ob.xs)
+		readers := int32(1) // this goroutine, and the lengths of few lists
+		for _, l := range ls {
+			if l.outs != nil && l.sent < l.total {
+				readers++
+			}
+		}
+		ob.left.Store(readers)
 		more = false
 		for _, l := range ls {
-			if l.made < l.total {
-				l.draw(xs, start)
-				more = more || l.made < l.total
+			if l.sent >= l.total {
+				continue
 			}
+			if l.outs != nil {
+				l.sent += min(len(ob.xs), l.total-l.sent)
+				l.outs <- ob
+			} else {
+				l.draw(ob.xs, ob.start)
+			}
+			more = more || l.sent < l.total
+		}
+		if ob.left.Add(-1) == 0 {
+			free <- ob
 		}
 	}
 	for _, l := range ls {
 		for _, in := range l.ins {
 			close(in)
+		}
+		if l.outs != nil {
+			close(l.outs)
 		}
 	}
 	wg.Wait()
@@ -76,6 +102,14 @@ func bootstrap(lengths []lengthLists, workers int) [][][2]float64 {
 	return out
 }
 
+// An outputBlock holds drawsPerBlock of the generator's outputs, from
+// the state start on, and how many have yet to read them.
+type outputBlock struct {
+	xs    []uint64
+	start draws
+	left  atomic.Int32
+}
+
 const (
 	// drawsPerBlock is how many draws a block holds: 64 KiB of row
 	// offsets, which stay in cache between the drawing and the summing.
@@ -86,21 +120,32 @@ const (
 )
 
 // A lengthRun is the bootstrap of the lists of one length: their rows,
-// the tails of their resample means, the summers' queues and how many of
-// its draws were made.
+// the tails of their resample means, the summers' queues (ins, of blocks
+// of draws; or outs, of blocks of outputs, for a length of few lists)
+// and how many of its draws were handed to them (sent, by the drawing
+// goroutine) and summed (made, by the one summer of a length of few
+// lists).
 type lengthRun struct {
-	n, m        int
-	rows        []float64
-	tl          *tails
-	ins         []chan *drawBlock
-	free        chan *drawBlock
-	made, total int
-	draws       sharedDraws
+	n, m              int
+	rows              []float64
+	tl                *tails
+	ins               []chan *drawBlock
+	free              chan *drawBlock
+	outs              chan *outputBlock
+	sent, made, total int
+	draws             sharedDraws
 }
 
+// fewLists is the most lists of a length that its summer draws for
+// itself, reducing the shared outputs as it adds the rows they pick: with
+// fewer lists than a vector's four lanes, writing the draws out and
+// reading them back costs more than the sums.
+const fewLists = 3
+
 // newLengthRun lays xss out by draw, letting each list go once it is
-// laid out, and starts the length's summers on wg.
-func newLengthRun(n int, xss [][]float64, workers int, wg *sync.WaitGroup) *lengthRun {
+// laid out, and starts the length's summers on wg; a summer of few lists
+// gives the blocks of outputs it has read to free.
+func newLengthRun(n int, xss [][]float64, workers int, wg *sync.WaitGroup, free chan<- *outputBlock) *lengthRun {
 	m := len(xss)
 	l := &lengthRun{n: n, m: m, rows: make([]float64, n*m), total: n * BootstrapResamples, draws: sharedDraws{n: uint64(n)}}
 	for i, xs := range xss {
@@ -110,6 +155,20 @@ func newLengthRun(n int, xss [][]float64, workers int, wg *sync.WaitGroup) *leng
 		xss[i] = nil // laid out: the list is not held by the bootstrap
 	}
 	l.tl = newTails(m, BootstrapResamples, bootstrapLow, bootstrapHigh)
+	if m <= fewLists {
+		l.outs = make(chan *outputBlock, cap(free))
+		wg.Go(func() {
+			sums := make([]float64, m)
+			var buf []int
+			for ob := range l.outs {
+				buf = l.sumOutputs(ob.xs, ob.start, sums, buf)
+				if ob.left.Add(-1) == 0 {
+					free <- ob
+				}
+			}
+		})
+		return l
+	}
 	parts := max(1, min(workers, m/minListsPerSummer))
 	// Three blocks: one being drawn while two wait for or are being
 	// summed, so that neither side waits for the other in the steady state.
@@ -134,16 +193,114 @@ func newLengthRun(n int, xss [][]float64, workers int, wg *sync.WaitGroup) *leng
 	return l
 }
 
+// sumOutputs is the summer of a length of few lists: it makes the
+// length's next draws from the shared outputs xs (from the generator's
+// state start on), adding the row each picks to sums as it makes it, in
+// the order of the draws, and gives tl the mean of each resample it ends.
+// sums holds the sums of the resample the block begins in. Where the
+// reduction cannot be done as it goes (a power of two, an output turned
+// down, a generator of the length's own), the draws are made into buf
+// (returned, grown) and added from there.
+func (l *lengthRun) sumOutputs(xs []uint64, start draws, sums []float64, buf []int) []int {
+	xs = xs[:min(len(xs), l.total-l.made)]
+	j := 0
+	if l.draws.own == nil && l.n&(l.n-1) != 0 {
+		j = l.addOutputs(xs, sums)
+	}
+	if j == len(xs) {
+		return buf
+	}
+	// From output j on: as a block of draws.
+	at := start
+	at.skip(j)
+	buf = slices.Grow(buf[:0], len(xs)-j)[:len(xs)-j]
+	l.draws.fill(buf, xs[j:], at, l.m)
+	inRange(buf, l.rows, l.m)
+	blk := drawBlock{first: l.made, rows: buf}
+	blk.sum(l.n, l.m, 0, l.rows, sums, l.tl)
+	l.made += len(buf)
+	return buf
+}
+
+// addOutputs reduces the outputs xs to draws into n values, as reduce
+// does, adding the row each picks to sums, until an output is turned
+// down: it returns how many it reduced. The sums of a resample are held
+// in registers (three, the most lists of a length that calls it), each
+// list's added to in the order of the draws.
+func (l *lengthRun) addOutputs(xs []uint64, sums []float64) int {
+	n, m, rows := uint64(l.n), l.m, l.rows
+	thresh := -n % n
+	var s0, s1, s2 float64
+	load := func() {
+		s0 = sums[0]
+		if m > 1 {
+			s1 = sums[1]
+		}
+		if m > 2 {
+			s2 = sums[2]
+		}
+	}
+	store := func() {
+		sums[0] = s0
+		if m > 1 {
+			sums[1] = s1
+		}
+		if m > 2 {
+			sums[2] = s2
+		}
+	}
+	load()
+	done := 0
+	for done < len(xs) {
+		// The draws up to the end of a resample, or of xs.
+		at := l.made % l.n
+		chunk := xs[done:min(len(xs), done+l.n-at)]
+		for j, x := range chunk {
+			top, bot := bits.Mul64(x, n)
+			if bot < thresh {
+				store()
+				l.made += j
+				return done + j
+			}
+			k := int(top) * m
+			switch m {
+			case 1:
+				s0 += rows[k]
+			case 2:
+				r := rows[k : k+2]
+				s0 += r[0]
+				s1 += r[1]
+			default:
+				r := rows[k : k+3]
+				s0 += r[0]
+				s1 += r[1]
+				s2 += r[2]
+			}
+		}
+		done += len(chunk)
+		l.made += len(chunk)
+		store()
+		if at+len(chunk) == l.n {
+			for i, s := range sums[:m] {
+				l.tl.add(i, s/float64(l.n))
+			}
+			clear(sums)
+			load()
+		}
+	}
+	return len(xs)
+}
+
 // draw makes the length's next block of draws from xs, the shared
 // outputs from the generator's state start on, and hands it to the
 // summers.
 func (l *lengthRun) draw(xs []uint64, start draws) {
 	blk := <-l.free
-	blk.first = l.made
-	blk.rows = blk.rows[:min(len(xs), l.total-l.made)]
+	blk.first = l.sent
+	blk.rows = blk.rows[:min(len(xs), l.total-l.sent)]
 	l.draws.fill(blk.rows, xs, start, l.m)
 	inRange(blk.rows, l.rows, l.m)
-	l.made += len(blk.rows)
+	l.sent += len(blk.rows)
 	blk.left.Store(int32(len(l.ins)))
 	for _, in := range l.ins {
 		in <- blk

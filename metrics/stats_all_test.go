@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -372,4 +373,96 @@ func TestAggregateAllInPlaceWithGivesUnnamedListsWhatAggregateGives(t *testing.T
 	}
 	_, none := AggregateAllInPlaceWith(map[string][]float64{"a": {1, 2}})
 	assert.Empty(t, none)
+}
+
+// Lengths of one to three lists are summed as their draws are made from
+// the shared outputs; lengths of more are drawn, then summed: both give
+// the bits of a generator per list, for powers of two (a mask, made into
+// a block of draws), lengths that do not divide a block of outputs, and
+// a length of one list beside lengths of many.
+func TestAggregateAllOfLengthsOfFewListsGivesTheBitsOfOneGeneratorPerList(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 14))
+	lists := map[string][]float64{}
+	for _, lc := range []struct{ n, m int }{{2, 1}, {4, 3}, {7, 1}, {7 + 1, 2}, {9, 4}, {29, 3}, {31, 9}, {16, 2}} {
+		for i := range lc.m {
+			xs := make([]float64, lc.n)
+			for j := range xs {
+				xs[j] = math.Round(rng.NormFloat64()*1000) / 13
+			}
+			lists[fmt.Sprintf("n%d-%d", lc.n, i)] = xs
+		}
+	}
+	got := AggregateAll(lists)
+	for name, xs := range lists {
+		assert.Equal(t, aggregateOneByOne(xs), got[name], name)
+	}
+}
+
+// A length of few lists that has a generator of its own (after it turned
+// an output down) sums the draws of that generator, not the shared
+// outputs; and an output turned down stops the sums as it goes, with
+// the draws before it added and counted.
+func TestSumOutputsFollowsTheLengthsOwnGenerator(t *testing.T) {
+	t.Parallel()
+	xss := func() [][]float64 { return [][]float64{{0.5, 1.5, 2.25, 4, 8}, {1, 2, 3, 5, 7}} }
+	var wg sync.WaitGroup
+	free := make(chan *outputBlock, 1)
+	shared := newLengthRun(3, [][]float64{{10, 20, 40}}, 1, &wg, free)
+	sums := make([]float64, 1)
+	// 0 is turned down for n = 3 (2⁶⁴ mod 3 = 1, and 0·3 leaves 0).
+	assert.Equal(t, 2, shared.addOutputs([]uint64{1 << 63, math.MaxUint64, 0, 5}, sums))
+	assert.Equal(t, 2, shared.made)
+	assert.Equal(t, []float64{20 + 40}, sums, "draws 1 and 2 added before the output turned down")
+	close(shared.outs)
+
+	d := newDraws(0)
+	xs := make([]uint64, 40)
+	d.raw(xs)
+	// The means each list's tails were given, sorted.
+	run := func(own bool) [][]float64 {
+		l := newLengthRun(5, xss(), 1, &wg, free)
+		if own {
+			// A generator of its own placed 3 outputs further on than the
+			// shared ones: its draws are those of outputs 3 to 42.
+			o := newDraws(5)
+			o.skip(3)
+			l.draws.own = o
+		}
+		sums := make([]float64, 2)
+		l.sumOutputs(xs, *newDraws(0), sums, nil)
+		close(l.outs)
+		assert.Equal(t, 40, l.made)
+		if !own {
+			assert.Equal(t, []float64{0, 0}, sums, "40 draws end the eighth resample of 5: its sums are cleared")
+		}
+		var means [][]float64
+		for i := range 2 {
+			ms := slices.Clone(l.tl.lows[i*l.tl.kLow : i*l.tl.kLow+int(l.tl.nLow[i])])
+			slices.Sort(ms)
+			means = append(means, ms)
+		}
+		return means
+	}
+	wantMeans := func(d *draws) [][]float64 {
+		draws := make([]int, 40)
+		d.fill(draws, 1)
+		means := [][]float64{nil, nil}
+		for i := range 2 {
+			for r := range 8 {
+				sum := 0.0
+				for _, k := range draws[5*r : 5*r+5] {
+					sum += xss()[i][k]
+				}
+				means[i] = append(means[i], sum/5)
+			}
+			slices.Sort(means[i])
+		}
+		return means
+	}
+	o := newDraws(5)
+	o.skip(3)
+	assert.Equal(t, wantMeans(newDraws(5)), run(false), "the shared outputs' draws")
+	assert.Equal(t, wantMeans(o), run(true), "the length's own generator's draws")
+	wg.Wait()
 }
