@@ -92,9 +92,10 @@ func newSpool() (*spool, error) {
 }
 
 // Close releases the temporary file, unless a summary was handed it to
-// read its entries from: the file is then closed when that summary is no
-// longer used (an *os.File closes itself once unreachable), and, its name
-// removed at the start, leaves nothing behind.
+// read its entries from: the summary's Close then closes it (or, if it is
+// not called, the file closes itself once the summary is unreachable, as
+// an *os.File does). Its name removed at the start, it leaves nothing
+// behind.
 func (s *spool) Close() error {
 	if s.handed {
 		return nil
