@@ -225,69 +225,88 @@ func (l *lengthRun) sumOutputs(xs []uint64, start draws, sums []float64, buf []i
 // addOutputs reduces the outputs xs to draws into n values, as reduce
 // does, adding the row each picks to sums, until an output is turned
 // down: it returns how many it reduced. The sums of a resample are held
-// in registers (three, the most lists of a length that calls it), each
+// in registers, a loop for each number of lists (one to three), each
 // list's added to in the order of the draws.
 func (l *lengthRun) addOutputs(xs []uint64, sums []float64) int {
-	n, m, rows := uint64(l.n), l.m, l.rows
-	thresh := -n % n
-	var s0, s1, s2 float64
-	load := func() {
-		s0 = sums[0]
-		if m > 1 {
-			s1 = sums[1]
-		}
-		if m > 2 {
-			s2 = sums[2]
-		}
-	}
-	store := func() {
-		sums[0] = s0
-		if m > 1 {
-			sums[1] = s1
-		}
-		if m > 2 {
-			sums[2] = s2
-		}
-	}
-	load()
 	done := 0
 	for done < len(xs) {
 		// The draws up to the end of a resample, or of xs.
 		at := l.made % l.n
 		chunk := xs[done:min(len(xs), done+l.n-at)]
-		for j, x := range chunk {
-			top, bot := bits.Mul64(x, n)
-			if bot < thresh {
-				store()
-				l.made += j
-				return done + j
-			}
-			k := int(top) * m
-			switch m {
-			case 1:
-				s0 += rows[k]
-			case 2:
-				r := rows[k : k+2]
-				s0 += r[0]
-				s1 += r[1]
-			default:
-				r := rows[k : k+3]
-				s0 += r[0]
-				s1 += r[1]
-				s2 += r[2]
-			}
+		var k int
+		switch l.m {
+		case 1:
+			k = add1(chunk, uint64(l.n), l.rows, sums)
+		case 2:
+			k = add2(chunk, uint64(l.n), l.rows, sums)
+		default:
+			k = add3(chunk, uint64(l.n), l.rows, sums)
 		}
-		done += len(chunk)
-		l.made += len(chunk)
-		store()
+		done += k
+		l.made += k
+		if k < len(chunk) {
+			return done
+		}
 		if at+len(chunk) == l.n {
-			for i, s := range sums[:m] {
+			for i, s := range sums[:l.m] {
 				l.tl.add(i, s/float64(l.n))
 			}
 			clear(sums)
-			load()
 		}
 	}
+	return len(xs)
+}
+
+// add1, add2 and add3 add to sums, for each output of xs until one is
+// turned down, the row of one, two or three values it draws from rows,
+// and return how many outputs they reduced.
+func add1(xs []uint64, n uint64, rows, sums []float64) int {
+	thresh := -n % n
+	s0 := sums[0]
+	for j, x := range xs {
+		top, bot := bits.Mul64(x, n)
+		if bot < thresh {
+			sums[0] = s0
+			return j
+		}
+		s0 += rows[top]
+	}
+	sums[0] = s0
+	return len(xs)
+}
+
+func add2(xs []uint64, n uint64, rows, sums []float64) int {
+	thresh := -n % n
+	s0, s1 := sums[0], sums[1]
+	for j, x := range xs {
+		top, bot := bits.Mul64(x, n)
+		if bot < thresh {
+			sums[0], sums[1] = s0, s1
+			return j
+		}
+		r := rows[2*top : 2*top+2]
+		s0 += r[0]
+		s1 += r[1]
+	}
+	sums[0], sums[1] = s0, s1
+	return len(xs)
+}
+
+func add3(xs []uint64, n uint64, rows, sums []float64) int {
+	thresh := -n % n
+	s0, s1, s2 := sums[0], sums[1], sums[2]
+	for j, x := range xs {
+		top, bot := bits.Mul64(x, n)
+		if bot < thresh {
+			sums[0], sums[1], sums[2] = s0, s1, s2
+			return j
+		}
+		r := rows[3*top : 3*top+3]
+		s0 += r[0]
+		s1 += r[1]
+		s2 += r[2]
+	}
+	sums[0], sums[1], sums[2] = s0, s1, s2
 	return len(xs)
 }
 

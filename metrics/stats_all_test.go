@@ -384,7 +384,7 @@ func TestAggregateAllOfLengthsOfFewListsGivesTheBitsOfOneGeneratorPerList(t *tes
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(13, 14))
 	lists := map[string][]float64{}
-	for _, lc := range []struct{ n, m int }{{2, 1}, {4, 3}, {7, 1}, {7 + 1, 2}, {9, 4}, {29, 3}, {31, 9}, {16, 2}} {
+	for _, lc := range []struct{ n, m int }{{2, 1}, {4, 3}, {7, 1}, {7 + 1, 2}, {9, 4}, {10, 2}, {29, 3}, {31, 9}, {16, 2}} {
 		for i := range lc.m {
 			xs := make([]float64, lc.n)
 			for j := range xs {
@@ -414,6 +414,13 @@ func TestSumOutputsFollowsTheLengthsOwnGenerator(t *testing.T) {
 	assert.Equal(t, 2, shared.addOutputs([]uint64{1 << 63, math.MaxUint64, 0, 5}, sums))
 	assert.Equal(t, 2, shared.made)
 	assert.Equal(t, []float64{20 + 40}, sums, "draws 1 and 2 added before the output turned down")
+	rows := []float64{1, 10, 100, 2, 20, 200, 4, 40, 400}
+	sums2, sums3 := []float64{0.5, 0.5}, []float64{0.5, 0.5, 0.5}
+	assert.Equal(t, 3, add2([]uint64{math.MaxUint64, 1 << 63, 1, 0, 7}, 3, rows[:6], sums2), "two lists")
+	assert.Equal(t, []float64{0.5 + 20 + 100 + 1, 0.5 + 200 + 2 + 10}, sums2, "rows 2, 1, 0 of (1, 10), (100, 2), (20, 200)")
+	assert.Equal(t, 2, add3([]uint64{math.MaxUint64, 1 << 63, 0}, 3, rows, sums3), "three lists")
+	assert.Equal(t, []float64{0.5 + 4 + 2, 0.5 + 40 + 20, 0.5 + 400 + 200}, sums3)
+	assert.Equal(t, 2, add2([]uint64{5, 6}, 3, rows[:6], sums2), "none turned down")
 	close(shared.outs)
 
 	d := newDraws(0)
