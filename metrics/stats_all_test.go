@@ -421,6 +421,37 @@ func TestSumOutputsFollowsTheLengthsOwnGenerator(t *testing.T) {
 	assert.Equal(t, 2, add3([]uint64{math.MaxUint64, 1 << 63, 0}, 3, rows, sums3), "three lists")
 	assert.Equal(t, []float64{0.5 + 4 + 2, 0.5 + 40 + 20, 0.5 + 400 + 200}, sums3)
 	assert.Equal(t, 2, add2([]uint64{5, 6}, 3, rows[:6], sums2), "none turned down")
+	// 0xAAAAAAAAAAAAAAAB · 3 leaves 1 = 2⁶⁴ mod 3: the least product
+	// taken, not turned down.
+	const least = 0xAAAAAAAAAAAAAAAB
+	assert.Equal(t, 1, add1([]uint64{least}, 3, rows[:3], []float64{0}))
+	assert.Equal(t, 1, add2([]uint64{least}, 3, rows[:6], []float64{0, 0}))
+	assert.Equal(t, 1, add3([]uint64{least}, 3, rows, []float64{0, 0, 0}))
+
+	// Outputs turned down inside a block: the draws before it from the
+	// block, those after it from a generator placed at that output.
+	mid := newLengthRun(3, [][]float64{{10, 20, 40}}, 1, &wg, free)
+	block := []uint64{math.MaxUint64, 1 << 63, 0, 9, 9, 9, 9, 9}
+	midSums := make([]float64, 1)
+	mid.sumOutputs(block, *newDraws(0), midSums, nil)
+	close(mid.outs)
+	assert.Equal(t, 8, mid.made)
+	assert.NotNil(t, mid.draws.own)
+	rest := newDraws(3)
+	rest.skip(2)
+	after := make([]int, 6)
+	rest.fill(after, 1)
+	picked := append([]int{2, 1}, after...)
+	vals := []float64{10, 20, 40}
+	var wantLows []float64
+	for r := range 2 {
+		wantLows = append(wantLows, (vals[picked[3*r]]+vals[picked[3*r+1]]+vals[picked[3*r+2]])/3)
+	}
+	gotLows := slices.Clone(mid.tl.lows[:mid.tl.nLow[0]])
+	slices.Sort(gotLows)
+	slices.Sort(wantLows)
+	assert.Equal(t, wantLows, gotLows, "two resamples ended")
+	assert.Equal(t, []float64{vals[picked[6]] + vals[picked[7]]}, midSums, "the third begun")
 	close(shared.outs)
 
 	d := newDraws(0)
