@@ -427,6 +427,16 @@ func TestSumOutputsFollowsTheLengthsOwnGenerator(t *testing.T) {
 	assert.Equal(t, 1, add1([]uint64{least}, 3, rows[:3], []float64{0}))
 	assert.Equal(t, 1, add2([]uint64{least}, 3, rows[:6], []float64{0, 0}))
 	assert.Equal(t, 1, add3([]uint64{least}, 3, rows, []float64{0, 0, 0}))
+	dst := make([]int, 2)
+	assert.Equal(t, 1, reduce(dst, []uint64{least, 0}, 3, 4), "reduce takes it too, and turns 0 down")
+	assert.Equal(t, []int{2 * 4, 0}, dst, "the least product draws index 2 (2⁶⁵ + 1 over 2⁶⁴)")
+
+	// A summer given lists past the rows' width is refused before the
+	// assembly reads them.
+	assert.Panics(t, func() {
+		blk := drawBlock{rows: []int{0}}
+		blk.sum(1, 2, 1, []float64{1, 2}, make([]float64, 2), newTails(3, 1, bootstrapLow, bootstrapHigh))
+	})
 
 	// Outputs turned down inside a block: the draws before it from the
 	// block, those after it from a generator placed at that output.
