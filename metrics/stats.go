@@ -5,11 +5,8 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
-	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 )
 
 // Bootstrap settings of Aggregate. The generator is math/rand/v2's PCG
@@ -78,7 +75,7 @@ func Aggregate(values []float64) Stats {
 // the same length share them, and a list whose values are all equal needs
 // none. Lists are spread over GOMAXPROCS goroutines.
 func AggregateAll(lists map[string][]float64) map[string]Stats {
-	return aggregateAll(lists, true)
+	return aggregateNamed(lists, true)
 }
 
 // AggregateAllInPlace is AggregateAll, with the same results, for a
@@ -86,30 +83,81 @@ func AggregateAll(lists map[string][]float64) map[string]Stats {
 // place instead of a copy of it, so that the lists are not held twice
 // (the lists of a run's tasks are most of what summarizing it holds).
 func AggregateAllInPlace(lists map[string][]float64) map[string]Stats {
-	return aggregateAll(lists, false)
+	return aggregateNamed(lists, false)
 }
 
-func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
-	out := make(map[string]Stats, len(lists))
-	sorted := make(map[string][]float64, len(lists))
-	byN := map[int][]string{}
-	// same maps a hash of a sorted list's values to the names of the lists
-	// bootstrapped with that hash; copies a later name with the same values
-	// as one of them to that one.
-	same, copies := map[uint64][]string{}, map[string]string{}
-	for name, values := range lists {
-		n := len(values)
+// AggregateAllInPlaceWith is AggregateAllInPlace of lists and, with the
+// results of Aggregate, of each of unnamed (figures without a metric
+// name, such as a configuration's rewards), in one bootstrap: lists of
+// different lengths share the generator's outputs, so a list bootstrapped
+// apart costs more than one bootstrapped with the others.
+func AggregateAllInPlaceWith(lists map[string][]float64, unnamed ...[]float64) (map[string]Stats, []Stats) {
+	all := make([]namedList, 0, len(lists)+len(unnamed))
+	for _, name := range slices.Sorted(maps.Keys(lists)) {
+		all = append(all, namedList{name: name, named: true, xs: lists[name]})
+	}
+	for _, xs := range unnamed {
+		all = append(all, namedList{xs: xs})
+	}
+	lists = nil // all holds them, and lets each go once it is laid out
+	stats := aggregateLists(all, false)
+	out := make(map[string]Stats, len(all)-len(unnamed))
+	for i, l := range all[:len(all)-len(unnamed)] {
+		out[l.name] = stats[i]
+	}
+	return out, stats[len(all)-len(unnamed):]
+}
+
+func aggregateNamed(lists map[string][]float64, clone bool) map[string]Stats {
+	all := make([]namedList, 0, len(lists))
+	for _, name := range slices.Sorted(maps.Keys(lists)) {
+		all = append(all, namedList{name: name, named: true, xs: lists[name]})
+	}
+	lists = nil // all holds them, and lets each go once it is laid out
+	stats := aggregateLists(all, clone)
+	out := make(map[string]Stats, len(all))
+	for i, l := range all {
+		out[l.name] = stats[i]
+	}
+	return out
+}
+
+// A namedList is a list of values to aggregate and the metric it is of,
+// when it is of one (named), which decides its Wilson interval.
+type namedList struct {
+	name  string
+	named bool
+	xs    []float64
+}
+
+// aggregateLists is the statistics of each list, in their order; with
+// clone, of a sorted copy of each list, else of the list sorted in place.
+// It lets go of the lists (lists[i].xs), so that the bootstrap lets each
+// go once it has laid it out by draw: a list and its layout are not both
+// held while the resamples are summed.
+func aggregateLists(lists []namedList, clone bool) []Stats {
+	out := make([]Stats, len(lists))
+	sorted := make([][]float64, len(lists))
+	byN := map[int][]int{}
+	// same maps a hash of a sorted list's values to the lists bootstrapped
+	// with that hash; copies a later list with the same values as one of
+	// them to that one.
+	same, copies := map[uint64][]int{}, map[int]int{}
+	for i, l := range lists {
+		lists[i].xs = nil
+		n := len(l.xs)
 		if n == 0 {
-			out[name] = Stats{}
 			continue
 		}
-		xs := values
+		xs := l.xs
 		if clone {
-			xs = slices.Clone(values)
+			xs = slices.Clone(xs)
 		}
 		slices.Sort(xs)
 		s := describe(xs)
-		s.WilsonLow, s.WilsonHigh = wilson(name, xs)
+		if l.named {
+			s.WilsonLow, s.WilsonHigh = wilson(l.name, xs)
+		}
 		if xs[0] == xs[n-1] {
 			// Every resample holds n copies of the one value: every mean
 			// of the bootstrap is this one, and so are its percentiles.
@@ -119,74 +167,42 @@ func aggregateAll(lists map[string][]float64, clone bool) map[string]Stats {
 			}
 			s.CILow = sum / float64(n)
 			s.CIHigh = s.CILow
-			out[name] = s
+			out[i] = s
 			continue
 		}
-		out[name] = s
+		out[i] = s
 		// A list equal to one seen before, value for value once sorted,
 		// has its interval: the bootstrap of a list depends only on its
 		// sorted values.
 		key := listKey(xs)
-		if first := slices.IndexFunc(same[key], func(f string) bool { return slices.Equal(sorted[f], xs) }); first >= 0 {
-			copies[name] = same[key][first]
+		if first := slices.IndexFunc(same[key], func(f int) bool { return slices.Equal(sorted[f], xs) }); first >= 0 {
+			copies[i] = same[key][first]
 			continue
 		}
-		same[key] = append(same[key], name)
-		sorted[name] = xs
-		byN[n] = append(byN[n], name)
+		same[key] = append(same[key], i)
+		sorted[i] = xs
+		byN[n] = append(byN[n], i)
 	}
-	// One bootstrap per length, the longest first: the draws are made
-	// once for every list of a length, and the lengths are bootstrapped
-	// side by side, each summing its lists on as many goroutines as pay.
-	// Each job holds its lists until its bootstrap has laid them out by
-	// draw, and no longer: the lists and that layout are not both held
-	// while the resamples are summed.
-	type job struct {
-		n     int
-		names []string
-		xss   [][]float64
-	}
-	var jobs []job
-	workers := runtime.GOMAXPROCS(0)
-	for _, n := range slices.Sorted(maps.Keys(byN)) {
-		names := byN[n]
-		slices.Sort(names)
-		xss := make([][]float64, len(names))
-		for i, name := range names {
-			xss[i] = sorted[name]
+	// One bootstrap for every length: the lists of a length share its
+	// draws, and the lengths share the generator's outputs (bootstrap).
+	ns := slices.Sorted(maps.Keys(byN))
+	lengths := make([]lengthLists, len(ns))
+	for j, n := range ns {
+		xss := make([][]float64, len(byN[n]))
+		for k, i := range byN[n] {
+			xss[k] = sorted[i]
 		}
-		jobs = append(jobs, job{n, names, xss})
+		lengths[j] = lengthLists{n, xss}
 	}
 	clear(sorted)
-	slices.Reverse(jobs)
-	cis := make([][][2]float64, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(workers, len(jobs)) {
-		wg.Go(func() {
-			for j := range next {
-				xss := jobs[j].xss
-				jobs[j].xss = nil
-				cis[j] = bootstrap(jobs[j].n, xss, workers)
-			}
-		})
-	}
-	for j := range jobs {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
-	for j, jb := range jobs {
-		for i, name := range jb.names {
-			s := out[name]
-			s.CILow, s.CIHigh = cis[j][i][0], cis[j][i][1]
-			out[name] = s
+	cis := bootstrap(lengths, runtime.GOMAXPROCS(0))
+	for j, n := range ns {
+		for k, i := range byN[n] {
+			out[i].CILow, out[i].CIHigh = cis[j][k][0], cis[j][k][1]
 		}
 	}
-	for name, first := range copies {
-		s := out[name]
-		s.CILow, s.CIHigh = out[first].CILow, out[first].CIHigh
-		out[name] = s
+	for i, first := range copies {
+		out[i].CILow, out[i].CIHigh = out[first].CILow, out[first].CIHigh
 	}
 	return out
 }
@@ -242,190 +258,6 @@ func wilson(name string, xs []float64) (lo, hi *float64) {
 	}
 	l, h := WilsonInterval(passed, len(xs), WilsonZ95)
 	return &l, &h
-}
-
-// bootstrap returns the percentile-bootstrap 95% interval of the mean of
-// each of xss, sorted lists of n values each. One generator draws the
-// indices of every resample, and each draw picks a value from every list:
-// each list sees the draws a generator of its own would give it.
-//
-// The draws are made once, a block of resamples at a time, by the calling
-// goroutine, while up to workers goroutines sum the block before, each
-// over a range of the lists (one when the lists are few: the draws are
-// then most of the work, and a second summer would only wait). The lists
-// are laid out by draw (row k holds the k-th value of every list), so
-// that a draw reads one contiguous row instead of one cache line in each
-// list; each list's sum still adds its values in the order of the draws,
-// so the means are those of a generator per list, to the last bit.
-// Nothing is allocated per resample, and of each list's resample means
-// only those the two percentiles need are kept (tails: 502 of 10,000),
-// so that the bootstrap of m lists holds 4 KB a list, not 80 KB.
-func bootstrap(n int, xss [][]float64, workers int) [][2]float64 {
-	m := len(xss)
-	rows := make([]float64, n*m)
-	for i, xs := range xss {
-		for k, x := range xs {
-			rows[k*m+i] = x
-		}
-		xss[i] = nil // laid out: the list is not held by the bootstrap
-	}
-	// Of each list's resample means, only the few around the two
-	// percentiles are kept.
-	tl := newTails(m, BootstrapResamples, bootstrapLow, bootstrapHigh)
-	parts := max(1, min(workers, m/minListsPerSummer))
-	per := max(1, drawsPerBlock/n)
-	// Three blocks: one being drawn while two wait for or are being
-	// summed, so that neither side waits for the other in the steady state.
-	free := make(chan *drawBlock, 3)
-	for range cap(free) {
-		free <- &drawBlock{rows: make([]int, 0, per*n)}
-	}
-	ins := make([]chan *drawBlock, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		ins[p] = make(chan *drawBlock, cap(free))
-		lo, hi := p*m/parts, (p+1)*m/parts
-		wg.Go(func() {
-			sums := make([]float64, hi-lo)
-			for blk := range ins[p] {
-				blk.sum(n, m, lo, rows, sums, tl)
-				if blk.left.Add(-1) == 0 {
-					free <- blk
-				}
-			}
-		})
-	}
-	d := newDraws(n)
-	for first := 0; first < BootstrapResamples; first += per {
-		blk := <-free
-		blk.first, blk.count = first, min(per, BootstrapResamples-first)
-		blk.rows = blk.rows[:blk.count*n]
-		d.fill(blk.rows, m)
-		blk.left.Store(int32(parts))
-		for _, in := range ins {
-			in <- blk
-		}
-	}
-	for _, in := range ins {
-		close(in)
-	}
-	wg.Wait()
-	out := make([][2]float64, m)
-	for i := range out {
-		out[i] = tl.quantiles(i)
-	}
-	return out
-}
-
-const (
-	// drawsPerBlock is about how many draws a block of resamples holds
-	// (at least one resample): 64 KiB of row offsets, which stay in cache
-	// between the drawing and the summing.
-	drawsPerBlock = 1 << 13
-	// minListsPerSummer is the fewest lists worth a summing goroutine of
-	// their own.
-	minListsPerSummer = 8
-)
-
-// A drawBlock holds the draws of count resamples from resample first on,
-// each draw as the offset of its row, and how many summers have yet to
-// sum it.
-type drawBlock struct {
-	first, count int
-	rows         []int
-	left         atomic.Int32
-}
-
-// sum adds, for lists lo to lo+len(sums), the values each resample of the
-// block draws, and gives their means to tl.
-func (blk *drawBlock) sum(n, m, lo int, rows, sums []float64, tl *tails) {
-	for r := range blk.count {
-		draws := blk.rows[r*n : (r+1)*n]
-		clear(sums)
-		sumDraws(sums, rows, draws, lo)
-		for i, s := range sums {
-			tl.add(lo+i, s/float64(n))
-		}
-	}
-}
-
-// draws gives the bootstrap's indices into n values: the numbers that
-// rand.New(rand.NewPCG(BootstrapSeed1, BootstrapSeed2)).IntN(n) gives,
-// call after call. The PCG's steps are made here, on a state held in
-// registers for a whole block of draws (fill), where a Rand calls its
-// source through an interface and rand.PCG stores its state to memory at
-// every step: the draws are most of a bootstrap of few lists, and a
-// third of one of many. Each step is rand.PCG's (a 128-bit LCG and its
-// DXSM output, with its constants), and the reduction to [0, n) is the
-// one Rand documents for its bounded draws (a mask for a power of two,
-// otherwise Lemire's multiply-and-reject), so that the sequence is
-// Rand's, draw for draw, on a 64-bit platform; a test holds them side by
-// side. (On a 32-bit one Rand reduces lengths below 2³² through 32-bit
-// draws; these draws are the same on every platform, and so are the
-// intervals.)
-type draws struct {
-	hi, lo uint64 // the PCG's state: rand.NewPCG(seed1, seed2) starts at (seed1, seed2)
-	n      uint64
-}
-
-func newDraws(n int) *draws {
-	return &draws{hi: BootstrapSeed1, lo: BootstrapSeed2, n: uint64(n)}
-}
-
-// pcgStep is one step of rand.PCG from the state (hi, lo): the next
-// state and the Uint64 it gives.
-func pcgStep(hi, lo uint64) (nhi, nlo, x uint64) {
-	const (
-		mulHi    = 2549297995355413924
-		mulLo    = 4865540595714422341
-		incHi    = 6364136223846793005
-		incLo    = 1442695040888963407
-		cheapMul = 0xda942042e4dd58b5
-	)
-	nhi, nlo = bits.Mul64(lo, mulLo)
-	nhi += hi*mulLo + lo*mulHi
-	nlo, c := bits.Add64(nlo, incLo, 0)
-	nhi, _ = bits.Add64(nhi, incHi, c)
-	x = nhi
-	x ^= x >> 32
-	x *= cheapMul
-	x ^= x >> 48
-	x *= nlo | 1
-	return nhi, nlo, x
-}
-
-// next is the next draw.
-func (d *draws) next() int {
-	var x [1]int
-	d.fill(x[:], 1)
-	return x[0]
-}
-
-// fill sets dst to the next len(dst) draws, each times scale (the offset
-// of the row it picks).
-func (d *draws) fill(dst []int, scale int) {
-	hi, lo, n := d.hi, d.lo, d.n
-	var x uint64
-	if n&(n-1) == 0 {
-		for j := range dst {
-			hi, lo, x = pcgStep(hi, lo)
-			dst[j] = int(x&(n-1)) * scale
-		}
-		d.hi, d.lo = hi, lo
-		return
-	}
-	thresh := -n % n
-	for j := range dst {
-		hi, lo, x = pcgStep(hi, lo)
-		top, bot := bits.Mul64(x, n)
-		// Reject the few products that would make low indices likelier.
-		for bot < thresh {
-			hi, lo, x = pcgStep(hi, lo)
-			top, bot = bits.Mul64(x, n)
-		}
-		dst[j] = int(top) * scale
-	}
-	d.hi, d.lo = hi, lo
 }
 
 // selectQuantile is quantile of xs once sorted, without sorting them: the

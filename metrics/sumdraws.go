@@ -26,3 +26,16 @@ func sumDrawsGo(sums, rows []float64, draws []int, lo int) {
 		}
 	}
 }
+
+// inRange panics unless every draw is the offset of a row of width values
+// that ends in rows: from 0 to len(rows) − width. The
+// bootstrap's draws are by their making (a reduction to [0, n), times the
+// width); this holds the assembly that reads the rows unchecked to it.
+func inRange(draws []int, rows []float64, width int) {
+	last := uint(len(rows) - width)
+	for _, d := range draws {
+		if uint(d) > last {
+			panic("metrics: a draw outside the rows")
+		}
+	}
+}

@@ -21,6 +21,18 @@ func sumDraws(sums, rows []float64, draws []int, lo int) {
 	sumDrawsAVX2(sums, rows, draws, lo)
 }
 
+// sumDrawsInRange is sumDraws of draws that inRange has checked against
+// rows, with lo+len(sums) at most their width: the bootstrap checks a
+// block's draws once, for all its summers, rather than each summer every
+// draw of it again.
+func sumDrawsInRange(sums, rows []float64, draws []int, lo int) {
+	if !useAVX2 {
+		sumDrawsGo(sums, rows, draws, lo)
+		return
+	}
+	sumDrawsAVX2(sums, rows, draws, lo)
+}
+
 var useAVX2 = cpu.X86.HasAVX2
 
 //go:noescape

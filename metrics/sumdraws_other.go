@@ -6,3 +6,8 @@ package metrics
 func sumDraws(sums, rows []float64, draws []int, lo int) {
 	sumDrawsGo(sums, rows, draws, lo)
 }
+
+// sumDrawsInRange is sumDrawsGo, which checks its bounds itself.
+func sumDrawsInRange(sums, rows []float64, draws []int, lo int) {
+	sumDrawsGo(sums, rows, draws, lo)
+}

@@ -92,3 +92,30 @@ func TestSumDrawsRefusesADrawOutsideTheRows(t *testing.T) {
 		})
 	}
 }
+
+// The bootstrap checks a block's draws once with inRange, then sums them
+// unchecked: a draw whose row would end past the rows, or a negative
+// one, is refused; the last row and the first are not.
+func TestInRangeRefusesADrawWhoseRowEndsPastTheRows(t *testing.T) {
+	t.Parallel()
+	rows := make([]float64, 3*8)
+	inRange([]int{0, 16, 8, 16}, rows, 8)
+	inRange(nil, rows, 8)
+	for _, tc := range []struct {
+		name  string
+		draws []int
+	}{
+		{"a row that ends past the last", []int{0, 17}},
+		{"a row that starts past the last", []int{24}},
+		{"a negative offset", []int{16, -8}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			inRange(tc.draws, rows, 8)
+		})
+	}
+}

@@ -92,9 +92,10 @@ func newSpool() (*spool, error) {
 }
 
 // Close releases the temporary file, unless a summary was handed it to
-// read its entries from: the file is then closed when that summary is no
-// longer used (an *os.File closes itself once unreachable), and, its name
-// removed at the start, leaves nothing behind.
+// read its entries from: the summary's Close then closes it (or, if it is
+// not called, the file closes itself once the summary is unreachable, as
+// an *os.File does). Its name removed at the start, it leaves nothing
+// behind.
 func (s *spool) Close() error {
 	if s.handed {
 		return nil
@@ -473,12 +474,14 @@ func (s *spool) config(name string, keep *keep, table *trialTable) (*ConfigSumma
 		// The lists are not used again: they are sorted where they are,
 		// and held by the statistics alone, which let each go once its
 		// bootstrap has laid it out.
+		// The rewards are bootstrapped with them, sharing the
+		// generator's outputs.
 		lists := byMetric
 		byMetric = nil
-		c.Metrics = metrics.AggregateAllInPlace(lists)
+		var reward []metrics.Stats
+		c.Metrics, reward = metrics.AggregateAllInPlaceWith(lists, rs)
 		if len(rs) > 0 {
-			st := metrics.Aggregate(rs)
-			c.Reward = &st
+			c.Reward = &reward[0]
 		}
 	}
 	var cov *ConfigCoverage

@@ -373,3 +373,33 @@ func TestTheStatisticsOfEachConfigurationAreItsOwn(t *testing.T) {
 	assert.Equal(t, want.Configs[0].Metrics, c.Metrics)
 	assert.Equal(t, want.Configs[0].Reward, c.Reward)
 }
+
+// A summary returned without its entries holds the spool's file until it
+// is closed: Close closes the file, EachEntry then fails saying so, the
+// figures stay, and a second Close, or Close of a summary that holds its
+// entries, does nothing.
+func TestSummaryCloseReleasesTheSpoolsFile(t *testing.T) {
+	t.Parallel()
+	sp, err := newSpool()
+	require.NoError(t, err)
+	defer sp.Close()
+	e := TaskEntry{Name: "a", Task: "t", Status: Computable, Values: map[string]float64{"recall@5": 0.5}}
+	require.NoError(t, sp.add("c", &e, nil))
+	dir := t.TempDir()
+	s, err := sp.writeFiles(filepath.Join(dir, SummaryFile), filepath.Join(dir, TrialsFile), "run", &keep{None: true})
+	require.NoError(t, err)
+	file := sp.file
+	n := 0
+	require.NoError(t, s.EachEntry(func(*ConfigSummary, *TaskEntry) error { n++; return nil }))
+	assert.Equal(t, 1, n)
+	require.NoError(t, s.Close())
+	_, err = file.Stat()
+	assert.ErrorIs(t, err, os.ErrClosed, "the spool's file is closed")
+	err = s.EachEntry(func(*ConfigSummary, *TaskEntry) error { n++; return nil })
+	assert.ErrorIs(t, err, os.ErrClosed)
+	assert.ErrorContains(t, err, "released by Close")
+	assert.Equal(t, 1, n)
+	assert.Equal(t, 0.5, s.Configs[0].Metrics["recall@5"].Mean, "the figures stay")
+	require.NoError(t, s.Close(), "a second Close")
+	assert.NoError(t, Summarize("run", map[string][]TaskEntry{"c": {e}}).Close(), "a summary holding its entries")
+}

@@ -514,6 +514,21 @@ func (s *Summary) EachEntry(f func(c *ConfigSummary, e *TaskEntry) error) error 
 	return nil
 }
 
+// Close releases what a summary returned without its entries
+// (SummaryWithoutEntries, by Evaluate or a merge) reads them back from:
+// the temporary file they were gathered in, which EachEntry reads. After
+// it, EachEntry of such a summary fails with an error wrapping
+// os.ErrClosed; its configurations, statistics and figures stay. On any
+// other summary, and a second time, Close does nothing. A summary not
+// closed releases the file when it is no longer reachable: Close says
+// when, rather than the garbage collector.
+func (s *Summary) Close() error {
+	if s.spooled == nil {
+		return nil
+	}
+	return s.spooled.close()
+}
+
 // eachTableEntry reads the entries of the table file, checking that its
 // rows are the entries of the summary's configurations, in order.
 func (s *Summary) eachTableEntry(table string, f func(c *ConfigSummary, e *TaskEntry) error) error {

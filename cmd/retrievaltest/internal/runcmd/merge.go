@@ -68,6 +68,9 @@ func Merge(ctx context.Context, args []string, stdout, stderr io.Writer, usage s
 	if err != nil {
 		return fail("%v", err)
 	}
+	// The temporary file report.html's rows are read back from: nothing
+	// is written to it, so closing it cannot lose anything.
+	defer summary.Close()
 	artifacts := *out // where report.html finds the artifacts the summary names
 	if inBucket {
 		artifacts = ""

@@ -167,6 +167,9 @@ func RunDir(ctx context.Context, args []string, stdout, stderr io.Writer, usage 
 		cli.PrintErrors(stderr, "retrievaltest run-dir", err)
 		return cli.ExitBadInput
 	}
+	// The temporary file report.html's rows are read back from: nothing
+	// is written to it, so closing it cannot lose anything.
+	defer summary.Close()
 	if err := writeRun(ctx, "run-dir", summary, opts.Out, opts.Out, *columns, st, stdout, stderr); err != nil {
 		return fail("%v", err)
 	}
