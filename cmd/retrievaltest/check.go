@@ -102,9 +102,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// allocates little: the collector runs at a lower percent until the
 	// scenarios are judged (on one big trace, the document made after the
 	// read would otherwise grow the heap to twice the size of the events).
-	var afterReads func()
+	// Until then it runs at the reading percent, raised while the heap is
+	// small.
+	readsDone, gcDone := cli.ReadThenWork()
 	results, bad := scenariorun.CheckFound(ctx, found, keep, scenariorun.Options{CWD: *cwd, Jobs: *jobs, MaxInputSize: int64(*maxInput), KeepResults: keepResults(htmlFile != ""), Selected: prog.SetTotal, Recorder: collect.Record,
-		ReadsDone: func() { afterReads = cli.WorkOnWhatWasRead() },
+		ReadsDone: readsDone,
 		Progress: func(s *expectations.Scenario, res *expectations.ScenarioResult, err error) {
 			status := "pass"
 			switch {
@@ -118,9 +120,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 			prog.Done(s.Name, status, status != "pass")
 		}})
-	if afterReads != nil {
-		afterReads()
-	}
+	gcDone()
 	prog.Finish()
 	for _, e := range bad {
 		fmt.Fprintf(stderr, "retrievaltest check: %v\n", e)

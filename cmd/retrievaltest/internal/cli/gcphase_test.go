@@ -6,7 +6,9 @@ import (
 	"flag"
 	"io"
 	"os"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,6 +18,7 @@ import (
 // that calls them) share the collector's percent: the one that ends last
 // must not put back the lowered percent it found when it started.
 func TestOverlappingGCPhasesPutBackThePercentOfBeforeTheFirst(t *testing.T) {
+	setSmallHeapLive(t, 0)
 	// No t.Parallel: the percent is the process's. Setenv puts GOGC back
 	// at the end; the phases run without it.
 	t.Setenv("GOGC", "")
@@ -118,6 +121,7 @@ func lowerAtAnyHeap(t *testing.T) {
 // left as it is: lowering it would only make a collection happen at
 // start-up that nothing needs.
 func TestASmallHeapKeepsThePercent(t *testing.T) {
+	setSmallHeapLive(t, 0)
 	t.Setenv("GOGC", "")
 	require.NoError(t, os.Unsetenv("GOGC"))
 	before := gcPercent()
@@ -147,6 +151,7 @@ func TestASmallHeapKeepsThePercent(t *testing.T) {
 // A folder is read at a lower percent than a file, unless a file is read
 // at the same time: the file's read is the one the usual percent serves.
 func TestAFolderIsReadAtItsOwnPercentUnlessAFileIsReadBesideIt(t *testing.T) {
+	setSmallHeapLive(t, 0)
 	// No t.Parallel: the percent is the process's.
 	t.Setenv("GOGC", "")
 	require.NoError(t, os.Unsetenv("GOGC"))
@@ -177,4 +182,107 @@ func TestAFolderIsReadAtItsOwnPercentUnlessAFileIsReadBesideIt(t *testing.T) {
 	startRead(p, "../../../../trace/testdata/openhands/v1-conversation")
 	assert.Equal(t, before, gcPercent(), "GOGC wins")
 	p.done()
+}
+
+// setSmallHeapLive sets the live heap up to which a read's percent is
+// raised (0: never) for the test, under the lock the watcher takes.
+func setSmallHeapLive(t *testing.T, live uint64) {
+	t.Helper()
+	gcShared.Lock()
+	saved := smallHeapLive
+	smallHeapLive = live
+	gcShared.Unlock()
+	t.Cleanup(func() {
+		gcShared.Lock()
+		smallHeapLive = saved
+		gcShared.Unlock()
+	})
+}
+
+// While the live heap is small, a read (and the work after it on a heap
+// too small to lower the percent for) collects less often; the percent
+// of before is put back at the end, and GOGC wins.
+func TestASmallHeapIsReadAtARaisedPercent(t *testing.T) {
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	setSmallHeapLive(t, 1<<40)
+	saved := lowGCMinHeap
+	lowGCMinHeap = 1 << 40
+	t.Cleanup(func() { lowGCMinHeap = saved })
+	before := gcPercent()
+	require.Less(t, before, smallHeapGCPercent, "the test needs the usual percent")
+
+	readsDone, done := ReadThenWork()
+	assert.Equal(t, smallHeapGCPercent, gcPercent(), "reading")
+	readsDone()
+	assert.Equal(t, smallHeapGCPercent, gcPercent(), "read, the heap too small to lower the percent")
+	folder := startGCPhases()
+	folder.readFolder()
+	assert.Equal(t, folderReadGCPercent, gcPercent(), "a folder read beside the work: the folder's percent")
+	folder.done()
+	done()
+	assert.Equal(t, before, gcPercent(), "put back")
+
+	t.Setenv("GOGC", "100")
+	readsDone, done = ReadThenWork()
+	assert.Equal(t, before, gcPercent(), "GOGC wins")
+	readsDone()
+	done()
+}
+
+// Once a collection finds the live heap at smallHeapLive, the read goes on
+// at the percent of before: a big trace's read holds its heap to twice
+// what it keeps. A collection after the phases ended changes nothing.
+func TestTheRaiseEndsOnceACollectionFindsTheHeapGrown(t *testing.T) {
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	setSmallHeapLive(t, 1<<40)
+	lowerAtAnyHeap(t)
+	before := gcPercent()
+
+	readsDone, done := ReadThenWork()
+	require.Equal(t, smallHeapGCPercent, gcPercent(), "reading a small heap")
+	setSmallHeapLive(t, 1)
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		return gcPercent() == before
+	}, 10*time.Second, 10*time.Millisecond, "a collection finds the heap grown")
+	readsDone()
+	assert.Equal(t, min(before, afterReadGCPercent), gcPercent(), "read")
+	done()
+	assert.Equal(t, before, gcPercent())
+
+	setSmallHeapLive(t, 1<<40)
+	readsDone, done = ReadThenWork()
+	require.Equal(t, smallHeapGCPercent, gcPercent())
+	done()
+	setSmallHeapLive(t, 1)
+	runtime.GC()
+	runtime.GC()
+	assert.Equal(t, before, gcPercent(), "the watcher of ended phases leaves the percent alone")
+	readsDone()
+	assert.Equal(t, before, gcPercent(), "a phase that ended sets nothing")
+	done()
+	assert.Equal(t, before, gcPercent(), "nor when it ends twice")
+}
+
+// Only the watcher of the phases under way ends the raise: one left from
+// phases that ended (and were started again since) changes nothing.
+func TestOnlyTheCurrentWatcherEndsTheRaise(t *testing.T) {
+	t.Setenv("GOGC", "")
+	require.NoError(t, os.Unsetenv("GOGC"))
+	setSmallHeapLive(t, 1<<40)
+	before := gcPercent()
+	readsDone, done := ReadThenWork()
+	defer done()
+	defer readsDone()
+	require.Equal(t, smallHeapGCPercent, gcPercent())
+	setSmallHeapLive(t, 1)
+	gcShared.Lock()
+	current := gcShared.watch
+	gcShared.Unlock()
+	heapCollected(current - 1)
+	assert.Equal(t, smallHeapGCPercent, gcPercent(), "a watcher of earlier phases")
+	heapCollected(current)
+	assert.Equal(t, before, gcPercent(), "the current watcher, the heap grown")
 }
