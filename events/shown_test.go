@@ -132,10 +132,30 @@ func TestCutMarkers(t *testing.T) {
 		{"    [... omitted 3 of 9 lines ...]", 3, true},
 		{"... [CONTENT TRUNCATED] ...", gapUnknown, true},
 		{"[Previous command outputs are truncated. Showing the last 9 lines of the output below.]", gapUnknown, true},
+		{"[... omitted  of 295 lines ...]", gapUnknown, true},
+		{"[... lines omitted ...]", 0, false},
 	} {
 		gap, ok := cutMarker(tc.line)
 		assert.Equal(t, tc.ok, ok, tc.line)
 		assert.Equal(t, tc.gap, gap, tc.line)
+	}
+}
+
+// The runs of an output are its lines between cut markers, each with the
+// gap after it; Codex's count of the whole output is left out only when it
+// is a number.
+func TestShownOutputRuns(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		out  string
+		want []shownRun
+	}{
+		{"a\n[... omitted 3 of 10 lines ...]", []shownRun{{lines: []string{"a"}, gap: 3}}},
+		{"a\n[... omitted 3 of 10 lines ...]\nb", []shownRun{{lines: []string{"a"}, gap: 3}, {lines: []string{"b"}}}},
+		{"Total output lines: 12\n\nabc", []shownRun{{lines: []string{"abc"}}}},
+		{"Total output lines: \nabc", []shownRun{{lines: []string{"Total output lines: ", "abc"}}}},
+	} {
+		assert.Equal(t, tc.want, shownOutput(tc.out), "%q", tc.out)
 	}
 }
 
