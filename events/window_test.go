@@ -37,6 +37,12 @@ func TestReadWindowsAreRecordedAsRead(t *testing.T) {
 			want: Extraction{Files: []FileRef{argRead("a.go")}, Ranges: []LineRange{lines("a.go", 7, 7)}},
 		},
 		{
+			name: "line 1 is a line, line 0 none",
+			tool: "read_file_lines", rule: ruleRead,
+			args: `{"file_lines": [{"file_path": "a.go", "line_number": 1}, {"file_path": "b.go", "line_number": 0}], "window_size": 2}`,
+			want: Extraction{Files: []FileRef{argRead("a.go"), argRead("b.go")}, Ranges: []LineRange{lines("a.go", 1, 3)}},
+		},
+		{
 			name: "an entry that is not an object is warned about",
 			tool: "read_file_lines", rule: ruleRead,
 			args: `{"file_lines": ["a.go"]}`,
