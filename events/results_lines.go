@@ -92,9 +92,8 @@ func parseLsLong(line string) (name string, regular bool, ok bool) {
 		if n < len(fields)-1 && len(fields[n].s) == 5 && (fields[n].s[0] == '+' || fields[n].s[0] == '-') && allDigits(fields[n].s[1:]) {
 			n++ // full-iso time zone
 		}
-		if n >= len(fields) {
-			return "", false, false
-		}
+		// t < len(fields)-1, and the zone is skipped only before a last
+		// field: fields[n] is there.
 		name = line[fields[n].start:]
 		return name, fields[0].s[0] == '-', true
 	}
