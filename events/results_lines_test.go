@@ -50,3 +50,38 @@ func TestParseLsLong(t *testing.T) {
 		assert.Equal(t, tc.regular, regular, "%q", tc.line)
 	}
 }
+
+// What a Grep's output showed: matched and context lines of each file
+// read, counts only surfacing their files, binary notices and group
+// separators skipped, a file name with dashes read whole, a single file's
+// lines numbered without its name, and prose with a colon nothing.
+func TestGrepOutputLines(t *testing.T) {
+	t.Parallel()
+	dir := `{"pattern": "x", "path": "src"}`
+	runExtractCases(t, []extractCase{
+		{name: "matches, context and a separator", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "src/a.go:3:x\nsrc/a.go-4-y\n--\nsrc/b.go:9:z\n",
+			want: Extraction{Files: []FileRef{hitRead("src/a.go"), hitRead("src/b.go")}, Ranges: []LineRange{lines("src/a.go", 3, 4), lines("src/b.go", 9, 9)}, Query: "x"}},
+		{name: "a count surfaces its file", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "src/a.go:3\n",
+			want:   Extraction{Files: []FileRef{surfaced("src/a.go")}, Query: "x"}},
+		{name: "a binary file's notice is skipped", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "Binary file src/c.bin matches\nsrc/a.go:3:x\n",
+			want:   Extraction{Files: []FileRef{hitRead("src/a.go")}, Ranges: []LineRange{lines("src/a.go", 3, 3)}, Query: "x"}},
+		{name: "lines without a file name under a folder are nobody's", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "3:x\n4-y\n",
+			want:   Extraction{Query: "x"}},
+		{name: "files without line numbers are read, no lines", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "src/a.go:x\nsrc/b.go:y\n",
+			want:   Extraction{Files: []FileRef{hitRead("src/a.go"), hitRead("src/b.go")}, Query: "x"}},
+		{name: "a name with dashes and its context line", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "src/a-b.go:3:x\nsrc/a-b.go-4-y\n",
+			want:   Extraction{Files: []FileRef{hitRead("src/a-b.go")}, Ranges: []LineRange{lines("src/a-b.go", 3, 4)}, Query: "x"}},
+		{name: "prose with a colon", tool: "Grep", rule: ruleGrep, args: dir,
+			result: "some prose: with a colon\n",
+			want:   Extraction{Query: "x"}},
+		{name: "a single file's numbered and context lines", tool: "Grep", rule: ruleGrep, args: `{"pattern": "x", "path": "src/a.go"}`,
+			result: "3:x\n4-y\n",
+			want:   Extraction{Files: []FileRef{argRead("src/a.go")}, Ranges: []LineRange{lines("src/a.go", 3, 4)}, Query: "x"}},
+	})
+}
