@@ -61,7 +61,7 @@ func TestGrepOutputLines(t *testing.T) {
 	runExtractCases(t, []extractCase{
 		{name: "matches, context and a separator", tool: "Grep", rule: ruleGrep, args: dir,
 			result: "src/a.go:3:x\nsrc/a.go-4-y\n--\nsrc/b.go:9:z\n",
-			want: Extraction{Files: []FileRef{hitRead("src/a.go"), hitRead("src/b.go")}, Ranges: []LineRange{lines("src/a.go", 3, 4), lines("src/b.go", 9, 9)}, Query: "x"}},
+			want:   Extraction{Files: []FileRef{hitRead("src/a.go"), hitRead("src/b.go")}, Ranges: []LineRange{lines("src/a.go", 3, 4), lines("src/b.go", 9, 9)}, Query: "x"}},
 		{name: "a count surfaces its file", tool: "Grep", rule: ruleGrep, args: dir,
 			result: "src/a.go:3\n",
 			want:   Extraction{Files: []FileRef{surfaced("src/a.go")}, Query: "x"}},
