@@ -117,15 +117,7 @@ func claudeRead(r io.Reader, opts Options, dialect claudeDialect) (*Session, err
 	cr.finish()
 	if opts.CallDone != nil {
 		// The calls whose result never came are done too.
-		for i := range cr.sess.NumCalls() {
-			if c := cr.sess.Call(i); c != nil && !c.HasResult {
-				cr.handOver(i)
-			}
-		}
-		cr.sess.streamed = true
-		if cr.sess.ledger != nil {
-			cr.sess.closeLedger()
-		}
+		cr.sess.finishHandOver(cr.handOver, nil)
 	}
 	return cr.sess, nil
 }

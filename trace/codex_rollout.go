@@ -668,15 +668,7 @@ func (r *codexRolloutReader) finish() {
 	}
 	if r.opts.CallDone != nil {
 		// The calls whose output never came are done too.
-		for i := range r.sess.NumCalls() {
-			if c := r.sess.Call(i); c != nil && !c.HasResult {
-				handOver(r.sess, i, r.opts.CallDone)
-			}
-		}
-		r.sess.streamed = true
-		if r.sess.ledger != nil {
-			r.sess.closeLedger()
-		}
+		r.sess.finishHandOver(func(i int) { handOver(r.sess, i, r.opts.CallDone) }, nil)
 	}
 	r.sess.Answer = r.answer
 	if r.answer == "" {

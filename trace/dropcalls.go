@@ -84,6 +84,26 @@ func (l *callLedger) setTokens(tokens []*int64) {
 	}
 }
 
+// finishHandOver ends a read that handed its calls over as their results
+// came (Options.CallDone): the calls no result answered are handed over
+// too, in order, by handOne; with Options.DropReleased the session's Calls
+// become the calls kept, given tokens (the CumulativeTokens of every call
+// by index) unless tokens is nil.
+func (s *Session) finishHandOver(handOne func(i int), tokens []*int64) {
+	for i := range s.NumCalls() {
+		if c := s.Call(i); c != nil && !c.HasResult {
+			handOne(i)
+		}
+	}
+	s.streamed = true
+	if s.ledger != nil {
+		if tokens != nil {
+			s.ledger.setTokens(tokens)
+		}
+		s.closeLedger()
+	}
+}
+
 // closeLedger ends the read of s: its Calls become the calls not dropped, in
 // order.
 func (s *Session) closeLedger() {

@@ -117,9 +117,10 @@ type Options struct {
 	// folder with sub-agent conversations once read), and those of each
 	// instance of an evaluation output once its line is read. With other
 	// formats, Read, ReadAll, ReadFile and ReadFileAll hand over every
-	// call, in order, once the session is read. CallDone is called once per call, and may look at
-	// the session as read so far (its CWD may still be unknown, see
-	// Session.CWDSettled); it finds the call with s.Call(i).
+	// call, in order, once the session is read. CallDone is called once
+	// per call, and may look at the session as read so far (its CWD may
+	// still be unknown, see Session.CWDSettled); it finds the call with
+	// s.Call(i).
 	//
 	// The Arguments and Result of a call CallDone releases are lent to it:
 	// a reader may use their memory again once CallDone returns (the

@@ -313,19 +313,11 @@ func (b *ohV0Builder) handOverRest() {
 	if b.done == nil {
 		return
 	}
-	s := b.s
-	for i := range s.NumCalls() {
-		if c := s.Call(i); c != nil && !c.HasResult {
-			handOver(s, i, b.done)
-		}
+	var tokens []*int64
+	if b.anyCallTokens {
+		tokens = b.callTokens
 	}
-	s.streamed = true
-	if s.ledger != nil {
-		if b.anyCallTokens {
-			s.ledger.setTokens(b.callTokens)
-		}
-		s.closeLedger()
-	}
+	b.s.finishHandOver(func(i int) { handOver(b.s, i, b.done) }, tokens)
 }
 
 // event reads one event held in raw; a malformed one is skipped with a

@@ -210,18 +210,11 @@ func (OpenHandsV1) ReadDir(fsys fs.FS, opts Options) (*Session, error) {
 	}
 	if done != nil {
 		b.finish(nil)
-		for i := range s.NumCalls() {
-			if c := s.Call(i); c != nil && !c.HasResult {
-				handOver(s, i, done)
-			}
+		var tokens []*int64
+		if b.anyCallTokens {
+			tokens = b.callTokens
 		}
-		s.streamed = true
-		if s.ledger != nil {
-			if b.anyCallTokens {
-				s.ledger.setTokens(b.callTokens)
-			}
-			s.closeLedger()
-		}
+		s.finishHandOver(func(i int) { handOver(s, i, done) }, tokens)
 		return s, nil
 	}
 	var subs []*ohV1Builder

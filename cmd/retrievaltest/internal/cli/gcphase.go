@@ -27,8 +27,12 @@ var lowGCMinHeap uint64 = 4 << 20
 
 // heapObjects reports the bytes of the heap's objects, live or not yet
 // swept.
-func heapObjects() uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+func heapObjects() uint64 { return heapBytes("/memory/classes/heap/objects:bytes") }
+
+// heapBytes reads the runtime metric name, a count of bytes (0 when the
+// runtime has no such metric).
+func heapBytes(name string) uint64 {
+	sample := []metrics.Sample{{Name: name}}
 	metrics.Read(sample)
 	if sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -56,14 +60,7 @@ const smallHeapGCPercent = 200
 var smallHeapLive uint64 = 4 << 20
 
 // liveHeap reports the heap the last collection found live.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return sample[0].Value.Uint64()
-}
+func liveHeap() uint64 { return heapBytes("/gc/heap/live:bytes") }
 
 // folderReadGCPercent is the percent while a folder is read (an OpenHands
 // V1 conversation, a file per event). Opening and reading its many small
